@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the app reads, validated once. A bad value stops start-up with a
+ * message naming the variable, rather than failing later in a request.
+ */
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const opt = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
+  z.preprocess(blankToUndefined, schema.default(fallback as never));
+
+export const SECRET_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32,200}$/;
+
+const envSchema = z.object({
+  NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),
+  PORT: withDefault(z.coerce.number().int().min(1).max(65535), 3000),
+  /** Folder of the embedded PGlite database (ignored when DATABASE_URL is set). */
+  DATA_DIR: withDefault(z.string(), './.data'),
+  /** postgres://... switches from embedded PGlite to a real PostgreSQL server. */
+  DATABASE_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
+  DATABASE_POOL_SIZE: withDefault(z.coerce.number().int().min(1).max(200), 10),
+  /** Fixes the demo merchant's key on first start (tests, scripted demos). */
+  DEMO_SECRET_KEY: opt(z.string().regex(SECRET_KEY_PATTERN, 'must be sk_test_ followed by at least 32 letters or digits')),
+  IDEMPOTENCY_KEY_TTL_SECONDS: withDefault(z.coerce.number().int().min(1), 86_400),
+  /** How long a duplicate waits for the original request before 409. */
+  IDEMPOTENCY_WAIT_SECONDS: withDefault(z.coerce.number().min(0.1).max(60), 5),
+  SETTLEMENT_DELAY_SECONDS: withDefault(z.coerce.number().min(0).max(86_400), 3),
+  /** Failed authentications allowed per client address per minute before 429. */
+  AUTH_FAILURES_PER_MINUTE: withDefault(z.coerce.number().int().min(1), 20),
+  SESSION_SECRET: opt(z.string().min(32, 'must be at least 32 characters (several, comma-separated, for rotation)')),
+  PAYMENT_API_BASE_URL: opt(z.url()),
+  LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new ConfigError(`Invalid environment settings:\n${lines.join('\n')}`);
+}
+
+let cached: Env | undefined;
+
+/** The process's settings, parsed on first use and then kept. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

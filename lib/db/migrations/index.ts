@@ -1,0 +1,10 @@
+import { sql as initialSchema } from './001-initial-schema';
+
+/**
+ * Versioned migrations, applied in order by `migrate`. Never edit one that has
+ * shipped: add the next number. Kept as TypeScript strings so that the Next
+ * server bundle, the CLI and the tests all carry them without file look-ups.
+ */
+export const migrations: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  { version: 1, name: 'initial-schema', sql: initialSchema },
+];

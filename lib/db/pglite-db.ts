@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './dir-lock';
+import { INT8_OID, NUMERIC_OID, parseMoneyInt } from './int8';
+import type { Db, Queryable } from './types';
+
+/** Embedded PostgreSQL (WASM) in a folder, or in memory when `dir` is undefined. */
+export async function openPgliteDb(dir: string | undefined): Promise<Db> {
+  const lock = dir ? lockDataDir(path.resolve(dir)) : undefined;
+  try {
+    const pg = await PGlite.create(dir ? path.resolve(dir, 'pgdata') : undefined, {
+      parsers: { [INT8_OID]: parseMoneyInt, [NUMERIC_OID]: parseMoneyInt },
+    });
+    const query = async <T>(client: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
+      (await client.query<T>(sql, params as unknown[])).rows;
+    return {
+      kind: 'pglite',
+      query: (sql, params) => query(pg, sql, params),
+      exec: async (sql) => void (await pg.exec(sql)),
+      transaction: (fn) =>
+        pg.transaction((tx) => {
+          const scoped: Queryable = {
+            query: (sql, params) => query(tx, sql, params),
+            exec: async (sql) => void (await tx.exec(sql)),
+          };
+          return fn(scoped);
+        }),
+      async close() {
+        try {
+          await pg.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}

@@ -1,0 +1,23 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Paths that must never reach a log line, wherever a caller puts them. Values are
+ * replaced, so a secret logged by mistake is still not written.
+ */
+export const REDACT_PATHS = [
+  'secretKey', '*.secretKey', 'secret_key', '*.secret_key', 'key', '*.key',
+  'authorization', '*.authorization', 'headers.authorization', 'req.headers.authorization', 'req.headers.cookie',
+  'cookie', '*.cookie', 'headers.cookie', 'headers["set-cookie"]',
+  'account_number', '*.account_number', 'accountNumber', '*.accountNumber',
+  'password', '*.password', 'sessionSecret', '*.sessionSecret',
+];
+
+/** A structured JSON logger with secrets redacted. `destination` lets tests capture the lines. */
+export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
+  return pino(
+    { level: options.level ?? process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } },
+    options.destination ?? pino.destination({ fd: 1, sync: false }),
+  );
+}

@@ -1,0 +1,39 @@
+import type { Queryable } from '../../db/types';
+import { ApiError } from '../errors';
+import { listObject } from '../serialize';
+
+/**
+ * One page of a merchant's rows, newest first, after the cursor `startingAfter`.
+ * Ordered by the table's identity column `seq`, which ties never share.
+ */
+export async function listPage<Row>(
+  db: Queryable,
+  opts: {
+    table: 'payouts' | 'checkout_sessions';
+    columns: string;
+    merchantId: string;
+    limit?: number;
+    startingAfter?: string;
+    /** An extra condition on the rows, with its one parameter ($4). */
+    filter?: { sql: string; value: unknown };
+  },
+) {
+  const limit = opts.limit ?? 10;
+  let cursor: number | null = null;
+  if (opts.startingAfter) {
+    const [row] = await db.query<{ seq: number }>(`SELECT seq FROM ${opts.table} WHERE id = $1 AND merchant_id = $2`, [
+      opts.startingAfter, opts.merchantId,
+    ]);
+    if (!row) throw new ApiError('not_found', `No such object: ${opts.startingAfter}`, 'starting_after');
+    cursor = row.seq;
+  }
+  const params: unknown[] = [opts.merchantId, cursor, limit + 1];
+  if (opts.filter) params.push(opts.filter.value);
+  const rows = await db.query<Row>(
+    `SELECT ${opts.columns} FROM ${opts.table}
+     WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint) ${opts.filter ? `AND ${opts.filter.sql}` : ''}
+     ORDER BY seq DESC LIMIT $3`,
+    params,
+  );
+  return listObject(rows.slice(0, limit), rows.length > limit);
+}

@@ -1,0 +1,84 @@
+import type { Db } from '../db/types';
+import { CHECKOUT_COLUMNS, type CheckoutSessionRow } from './serialize';
+
+/** Test cards of the hosted checkout page. */
+export const TEST_CARDS = {
+  '4242424242424242': 'succeeds',
+  '4000000000000002': 'is declined',
+} as const;
+
+export interface PublicCheckoutSession {
+  id: string;
+  merchantName: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  status: CheckoutSessionRow['status'];
+  successUrl: string | null;
+  cancelUrl: string | null;
+  expiresAt: string;
+}
+
+/** What the hosted page may show a customer: no merchant key, no merchant id. */
+export async function getPublicCheckoutSession(db: Db, id: string): Promise<PublicCheckoutSession | undefined> {
+  const [row] = await db.query<CheckoutSessionRow & { merchant_name: string }>(
+    `SELECT s.*, m.name AS merchant_name
+     FROM (SELECT ${CHECKOUT_COLUMNS}, merchant_id FROM checkout_sessions WHERE id = $1) s
+     JOIN merchants m ON m.id = s.merchant_id`,
+    [id],
+  );
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    merchantName: row.merchant_name,
+    amount: row.amount,
+    currency: row.currency,
+    description: row.description,
+    status: row.status,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    expiresAt: new Date(row.expires_at).toISOString(),
+  };
+}
+
+export type PaymentOutcome =
+  | { ok: true; successUrl: string | null }
+  | { ok: false; code: 'card_declined' | 'invalid_card' | 'not_open' | 'not_found'; message: string };
+
+/**
+ * Pays an open checkout session with a test card. The session's change to
+ * `complete`, the credit to the merchant's balance and the ledger entry commit
+ * together; the conditional update lets exactly one of any number of concurrent
+ * attempts (double clicks, two tabs) succeed.
+ */
+export async function payCheckoutSession(db: Db, id: string, cardNumber: string): Promise<PaymentOutcome> {
+  const card = cardNumber.replace(/[\s-]/g, '');
+  if (!/^[0-9]{12,19}$/.test(card)) return { ok: false, code: 'invalid_card', message: 'Enter a card number of 12 to 19 digits.' };
+  if (card !== '4242424242424242') {
+    return { ok: false, code: 'card_declined', message: 'The card was declined. Use 4242 4242 4242 4242 for a successful test payment.' };
+  }
+  return db.transaction(async (tx) => {
+    const [session] = await tx.query<{ merchant_id: string; amount: number; success_url: string | null }>(
+      `UPDATE checkout_sessions SET status = 'complete', completed_at = now(), payment_card_last4 = $2
+       WHERE id = $1 AND status = 'open' AND expires_at > now()
+       RETURNING merchant_id, amount, success_url`,
+      [id, card.slice(-4)],
+    );
+    if (!session) {
+      const [exists] = await tx.query('SELECT 1 FROM checkout_sessions WHERE id = $1', [id]);
+      return exists
+        ? { ok: false, code: 'not_open', message: 'This checkout session is no longer open: it was paid or it expired.' }
+        : { ok: false, code: 'not_found', message: 'No such checkout session.' };
+    }
+    const [credited] = await tx.query<{ available: number }>(
+      `UPDATE balances SET available = available + $2, updated_at = now() WHERE merchant_id = $1 RETURNING available`,
+      [session.merchant_id, session.amount],
+    );
+    await tx.query(
+      `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
+       VALUES ($1, $2, $3, 'checkout_payment', $4)`,
+      [session.merchant_id, session.amount, credited!.available, id],
+    );
+    return { ok: true, successUrl: session.success_url };
+  });
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import { stringify } from 'safe-stable-stringify';
+import { PG_LOCK_NOT_AVAILABLE, pgErrorCode, type Db, type Queryable } from '../db/types';
+import { ApiError } from './errors';
+
+/** Visible ASCII only (no spaces or control characters), 1 to 255 of them. */
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_HEADER = 'x-service-idempotency';
+export const REPLAYED_HEADER = 'x-service-idempotent-replayed';
+
+export function parseIdempotencyKey(headers: Headers): string | undefined {
+  const key = headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return undefined;
+  if (!KEY_PATTERN.test(key)) {
+    throw new ApiError(
+      'invalid_idempotency_key',
+      `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters`,
+      IDEMPOTENCY_HEADER,
+    );
+  }
+  return key;
+}
+
+/** Same command, same fingerprint: key order and whitespace of the JSON do not matter. */
+export const fingerprint = (command: unknown) =>
+  createHash('sha256').update(stringify(command) ?? '', 'utf8').digest('hex');
+
+export interface StoredResult {
+  status: number;
+  body: string;
+  replayed: boolean;
+}
+
+export interface IdempotentCall {
+  merchantId: string;
+  key: string;
+  action: string;
+  fingerprint: string;
+  ttlSeconds: number;
+  waitSeconds: number;
+}
+
+/**
+ * Runs `execute` at most once per (merchant, key) within the retention period.
+ *
+ * Everything happens in one transaction: the claim of the key, the business
+ * writes and the stored response commit together or not at all. A concurrent
+ * duplicate blocks on the unique index until the original commits, then replays
+ * its response; past `waitSeconds` it gets 409. A business refusal (an ApiError
+ * from `execute`) is stored like a success, after rolling back to a savepoint so
+ * that nothing it may have written survives.
+ */
+export async function runIdempotent(
+  db: Db,
+  call: IdempotentCall,
+  execute: (tx: Queryable) => Promise<{ status: number; body: string }>,
+): Promise<StoredResult> {
+  try {
+    return await db.transaction(async (tx) => {
+      if (db.kind === 'postgres') {
+        await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [`${Math.round(call.waitSeconds * 1000)}ms`]);
+      }
+      const claimed = await tx.query(
+        `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (merchant_id, key) DO UPDATE
+           SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
+               response_status = NULL, response_body = NULL
+           WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
+         RETURNING 1`,
+        [call.merchantId, call.key, call.action, call.fingerprint, call.ttlSeconds],
+      );
+      if (claimed.length === 0) return replay(tx, call);
+
+      await tx.query('SAVEPOINT business');
+      let result: { status: number; body: string };
+      try {
+        result = await execute(tx);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        await tx.query('ROLLBACK TO SAVEPOINT business');
+        result = { status: error.status, body: JSON.stringify(error.toBody()) };
+      }
+      await tx.query(
+        `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`,
+        [call.merchantId, call.key, result.status, result.body],
+      );
+      return { ...result, replayed: false };
+    });
+  } catch (error) {
+    if (pgErrorCode(error) === PG_LOCK_NOT_AVAILABLE) {
+      throw new ApiError(
+        'idempotency_request_in_progress',
+        'A request with this idempotency key is still being processed. Retry after a moment with the same key.',
+        undefined,
+        { 'Retry-After': '1' },
+      );
+    }
+    throw error;
+  }
+}
+
+async function replay(tx: Queryable, call: IdempotentCall): Promise<StoredResult> {
+  const [row] = await tx.query<{ fingerprint: string; action: string; response_status: number | null; response_body: string | null }>(
+    `SELECT fingerprint, action, response_status, response_body FROM idempotency_keys WHERE merchant_id = $1 AND key = $2`,
+    [call.merchantId, call.key],
+  );
+  if (!row || row.fingerprint !== call.fingerprint) {
+    throw new ApiError(
+      'idempotency_key_reused',
+      `This idempotency key was already used with a different request${row && row.action !== call.action ? ` (action ${row.action})` : ''}. Use a new key for a new request.`,
+      IDEMPOTENCY_HEADER,
+    );
+  }
+  // The row is only ever visible committed with its response: claim and response share one transaction.
+  return { status: row.response_status ?? 500, body: row.response_body ?? '', replayed: true };
+}
+
+/** Deletes keys past retention; returns how many went. */
+export async function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1) RETURNING 1`,
+    [ttlSeconds],
+  );
+  return rows.length;
+}

@@ -1,0 +1,102 @@
+import type { Db } from '../db/types';
+import type { Logger } from '../log';
+import { actions } from './actions';
+import type { CoreSettings } from './actions/action';
+import { AuthFailureLimiter } from './auth-failure-limiter';
+import { authenticate } from './authenticate';
+import { ApiError, internalError } from './errors';
+import { fingerprint, parseIdempotencyKey, REPLAYED_HEADER, runIdempotent } from './idempotency';
+import { readJsonObject } from './request-body';
+import { parseCommand } from './parse-command';
+
+export interface PaymentApiDeps {
+  /** The database, or a function that opens it on first use (the Next mount). */
+  db: Db | (() => Promise<Db>);
+  settings: CoreSettings & { authFailuresPerMinute: number };
+  log: Logger;
+}
+
+export interface RequestMeta {
+  /** The client's address as the server saw it, for the authentication rate limit. */
+  clientAddress?: string;
+}
+
+export type PaymentApi = (req: Request, meta?: RequestMeta) => Promise<Response>;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+/**
+ * The payment API as a function from a web Request to a Response. Framework
+ * agnostic: Next mounts it at /v1/index.php, `npm run start:api` on node:http.
+ *
+ * Order matters: method, then authentication (a 401 touches nothing else), then
+ * body and command validation (not stored), then the action; state-changing
+ * actions with a key run through the idempotency store.
+ */
+export function createPaymentApi(deps: PaymentApiDeps): PaymentApi {
+  const limiter = new AuthFailureLimiter(deps.settings.authFailuresPerMinute);
+  const getDb = typeof deps.db === 'function' ? deps.db : () => Promise.resolve(deps.db as Db);
+
+  return async function handle(req, meta = {}) {
+    const started = performance.now();
+    let action = '-';
+    let response: Response;
+    try {
+      if (req.method !== 'POST') {
+        throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
+      }
+      const db = await getDb();
+      const merchant = await authenticate(db, req.headers.get('authorization'), meta.clientAddress ?? 'unknown', limiter);
+      const body = await readJsonObject(req);
+      const command = parseCommand(body);
+      action = command.name;
+      const origin = deps.settings.publicBaseUrl ?? new URL(req.url).origin;
+      const key = command.action.mutates ? parseIdempotencyKey(req.headers) : undefined;
+
+      if (!command.action.mutates) {
+        const result = await command.action.run({ db, merchant, settings: deps.settings, origin }, command.input);
+        response = json(200, JSON.stringify(result));
+      } else if (key === undefined) {
+        const result = await db.transaction((tx) =>
+          command.action.run({ db: tx, merchant, settings: deps.settings, origin }, command.input),
+        );
+        response = json(200, JSON.stringify(result));
+      } else {
+        const stored = await runIdempotent(
+          db,
+          {
+            merchantId: merchant.id,
+            key,
+            action: command.name,
+            fingerprint: fingerprint(body),
+            ttlSeconds: deps.settings.idempotencyTtlSeconds,
+            waitSeconds: deps.settings.idempotencyWaitSeconds,
+          },
+          async (tx) => {
+            const result = await command.action.run({ db: tx, merchant, settings: deps.settings, origin }, command.input);
+            return { status: 200, body: JSON.stringify(result) };
+          },
+        );
+        response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
+      }
+    } catch (error) {
+      response = errorResponse(error, deps.log, action);
+    }
+    deps.log.debug({ action, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
+    return response;
+  };
+}
+
+function json(status: number, body: string, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/** The one place errors become responses; anything unexpected is logged and answered generically. */
+export function errorResponse(error: unknown, log: Logger, action = '-'): Response {
+  if (!(error instanceof ApiError)) {
+    log.error({ err: error, action }, 'unhandled error in payment API');
+    error = internalError();
+  }
+  const apiError = error as ApiError;
+  return json(apiError.status, JSON.stringify(apiError.toBody()), apiError.headers);
+}

@@ -1,0 +1,53 @@
+import { ApiError } from './errors';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads the body as a JSON object: 415 unless the content type is JSON, 413 past
+ * 64 KiB (stopping the read there, so a huge body costs no memory), 400 when it is
+ * not valid UTF-8 JSON or not an object.
+ */
+export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
+  const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new ApiError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
+  }
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+
+  const text = await readLimited(req);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('invalid_request', 'The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+const tooLarge = () => new ApiError('payload_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`);
+
+async function readLimited(req: Request): Promise<string> {
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid UTF-8.');
+  }
+}

@@ -1,0 +1,75 @@
+/** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export interface PayoutRow {
+  id: string;
+  amount: number;
+  currency: string;
+  bank_code: string;
+  account_number: string;
+  status: 'pending' | 'paid' | 'failed';
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  settled_at: Date | null;
+}
+
+export const PAYOUT_COLUMNS =
+  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at';
+
+export const payoutObject = (r: PayoutRow) => ({
+  object: 'payout' as const,
+  id: r.id,
+  amount: r.amount,
+  currency: r.currency,
+  bank_code: r.bank_code,
+  account_last4: r.account_number.slice(-4),
+  status: r.status,
+  failure_code: r.failure_code,
+  failure_message: r.failure_message,
+  created_at: iso(r.created_at),
+  settled_at: iso(r.settled_at),
+  livemode: false,
+});
+
+export type PayoutObject = ReturnType<typeof payoutObject>;
+
+export interface CheckoutSessionRow {
+  id: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  status: 'open' | 'complete' | 'expired';
+  expires_at: Date;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+/** An open session past its expiry reads as expired even before the sweeper marks it. */
+export const CHECKOUT_COLUMNS = `id, amount, currency, description, success_url, cancel_url,
+  CASE WHEN status = 'open' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
+  expires_at, created_at, completed_at`;
+
+export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => ({
+  object: 'checkout_session' as const,
+  id: r.id,
+  url: `${origin}/checkout/${r.id}`,
+  status: r.status,
+  amount: r.amount,
+  currency: r.currency,
+  description: r.description,
+  success_url: r.success_url,
+  cancel_url: r.cancel_url,
+  expires_at: iso(r.expires_at),
+  created_at: iso(r.created_at),
+  completed_at: iso(r.completed_at),
+  livemode: false,
+});
+
+export type CheckoutSessionObject = ReturnType<typeof checkoutSessionObject>;
+
+/** Cursor pages, newest first: the shape every list_* action returns. */
+export const listObject = <T>(data: T[], hasMore: boolean) => ({ object: 'list' as const, data, has_more: hasMore });

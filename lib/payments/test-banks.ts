@@ -1,0 +1,39 @@
+/**
+ * Test-mode banks, accounts and limits. Pure data: the browser's payout form and
+ * the server validate against the same values.
+ */
+export const TEST_BANK_CODES = ['BCA', 'BNI', 'BRI', 'MANDIRI', 'PERMATA', 'CIMB', 'BSI', 'DANAMON'] as const;
+export type BankCode = (typeof TEST_BANK_CODES)[number];
+
+/** Per payout, in IDR (whole rupiah: IDR is used without a minor unit). */
+export const PAYOUT_LIMITS = { min: 10_000, max: 100_000_000 } as const;
+
+/** Account numbers: digits only, 6 to 20 of them. */
+export const ACCOUNT_NUMBER_PATTERN = /^[0-9]{6,20}$/;
+
+export type SimulatedOutcome =
+  | { kind: 'paid' }
+  | { kind: 'failed'; failureCode: string; failureMessage: string }
+  | { kind: 'slow'; delaySeconds: number };
+
+/** Account numbers that drive each path of an integration; every other valid account is paid. */
+export const TEST_ACCOUNTS: Readonly<Record<string, { outcome: SimulatedOutcome; description: string }>> = {
+  '4000000001': {
+    description: 'fails with invalid_account',
+    outcome: { kind: 'failed', failureCode: 'invalid_account', failureMessage: 'The account number does not exist at the receiving bank.' },
+  },
+  '4000000002': {
+    description: 'fails with rejected_by_bank',
+    outcome: { kind: 'failed', failureCode: 'rejected_by_bank', failureMessage: 'The receiving bank rejected the transfer.' },
+  },
+  '4000000003': {
+    description: 'stays pending for one hour, then is paid',
+    outcome: { kind: 'slow', delaySeconds: 3600 },
+  },
+};
+
+export const simulatedOutcome = (accountNumber: string): SimulatedOutcome =>
+  TEST_ACCOUNTS[accountNumber]?.outcome ?? { kind: 'paid' };
+
+/** "•••• 6789": all the console and the API ever show of an account number. */
+export const maskAccountNumber = (accountNumber: string) => `•••• ${accountNumber.slice(-4)}`;

@@ -1,0 +1,80 @@
+import { env, type Env } from '../config/env';
+import { openDb } from '../db/open-db';
+import type { Db } from '../db/types';
+import { createLogger, type Logger } from '../log';
+import { seedDemoMerchant } from '../payments/merchants';
+import { createPaymentApi, type PaymentApi } from '../payments/payment-api';
+import { startBackgroundJobs } from './background-jobs';
+
+export interface Runtime {
+  db: Db;
+  api: PaymentApi;
+  log: Logger;
+  settings: Env;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything a server process needs: the database (opened and migrated), the
+ * demo merchant on first start, the payment API and the background jobs. Shared
+ * by the Next app and the standalone server.
+ */
+export async function startRuntime(settings: Env, log: Logger = createLogger({ level: settings.LOG_LEVEL })): Promise<Runtime> {
+  const db = await openDb({ databaseUrl: settings.DATABASE_URL, dataDir: settings.DATA_DIR, poolSize: settings.DATABASE_POOL_SIZE });
+  const demo = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
+  if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
+
+  const api = createPaymentApi({
+    db,
+    log,
+    settings: {
+      idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
+      idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
+      settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
+      authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
+    },
+  });
+  const jobs = startBackgroundJobs(db, log, { idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS });
+  log.info({ database: db.kind }, 'payment runtime ready');
+  return {
+    db,
+    api,
+    log,
+    settings,
+    async stop() {
+      await jobs.stop();
+      await db.close();
+    },
+  };
+}
+
+/** Printed once, on the first start of an empty database, straight to the terminal (never the log). */
+function announceDemoMerchant(name: string, available: number, currency: string, key: string) {
+  process.stdout.write(
+    [
+      '',
+      `  Demo merchant "${name}" created with ${available.toLocaleString('en-US')} ${currency}.`,
+      `  Its secret key (shown only now; sign in to the console with it):`,
+      '',
+      `    ${key}`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+const GLOBAL_KEY = Symbol.for('merchant-payments.runtime');
+type WithRuntime = typeof globalThis & { [GLOBAL_KEY]?: Promise<Runtime> };
+
+/**
+ * The process's one runtime, kept on globalThis: Next may load this module in
+ * several bundles (instrumentation, route handlers) and dev reloads re-evaluate
+ * it, but PGlite must be opened exactly once per process.
+ */
+export function getRuntime(): Promise<Runtime> {
+  const g = globalThis as WithRuntime;
+  g[GLOBAL_KEY] ??= startRuntime(env()).catch((error) => {
+    delete g[GLOBAL_KEY];
+    throw error;
+  });
+  return g[GLOBAL_KEY];
+}
