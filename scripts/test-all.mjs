@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// npm test: every suite, in order, with one closing line of counts.
+//   1. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
+// Each step appends its counts; the run fails if any step fails.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const bin = (name) => path.join('node_modules', '.bin', name);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'test-all-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let ok = true;
+
+function step(title, command, args, env = {}) {
+  process.stdout.write(`\n=== ${title}\n`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) ok = false;
+  return result.status === 0;
+}
+
+// 1. vitest
+const vitestReport = path.join(tmp, 'vitest.json');
+step('unit and integration tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+if (fs.existsSync(vitestReport)) {
+  const r = JSON.parse(fs.readFileSync(vitestReport, 'utf8'));
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests;
+  totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+} else {
+  totals.failed += 1;
+}
+
+process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
+process.exit(ok && totals.failed === 0 ? 0 : 1);

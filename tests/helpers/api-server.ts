@@ -1,0 +1,91 @@
+import type { AddressInfo } from 'node:net';
+import type { Db } from '@/lib/db/types';
+import { createLogger, type Logger } from '@/lib/log';
+import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
+import { createPaymentApi, type PaymentApiDeps } from '@/lib/payments/payment-api';
+import { createNodeServer, mountAtApiPath } from '@/lib/server/node-http';
+
+export interface ApiCallOptions {
+  key?: string | null;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+  /** A raw body instead of JSON.stringify(body). */
+  raw?: string;
+}
+
+export interface ApiResult<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: T;
+}
+
+export interface TestApi {
+  url: string;
+  db: Db;
+  merchant: CreatedMerchant;
+  call<T = any>(body: unknown, opts?: ApiCallOptions): Promise<ApiResult<T>>;
+  close(): Promise<void>;
+}
+
+export const API_PATH = '/v1/index.php';
+
+/** POSTs one command over real HTTP. */
+export async function callApi<T = any>(baseUrl: string, defaultKey: string | undefined, body: unknown, opts: ApiCallOptions = {}): Promise<ApiResult<T>> {
+  const key = opts.key === undefined ? defaultKey : opts.key;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (opts.idempotencyKey !== undefined) headers['x-service-idempotency'] = opts.idempotencyKey;
+  const res = await fetch(baseUrl + API_PATH, { method: 'POST', headers, body: opts.raw ?? JSON.stringify(body) });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed as T };
+}
+
+/**
+ * The payment core on a real HTTP server (node:http, port 0) over `db`, with a
+ * merchant ready to call it.
+ */
+export async function startTestApi(
+  db: Db,
+  opts: { settings?: Partial<PaymentApiDeps['settings']>; openingBalance?: number; log?: Logger } = {},
+): Promise<TestApi> {
+  const api = createPaymentApi({
+    db,
+    log: opts.log ?? createLogger({ level: 'silent' }),
+    settings: {
+      idempotencyTtlSeconds: 86_400,
+      idempotencyWaitSeconds: 5,
+      settlementDelaySeconds: 3,
+      authFailuresPerMinute: 1_000,
+      ...opts.settings,
+    },
+  });
+  const merchant = await createMerchant(db, { name: 'Test Shop', openingBalance: opts.openingBalance ?? 10_000_000 });
+  const server = createNodeServer(mountAtApiPath(api));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    db,
+    merchant,
+    call: (body, callOpts) => callApi(url, merchant.secretKey, body, callOpts),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export const withdrawal = (amount = 50_000, extra: Record<string, unknown> = {}) => ({
+  action: 'withdraw',
+  amount,
+  bank_code: 'BCA',
+  account_number: '1234567890',
+  ...extra,
+});

@@ -1,0 +1,15 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { alias: { '@': path.resolve(__dirname) } },
+  test: {
+    include: ['tests/**/*.test.ts'],
+    exclude: ['tests/e2e/**', 'node_modules/**'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Two cores: two files at a time, each on its own database.
+    maxWorkers: 2,
+    pool: 'forks',
+  },
+});
