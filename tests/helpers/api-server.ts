@@ -11,6 +11,8 @@ export interface ApiCallOptions {
   headers?: Record<string, string>;
   /** A raw body instead of JSON.stringify(body). */
   raw?: string;
+  /** Aborts the call (a per-attempt timeout). */
+  signal?: AbortSignal;
 }
 
 export interface ApiResult<T = any> {
@@ -36,7 +38,7 @@ export async function callApi<T = any>(baseUrl: string, defaultKey: string | und
   const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
   if (key) headers.authorization = `Bearer ${key}`;
   if (opts.idempotencyKey !== undefined) headers['x-service-idempotency'] = opts.idempotencyKey;
-  const res = await fetch(baseUrl + API_PATH, { method: 'POST', headers, body: opts.raw ?? JSON.stringify(body) });
+  const res = await fetch(baseUrl + API_PATH, { method: 'POST', headers, body: opts.raw ?? JSON.stringify(body), signal: opts.signal });
   const text = await res.text();
   let parsed: unknown;
   try {

@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { API_PATH } from './api-server';
+import { freePort } from './ports';
+
+export type ServerKind = 'standalone' | 'next';
+
+/** Fixed demo key for spawned servers: the servers seed their demo merchant with it. */
+export const DEMO_KEY = 'sk_test_proveProveProve0123456789abcdefABCDEF';
+
+export const ROOT = path.resolve(__dirname, '../..');
+/** Every spawned server's stdout and stderr land here: the redaction checks scan it. */
+export const SERVER_LOG_DIR = process.env.SERVER_LOG_DIR ?? path.join(os.tmpdir(), 'prove-server-logs');
+
+export interface ServerOptions {
+  kind: ServerKind;
+  /** DATABASE_URL, or an embedded DATA_DIR (a temp folder when neither is given). */
+  databaseUrl?: string;
+  dataDir?: string;
+  /** Next build folder (kind 'next'). */
+  distDir?: string;
+  env?: Record<string, string>;
+}
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => live.forEach((c) => c.kill('SIGKILL')));
+
+/**
+ * A real server process (`npm run start:api`'s script, or `next start`) that a
+ * test can start, kill -9, restart on the same port and database, and measure.
+ */
+export class ServerProcess {
+  readonly dataDir?: string;
+  port = 0;
+  child?: ChildProcess;
+  output = '';
+  starts = 0;
+  private logFile = '';
+
+  constructor(readonly opts: ServerOptions) {
+    if (!opts.databaseUrl) this.dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'prove-data-'));
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  get pid() {
+    return this.child?.pid;
+  }
+
+  async start(timeoutMs = 120_000): Promise<this> {
+    if (!this.port) this.port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(this.port),
+      DEMO_SECRET_KEY: DEMO_KEY,
+      LOG_LEVEL: 'info',
+      // Needed by the console with DATABASE_URL; a fixed test value.
+      SESSION_SECRET: 'prove-session-secret-0123456789abcdefghijklmnop',
+      ...(this.opts.databaseUrl ? { DATABASE_URL: this.opts.databaseUrl } : { DATABASE_URL: '', DATA_DIR: this.dataDir }),
+      ...(this.opts.distDir ? { NEXT_DIST_DIR: this.opts.distDir } : {}),
+      ...this.opts.env,
+    };
+    const args =
+      this.opts.kind === 'next'
+        ? [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(this.port), '-H', '127.0.0.1']
+        : ['--import', 'tsx', path.join(ROOT, 'scripts/start-api.ts')];
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    live.add(child);
+    child.once('exit', () => live.delete(child));
+    fs.mkdirSync(SERVER_LOG_DIR, { recursive: true });
+    this.logFile = path.join(SERVER_LOG_DIR, `${this.opts.kind}-${child.pid}.log`);
+    const capture = (chunk: Buffer) => {
+      this.output += chunk.toString('utf8');
+      fs.appendFileSync(this.logFile, chunk);
+    };
+    child.stdout!.on('data', capture);
+    child.stderr!.on('data', capture);
+    this.starts++;
+    await this.waitUntilAnswering(timeoutMs);
+    return this;
+  }
+
+  /** Ready when the API answers at all (a request without a key gets its 401). */
+  private async waitUntilAnswering(timeoutMs: number) {
+    const deadline = Date.now() + timeoutMs;
+    const child = this.child!;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`${this.opts.kind} server exited during start-up:\n${this.output.slice(-3000)}`);
+      }
+      try {
+        const res = await fetch(this.url + API_PATH, { method: 'POST', signal: AbortSignal.timeout(5000) });
+        await res.arrayBuffer();
+        if (res.status === 401) return;
+      } catch {
+        /* not listening yet */
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${this.opts.kind} server did not answer within ${timeoutMs} ms:\n${this.output.slice(-3000)}`);
+  }
+
+  /** kill -9: no shutdown code runs, as in a power cut. */
+  async kill9(): Promise<void> {
+    await this.signal('SIGKILL', 10_000);
+  }
+
+  /** SIGTERM and wait; SIGKILL if it does not exit in time. Returns whether it exited by itself. */
+  async stop(timeoutMs = 15_000): Promise<boolean> {
+    const clean = await this.signal('SIGTERM', timeoutMs).then(() => true, () => false);
+    if (!clean) await this.kill9();
+    return clean;
+  }
+
+  private signal(sig: NodeJS.Signals, timeoutMs: number): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${sig} did not end pid ${child.pid}`)), timeoutMs);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill(sig);
+    });
+  }
+
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resident memory in MiB, from /proc (Linux). */
+  rssMiB(): number {
+    const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  }
+
+  /** Removes the embedded database folder (after stop). */
+  cleanUp() {
+    if (this.dataDir && !this.opts.dataDir) fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
