@@ -36,7 +36,10 @@ async function readLimited(req: Request): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    // A client that goes away mid-body is its own failure, not the server's: 400, not a logged 500.
+    const { done, value } = await reader.read().catch(() => {
+      throw new ApiError('invalid_request', 'The request body could not be read to its end.');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
