@@ -6,7 +6,7 @@ import { AuthFailureLimiter } from './auth-failure-limiter';
 import { authenticate } from './authenticate';
 import { ApiError, internalError } from './errors';
 import { fingerprint, parseIdempotencyKey, REPLAYED_HEADER, runIdempotent } from './idempotency';
-import { readJsonObject } from './request-body';
+import { discardUnreadBody, readJsonObject } from './request-body';
 import { parseCommand } from './parse-command';
 
 export interface PaymentApiDeps {
@@ -81,6 +81,7 @@ export function createPaymentApi(deps: PaymentApiDeps): PaymentApi {
       }
     } catch (error) {
       response = errorResponse(error, deps.log, action);
+      await discardUnreadBody(req);
     }
     deps.log.debug({ action, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
     return response;

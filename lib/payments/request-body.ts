@@ -43,7 +43,7 @@ async function readLimited(req: Request): Promise<string> {
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
+      await discard(reader, size);
       throw tooLarge();
     }
     chunks.push(value);
@@ -52,5 +52,36 @@ async function readLimited(req: Request): Promise<string> {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
     throw new ApiError('invalid_json', 'The request body is not valid UTF-8.');
+  }
+}
+
+/** How much of a refused request's unread body is read and thrown away so that its answer gets through. */
+const MAX_DISCARD_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A refused request's body may still be on the wire: refused before reading
+ * (401, 415, 413 by declared size) or part-way (413). Some servers (Next's, seen
+ * by the fuzzer) then stall that keep-alive connection, or reset it before the
+ * answer arrives. Reading and discarding the rest, within bounds, lets every
+ * mount answer; past the bound the body is abandoned.
+ */
+export async function discardUnreadBody(req: Request): Promise<void> {
+  if (!req.body || req.bodyUsed) return;
+  const reader = req.body.getReader();
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  await discard(reader, declared > MAX_DISCARD_BYTES ? Infinity : 0);
+}
+
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): Promise<void> {
+  let size = alreadyRead;
+  try {
+    while (size <= MAX_DISCARD_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    /* the client went away: nothing left to answer */
   }
 }
