@@ -1,8 +1,8 @@
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
   test: {
     include: ['tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
@@ -11,5 +11,6 @@ export default defineConfig({
     // Two cores: two files at a time, each on its own database.
     maxWorkers: 2,
     pool: 'forks',
+    setupFiles: ['tests/helpers/setup.ts'],
   },
 });
