@@ -12,5 +12,6 @@ export default defineConfig({
     maxWorkers: 2,
     pool: 'forks',
     setupFiles: ['tests/helpers/setup.ts'],
+    globalSetup: ['tests/helpers/global-setup.ts'],
   },
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { revokeKeys, rollKey } from '@/lib/payments/merchants';
 import { useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
+import { apiTargets } from '../helpers/api-targets';
 import { backends } from '../helpers/databases';
 
-describe.each(backends)('authentication ($name)', (backend) => {
+describe.each(apiTargets)('authentication ($name)', (backend) => {
   const api = useTestApi(backend);
 
   it('answers 200 to a valid key, whatever the case of the scheme name', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { withTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';
 
-describe.each(backends)('concurrent withdrawals ($name)', (backend) => {
+describe.each(apiTargets)('concurrent withdrawals ($name)', (backend) => {
   it('100 concurrent withdrawals that together exceed the balance never take it below zero', async () => {
     // 100 x 30,000 = 3,000,000 asked of 1,000,000: exactly 33 succeed, the rest are refused.
     await withTestApi(backend, { openingBalance: 1_000_000 }, async (api) => {

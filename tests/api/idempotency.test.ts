@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/merchants';
 import { purgeExpiredIdempotencyKeys } from '@/lib/payments/idempotency';
 import { callApi, useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';
 
 const REPLAYED = 'x-service-idempotent-replayed';
 
-describe.each(backends)('idempotency ($name)', (backend) => {
+describe.each(apiTargets)('idempotency ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 5_000_000 });
 
   it('replays the original status and body byte for byte, marked replayed, with no new transaction', async () => {
@@ -116,7 +116,7 @@ describe.each(backends)('idempotency ($name)', (backend) => {
   });
 });
 
-describe.each(backends)('idempotency retention ($name)', (backend) => {
+describe.each(apiTargets)('idempotency retention ($name)', (backend) => {
   it('treats a key older than the retention period as new, and purges expired keys', async () => {
     await withTestApi(backend, { settings: { idempotencyTtlSeconds: 1 } }, async (api) => {
     const first = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/merchants';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';
 
-describe.each(backends)('balance and payouts ($name)', (backend) => {
+describe.each(apiTargets)('balance and payouts ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 1_000_000 });
 
   it('get_balance returns the balance object in integers of the smallest unit', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';
 
 const w = withdrawal();
@@ -53,7 +53,7 @@ const cases: Array<[string, { body?: unknown; raw?: string; headers?: Record<str
   ['checkout expires_in too short', { body: { action: 'create_checkout_session', amount: 5000, expires_in: 10 } }, 400, 'invalid_request', 'expires_in'],
 ];
 
-describe.each(backends)('malformed input ($name)', (backend) => {
+describe.each(apiTargets)('malformed input ($name)', (backend) => {
   const api = useTestApi(backend);
 
   it.each(cases)('%s: %i %s', async (_, req, status, code, param) => {

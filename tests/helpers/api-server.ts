@@ -96,14 +96,19 @@ export const withdrawal = (amount = 50_000, extra: Record<string, unknown> = {})
 
 type StartOptions = Parameters<typeof startTestApi>[1];
 
+/** A backend (node:http in this process on a fresh database of it) or any ApiTarget (tests/helpers/api-targets). */
+type Where = Backend | { name: string; start(opts?: StartOptions): Promise<TestApi> };
+const startOn = async (where: Where, opts: StartOptions) =>
+  'start' in where ? where.start(opts) : startTestApi(await where.open(), opts);
+
 async function stop(api: TestApi) {
   await api.close();
   await api.db.close();
 }
 
 /** Runs `fn` against a fresh test API on a new database of `backend`, then closes both. */
-export async function withTestApi<T>(backend: Backend, opts: StartOptions, fn: (api: TestApi) => Promise<T>): Promise<T> {
-  const api = await startTestApi(await backend.open(), opts);
+export async function withTestApi<T>(backend: Where, opts: StartOptions, fn: (api: TestApi) => Promise<T>): Promise<T> {
+  const api = await startOn(backend, opts);
   try {
     return await fn(api);
   } finally {
@@ -112,10 +117,10 @@ export async function withTestApi<T>(backend: Backend, opts: StartOptions, fn: (
 }
 
 /** One test API shared by the tests of a describe block: started before them, closed after. */
-export function useTestApi(backend: Backend, opts?: StartOptions): () => TestApi {
+export function useTestApi(backend: Where, opts?: StartOptions): () => TestApi {
   let api: TestApi | undefined;
   beforeAll(async () => {
-    api = await startTestApi(await backend.open(), opts);
+    api = await startOn(backend, opts);
   });
   afterAll(async () => {
     if (api) await stop(api);
