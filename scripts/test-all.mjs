@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm test: every suite, in order, with one closing line of counts.
 //   1. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
+//   2. stress, quick size: real server processes under load, kill -9, hostile input (npm run test:stress is the full size)
 // Each step appends its counts; the run fails if any step fails.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,17 +33,22 @@ if (!process.env.DATABASE_URL) {
   }
 }
 
-// 1. vitest
-const vitestReport = path.join(tmp, 'vitest.json');
-step('unit and integration tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
-if (fs.existsSync(vitestReport)) {
-  const r = JSON.parse(fs.readFileSync(vitestReport, 'utf8'));
+/** Runs vitest with `args` and adds its counts to the totals. */
+function vitestStep(title, name, args, env) {
+  const report = path.join(tmp, `${name}.json`);
+  step(title, bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
+  if (!fs.existsSync(report)) return void (totals.failed += 1);
+  const r = JSON.parse(fs.readFileSync(report, 'utf8'));
   totals.passed += r.numPassedTests;
   totals.failed += r.numFailedTests;
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-} else {
-  totals.failed += 1;
 }
+
+// 1. vitest
+vitestStep('unit and integration tests (vitest)', 'vitest', []);
+
+// 2. stress, quick size
+vitestStep('stress, quick size (vitest.stress.config.ts)', 'stress', ['--config', 'vitest.stress.config.ts'], { STRESS_SIZE: 'quick' });
 
 process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
 process.exit(ok && totals.failed === 0 ? 0 : 1);

@@ -85,7 +85,7 @@ export class ServerProcess {
     return this;
   }
 
-  /** Ready when the API answers at all (a request without a key gets its 401). */
+  /** Ready when the API answers: a GET gets its 405 before authentication, so the probe never counts as a failed key. */
   private async waitUntilAnswering(timeoutMs: number) {
     const deadline = Date.now() + timeoutMs;
     const child = this.child!;
@@ -94,9 +94,9 @@ export class ServerProcess {
         throw new Error(`${this.opts.kind} server exited during start-up:\n${this.output.slice(-3000)}`);
       }
       try {
-        const res = await fetch(this.url + API_PATH, { method: 'POST', signal: AbortSignal.timeout(5000) });
+        const res = await fetch(this.url + API_PATH, { signal: AbortSignal.timeout(5000) });
         await res.arrayBuffer();
-        if (res.status === 401) return;
+        if (res.status === 405) return;
       } catch {
         /* not listening yet */
       }

@@ -1,0 +1,70 @@
+// No secret reaches a log line: the logger's redaction, and the captured output of full runs of real servers.
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@/lib/log';
+import { callApi, withdrawal } from '../helpers/api-server';
+import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { countAnnouncements, findLeaks } from '../helpers/log-scan';
+import { ensureNextBuild } from '../helpers/next-build';
+import { DEMO_KEY, ServerProcess, type ServerKind } from '../helpers/server-process';
+
+const ACCOUNT = '9988776655443322';
+const UNKNOWN_KEY = `sk_test_${'u'.repeat(40)}`;
+const COOKIE = 'merchant_session=Fe26.2**0123456789abcdef*sealedvalue*~2';
+
+describe('the logger', () => {
+  it('redacts secrets wherever callers put them', () => {
+    let out = '';
+    const log = createLogger({ level: 'trace', destination: new Writable({ write: (c, _e, cb) => ((out += c), cb()) }) });
+    log.info({ secretKey: DEMO_KEY, account_number: ACCOUNT, authorization: `Bearer ${DEMO_KEY}` }, 'top level');
+    log.info({ req: { headers: { authorization: `Bearer ${DEMO_KEY}`, cookie: COOKIE } } }, 'request headers');
+    log.info({ headers: { cookie: COOKIE, 'set-cookie': COOKIE }, input: { account_number: ACCOUNT, key: DEMO_KEY } }, 'nested');
+    log.flush?.();
+    expect(out.split('\n').filter(Boolean)).toHaveLength(3);
+    expect(findLeaks(out, [['account', ACCOUNT], ['cookie', COOKIE]])).toEqual([]);
+    expect(out).toContain('[redacted]');
+  });
+});
+
+const kinds: ServerKind[] = postgresUrl ? ['standalone', 'next'] : ['standalone'];
+
+describe.each(kinds)('the captured output of a full run of the %s server', (kind) => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = new ServerProcess({
+      kind,
+      databaseUrl: postgresUrl ? await createSchemaUrl() : undefined,
+      distDir: kind === 'next' ? await ensureNextBuild() : undefined,
+      // The most talkative level, and settlement soon, so that the background jobs log too.
+      env: { LOG_LEVEL: 'trace', SETTLEMENT_DELAY_SECONDS: '0', AUTH_FAILURES_PER_MINUTE: '3' },
+    });
+    await server.start();
+  });
+  afterAll(() => server?.stop());
+
+  it('holds no secret key, Authorization value, session cookie or full account number', async () => {
+    const call = (body: unknown, opts = {}) => callApi(server.url, DEMO_KEY, body, { headers: { cookie: COOKIE }, ...opts });
+    expect((await call({ action: 'get_balance' })).status).toBe(200);
+    expect((await call(withdrawal(20_000, { account_number: ACCOUNT }), { idempotencyKey: 'redact-1' })).status).toBe(200);
+    expect((await call(withdrawal(20_000, { account_number: '4000000001' }))).status).toBe(200);
+    expect((await call(withdrawal(20_000, { account_number: `${ACCOUNT}x` }))).status).toBe(400);
+    expect((await call({ action: 'create_checkout_session', amount: 50_000 })).status).toBe(200);
+    for (let i = 0; i < 5; i++) await call({ action: 'get_balance' }, { key: UNKNOWN_KEY });
+    await call(undefined, { raw: `{"action":"withdraw","account_number":"${ACCOUNT}",` });
+    await new Promise((r) => setTimeout(r, 2500)); // settlement runs and logs
+    await server.stop();
+
+    const logLines = server.output.split('\n').filter((l) => l.startsWith('{'));
+    expect(logLines.length).toBeGreaterThanOrEqual(10);
+    expect(server.output).toContain('payouts settled');
+    // The demo key is printed once, on the first start, outside the log: nowhere else.
+    expect(countAnnouncements(server.output)).toBe(1);
+    const leaks = findLeaks(server.output, [
+      ['demo secret key', DEMO_KEY],
+      ['unknown key tried', UNKNOWN_KEY],
+      ['full account number', ACCOUNT],
+      ['session cookie', COOKIE],
+    ]);
+    expect(leaks).toEqual([]);
+  });
+});
