@@ -32,7 +32,9 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export const API_PATH = '/v1/index.php';
+import { API_PATH } from './api-path';
+
+export { API_PATH };
 
 /** POSTs one command over real HTTP. */
 export async function callApi<T = any>(baseUrl: string, defaultKey: string | undefined, body: unknown, opts: ApiCallOptions = {}): Promise<ApiResult<T>> {

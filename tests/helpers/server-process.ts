@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { API_PATH } from './api-server';
+import { API_PATH } from './api-path';
 import { freePort } from './ports';
 
-export type ServerKind = 'standalone' | 'next';
+/** floor: the benchmark's bare node:http server (bench/floor-server.ts). */
+export type ServerKind = 'standalone' | 'next' | 'floor';
 
 /** Fixed demo key for spawned servers: the servers seed their demo merchant with it. */
 export const DEMO_KEY = 'sk_test_proveProveProve0123456789abcdefABCDEF';
@@ -67,7 +68,7 @@ export class ServerProcess {
     const args =
       this.opts.kind === 'next'
         ? [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(this.port), '-H', '127.0.0.1']
-        : ['--import', 'tsx', path.join(ROOT, 'scripts/start-api.ts')];
+        : ['--import', 'tsx', path.join(ROOT, this.opts.kind === 'floor' ? 'bench/floor-server.ts' : 'scripts/start-api.ts')];
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     live.add(child);

@@ -1,0 +1,117 @@
+// npm run bench: autocannon against get_balance and withdraw on each mount, beside the floor, in one run.
+// Not pass/fail: prints req/s, p50, p99, the ratio to the floor and memory; writes bench/results/latest.json.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { openDb } from '../lib/db/open-db';
+import { credit } from '../lib/payments/ledger';
+import { seedDemoMerchant } from '../lib/payments/merchants';
+import { API_PATH } from '../tests/helpers/api-path';
+import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
+import { ensureNextBuild } from '../tests/helpers/next-build';
+import { DEMO_KEY, ROOT, ServerProcess, type ServerKind } from '../tests/helpers/server-process';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const MODES = (postgresUrl ? ['postgres', 'embedded'] : ['embedded']) as Array<'postgres' | 'embedded'>;
+const KINDS: ServerKind[] = ['floor', 'standalone', 'next'];
+const ACTIONS = ['get_balance', 'withdraw'] as const;
+
+interface Case {
+  mode: string;
+  server: ServerKind;
+  action: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  ratio?: number;
+}
+
+/** A fresh database with the demo merchant and a balance no withdraw run can exhaust. */
+async function prepareDatabase(mode: 'postgres' | 'embedded') {
+  const where = mode === 'postgres' ? { databaseUrl: await createSchemaUrl() } : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-')) };
+  const db = await openDb(where);
+  const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
+  await db.transaction((tx) => credit(tx, merchant.id, 1_000_000_000_000, 'adjustment', 'bench'));
+  await db.close();
+  return where;
+}
+
+function load(url: string, action: (typeof ACTIONS)[number], seconds: number): Promise<autocannon.Result> {
+  const body = JSON.stringify(action === 'withdraw' ? { action, amount: 10_000, bank_code: 'BCA', account_number: '1234567890' } : { action });
+  return autocannon({
+    url: url + API_PATH,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' },
+    body,
+    // withdraw: a unique idempotency key on every request, so each one pays out.
+    requests: action === 'withdraw' ? [{ setupRequest: (req: any) => ({ ...req, headers: { ...req.headers, 'x-service-idempotency': randomUUID() } }) }] : undefined,
+  });
+}
+
+async function main() {
+  const distDir = await ensureNextBuild();
+  const cases: Case[] = [];
+  const memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }> = [];
+  for (const mode of MODES) {
+    for (const kind of KINDS) {
+      const where = await prepareDatabase(mode);
+      const server = new ServerProcess({ kind, ...where, distDir, env: { LOG_LEVEL: 'warn' } });
+      await server.start();
+      await new Promise((r) => setTimeout(r, 1000));
+      const idle = server.rssMiB();
+      let peak = idle;
+      const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 250);
+      for (const action of ACTIONS) {
+        await load(server.url, action, 2); // warm-up: JIT, connection pool, caches
+        const r = await load(server.url, action, DURATION_S);
+        cases.push({ mode, server: kind, action, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+        process.stdout.write(`  ${mode.padEnd(8)} ${kind.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`);
+      }
+      clearInterval(sampler);
+      memory.push({ mode, server: kind, idleMiB: Math.round(idle), loadMiB: Math.round(peak) });
+      await server.stop();
+      if ('dataDir' in where) fs.rmSync(where.dataDir!, { recursive: true, force: true });
+    }
+  }
+  await dropSchemas();
+  for (const c of cases) {
+    const floor = cases.find((f) => f.mode === c.mode && f.action === c.action && f.server === 'floor')!;
+    c.ratio = c.rps / floor.rps;
+  }
+  report(cases, memory);
+}
+
+const TARGETS: Record<string, number> = { 'standalone withdraw': 0.9, 'standalone get_balance': 0.8, 'next withdraw': 0.5, 'next get_balance': 0.5 };
+
+function report(cases: Case[], memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }>) {
+  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+  const lines = [
+    `\nBenchmark: ${CONNECTIONS} connections, ${DURATION_S} s per case after a 2 s warm-up; ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}`,
+    '| database | server | action | req/s | p50 ms | p99 ms | non-2xx | ratio to floor | target |',
+    '|---|---|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const c of cases) {
+    const target = TARGETS[`${c.server} ${c.action}`];
+    const verdict = target === undefined ? '' : `${Math.round(target * 100)}%: ${c.ratio! >= target ? 'met' : 'NOT met'}`;
+    lines.push(`| ${c.mode} | ${c.server} | ${c.action} | ${Math.round(c.rps)} | ${c.p50} | ${c.p99} | ${c.non2xx + c.errors} | ${Math.round(c.ratio! * 100)}% | ${verdict} |`);
+  }
+  lines.push('| console proxy | - | - | - | - | - | - | - | GAP: the console (app/api) is not in this branch yet; its case is to be added when it lands |');
+  lines.push('', '| database | server | RSS idle MiB | RSS peak under load MiB |', '|---|---|---:|---:|');
+  for (const m of memory) lines.push(`| ${m.mode} | ${m.server} | ${m.idleMiB} | ${m.loadMiB} |`);
+  process.stdout.write(lines.join('\n') + '\n');
+  const out = path.join(ROOT, 'bench/results/latest.json');
+  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, cases, memory, consoleProxy: 'not measured: console not landed' }, null, 2) + '\n');
+  process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error?.stack ?? error}\n`);
+  process.exit(1);
+});
