@@ -13,7 +13,9 @@ import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/data
 import { ensureNextBuild } from '../tests/helpers/next-build';
 import { DEMO_KEY, ROOT, ServerProcess, type ServerKind } from '../tests/helpers/server-process';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
+/** Rounds of every case, interleaved and in a new order each round, so that a burst of load from elsewhere on a shared machine hits all servers alike; the median round is reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const MODES = (postgresUrl ? ['postgres', 'embedded'] : ['embedded']) as Array<'postgres' | 'embedded'>;
 const KINDS: ServerKind[] = ['floor', 'standalone', 'next'];
@@ -55,29 +57,54 @@ function load(url: string, action: (typeof ACTIONS)[number], seconds: number): P
   });
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const shuffled = <T>(xs: T[]) => xs.map((x) => [Math.random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+
 async function main() {
   const distDir = await ensureNextBuild();
   const cases: Case[] = [];
   const memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }> = [];
   for (const mode of MODES) {
+    // All three servers of a mode run side by side, each on its own fresh database.
+    const servers = new Map<ServerKind, { server: ServerProcess; dataDir?: string; idle: number; peak: number }>();
     for (const kind of KINDS) {
       const where = await prepareDatabase(mode);
-      const server = new ServerProcess({ kind, ...where, distDir, env: { LOG_LEVEL: 'warn' } });
-      await server.start();
-      await new Promise((r) => setTimeout(r, 1000));
-      const idle = server.rssMiB();
-      let peak = idle;
-      const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 250);
+      const server = await new ServerProcess({ kind, ...where, distDir, env: { LOG_LEVEL: 'warn' } }).start();
+      servers.set(kind, { server, dataDir: 'dataDir' in where ? where.dataDir : undefined, idle: 0, peak: 0 });
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const s of servers.values()) s.idle = s.peak = s.server.rssMiB();
+
+    const rounds = new Map<string, autocannon.Result[]>();
+    for (let round = 0; round < ROUNDS; round++) {
       for (const action of ACTIONS) {
-        await load(server.url, action, 2); // warm-up: JIT, connection pool, caches
-        const r = await load(server.url, action, DURATION_S);
-        cases.push({ mode, server: kind, action, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
-        process.stdout.write(`  ${mode.padEnd(8)} ${kind.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`);
+        for (const kind of shuffled(KINDS)) {
+          const s = servers.get(kind)!;
+          const sampler = setInterval(() => (s.peak = Math.max(s.peak, s.server.rssMiB())), 250);
+          if (round === 0) await load(s.server.url, action, 2); // warm-up: JIT, connection pool, caches
+          const r = await load(s.server.url, action, DURATION_S);
+          clearInterval(sampler);
+          rounds.set(`${kind} ${action}`, [...(rounds.get(`${kind} ${action}`) ?? []), r]);
+          process.stdout.write(`  ${mode.padEnd(8)} round ${round + 1} ${kind.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`);
+        }
       }
-      clearInterval(sampler);
-      memory.push({ mode, server: kind, idleMiB: Math.round(idle), loadMiB: Math.round(peak) });
-      await server.stop();
-      if ('dataDir' in where) fs.rmSync(where.dataDir!, { recursive: true, force: true });
+    }
+    for (const kind of KINDS) {
+      for (const action of ACTIONS) {
+        const rs = rounds.get(`${kind} ${action}`)!;
+        cases.push({
+          mode, server: kind, action,
+          rps: median(rs.map((r) => r.requests.average)),
+          p50: median(rs.map((r) => r.latency.p50)),
+          p99: median(rs.map((r) => r.latency.p99)),
+          non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+          errors: rs.reduce((n, r) => n + r.errors, 0),
+        });
+      }
+      const s = servers.get(kind)!;
+      memory.push({ mode, server: kind, idleMiB: Math.round(s.idle), loadMiB: Math.round(s.peak) });
+      await s.server.stop();
+      if (s.dataDir) fs.rmSync(s.dataDir, { recursive: true, force: true });
     }
   }
   await dropSchemas();
@@ -93,7 +120,7 @@ const TARGETS: Record<string, number> = { 'standalone withdraw': 0.9, 'standalon
 function report(cases: Case[], memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }>) {
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const lines = [
-    `\nBenchmark: ${CONNECTIONS} connections, ${DURATION_S} s per case after a 2 s warm-up; ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}`,
+    `\nBenchmark: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION_S} s per case (after a 2 s warm-up); ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}`,
     '| database | server | action | req/s | p50 ms | p99 ms | non-2xx | ratio to floor | target |',
     '|---|---|---|---:|---:|---:|---:|---:|---|',
   ];
@@ -107,7 +134,7 @@ function report(cases: Case[], memory: Array<{ mode: string; server: ServerKind;
   for (const m of memory) lines.push(`| ${m.mode} | ${m.server} | ${m.idleMiB} | ${m.loadMiB} |`);
   process.stdout.write(lines.join('\n') + '\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, cases, memory, consoleProxy: 'not measured: console not landed' }, null, 2) + '\n');
+  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, memory, consoleProxy: 'not measured: console not landed' }, null, 2) + '\n');
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
 }
 
