@@ -6,6 +6,9 @@ import { getRuntime } from './runtime';
 export async function startOrExit(): Promise<void> {
   try {
     await getRuntime();
+    // The console's cookie secret: generated beside the embedded database, or required with DATABASE_URL.
+    const { sessionSecrets } = await import('../session/session-secrets');
+    sessionSecrets();
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof DataDirLockedError;
     process.stderr.write(`\nThe payment app could not start:\n${known ? error.message : (error as Error)?.stack ?? error}\n\n`);
