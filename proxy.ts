@@ -31,8 +31,11 @@ export function proxy(request: NextRequest) {
   const csp = contentSecurityPolicy(nonce, request.nextUrl.protocol === 'https:');
 
   if (isConsolePage && !request.cookies.has(SESSION_COOKIE)) {
-    // A relative Location: the host Next sees may not be the one the browser used.
-    response = new NextResponse(null, { status: 307, headers: { location: '/login' } });
+    // nextUrl keeps the host the browser used (from the Host header), unlike a URL built from server settings.
+    const login = request.nextUrl.clone();
+    login.pathname = '/login';
+    login.search = '';
+    response = NextResponse.redirect(login);
   } else {
     // Next reads the nonce from the request's CSP header and puts it on its own scripts.
     const headers = new Headers(request.headers);

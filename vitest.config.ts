@@ -2,7 +2,13 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  resolve: {
+    alias: {
+      '@': path.resolve(__dirname),
+      // Outside Next's server bundles the marker package throws; the modules it guards are server code here too.
+      'server-only': path.resolve(__dirname, 'node_modules/server-only/empty.js'),
+    },
+  },
   test: {
     include: ['tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
