@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // npm test: every suite, in order, with one closing line of counts.
 //   1. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
+//   2. Playwright: the console and the hosted checkout in real Chromium, against a fresh
+//      production build (.next-e2e) on a fresh embedded database (see playwright.config.ts)
 // Each step appends its counts; the run fails if any step fails.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +29,27 @@ if (fs.existsSync(vitestReport)) {
   totals.passed += r.numPassedTests;
   totals.failed += r.numFailedTests;
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+} else {
+  totals.failed += 1;
+}
+
+// 2. Playwright: build once here, so the config's web server only starts it.
+const e2eReport = path.join(tmp, 'playwright.json');
+const built = step('build for the end-to-end tests (next build, .next-e2e)', bin('next'), ['build'], {
+  NEXT_DIST_DIR: '.next-e2e',
+  NEXT_TELEMETRY_DISABLED: '1',
+});
+if (built) {
+  step('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
+    E2E_PREBUILT: '1',
+    PLAYWRIGHT_JSON_OUTPUT_FILE: e2eReport,
+  });
+}
+if (fs.existsSync(e2eReport)) {
+  const { stats } = JSON.parse(fs.readFileSync(e2eReport, 'utf8'));
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
 } else {
   totals.failed += 1;
 }
