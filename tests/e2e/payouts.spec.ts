@@ -97,3 +97,25 @@ test('the payouts page filters by status', async ({ page, request }) => {
   await page.getByLabel('Status').selectOption('failed');
   await expect(page.getByTestId('payout-row').first()).toHaveAttribute('data-status', 'failed');
 });
+
+test('a reload while the payout is in flight resumes it with the same key: one payout', async ({ page, request }) => {
+  await signIn(page);
+  const keys: string[] = [];
+  let processed!: () => void;
+  const serverDone = new Promise<void>((resolve) => (processed = resolve));
+  await page.route('**/api/payouts', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    keys.push(route.request().postDataJSON().idempotency_key);
+    if (keys.length > 1) return route.continue();
+    await route.fetch(); // the server carries it out; the page is reloaded before it hears back
+    processed();
+  });
+
+  await sendPayout(page, { amount: 222_222, bank: 'CIMB', account: '3141592653' });
+  await serverDone;
+  await page.reload();
+  await expect(page.getByTestId('replayed')).toBeVisible();
+  expect(keys).toHaveLength(2);
+  expect(keys[1]).toBe(keys[0]);
+  expect(await payoutsWithAmount(request, 222_222)).toHaveLength(1);
+});
