@@ -70,6 +70,8 @@ export async function runIdempotent(
          RETURNING 1`,
         [call.merchantId, call.key, call.action, call.fingerprint, call.ttlSeconds],
       );
+      // The wait bound is for the claim alone: business writes may queue on a busy balance row.
+      if (db.kind === 'postgres') await tx.query(`SELECT set_config('lock_timeout', '0', true)`);
       if (claimed.length === 0) return replay(tx, call);
 
       await tx.query('SAVEPOINT business');

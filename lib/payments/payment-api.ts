@@ -1,4 +1,4 @@
-import type { Db } from '../db/types';
+import type { Db, Queryable } from '../db/types';
 import type { Logger } from '../log';
 import { actions } from './actions';
 import type { CoreSettings } from './actions/action';
@@ -51,32 +51,24 @@ export function createPaymentApi(deps: PaymentApiDeps): PaymentApi {
       const command = parseCommand(body);
       action = command.name;
       const origin = deps.settings.publicBaseUrl ?? new URL(req.url).origin;
+      const run = async (tx: Queryable) =>
+        JSON.stringify(await command.action.run({ db: tx, merchant, settings: deps.settings, origin }, command.input));
       const key = command.action.mutates ? parseIdempotencyKey(req.headers) : undefined;
 
       if (!command.action.mutates) {
-        const result = await command.action.run({ db, merchant, settings: deps.settings, origin }, command.input);
-        response = json(200, JSON.stringify(result));
+        response = json(200, await run(db));
       } else if (key === undefined) {
-        const result = await db.transaction((tx) =>
-          command.action.run({ db: tx, merchant, settings: deps.settings, origin }, command.input),
-        );
-        response = json(200, JSON.stringify(result));
+        response = json(200, await db.transaction(run));
       } else {
-        const stored = await runIdempotent(
-          db,
-          {
-            merchantId: merchant.id,
-            key,
-            action: command.name,
-            fingerprint: fingerprint(body),
-            ttlSeconds: deps.settings.idempotencyTtlSeconds,
-            waitSeconds: deps.settings.idempotencyWaitSeconds,
-          },
-          async (tx) => {
-            const result = await command.action.run({ db: tx, merchant, settings: deps.settings, origin }, command.input);
-            return { status: 200, body: JSON.stringify(result) };
-          },
-        );
+        const call = {
+          merchantId: merchant.id,
+          key,
+          action: command.name,
+          fingerprint: fingerprint(body),
+          ttlSeconds: deps.settings.idempotencyTtlSeconds,
+          waitSeconds: deps.settings.idempotencyWaitSeconds,
+        };
+        const stored = await runIdempotent(db, call, async (tx) => ({ status: 200, body: await run(tx) }));
         response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
       }
     } catch (error) {

@@ -1,12 +1,12 @@
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
     alias: {
-      '@': path.resolve(__dirname),
+      '@': fileURLToPath(new URL('.', import.meta.url)),
       // Outside Next's server bundles the marker package throws; the modules it guards are server code here too.
-      'server-only': path.resolve(__dirname, 'node_modules/server-only/empty.js'),
+      'server-only': fileURLToPath(new URL('node_modules/server-only/empty.js', import.meta.url)),
     },
   },
   test: {

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { lockDataDir } from '@/lib/db/dir-lock';
+import { openDb } from '@/lib/db/open-db';
+import { merchantForKey } from '@/lib/payments/merchants';
+
+const run = promisify(execFile);
+
+async function cli(dataDir: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('npm run merchant', () => {
+  it('creates, lists, rolls and revokes merchants, with --json for scripts', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-cli-'));
+    const created = await cli(dir, 'create', '--name', 'Acme', '--balance', '500000', '--json');
+    expect(created.code).toBe(0);
+    const acme = JSON.parse(created.stdout);
+    expect(acme).toMatchObject({ name: 'Acme', available: 500_000, currency: 'IDR', secret_key: expect.stringMatching(/^sk_test_/) });
+
+    const listed = JSON.parse((await cli(dir, 'list', '--json')).stdout);
+    expect(listed).toEqual([expect.objectContaining({ id: acme.id, available: 500_000, active_keys: [`sk_test_…${acme.secret_key.slice(-4)}`] })]);
+    expect(JSON.stringify(listed)).not.toContain(acme.secret_key);
+
+    const rolled = JSON.parse((await cli(dir, 'roll-key', '--id', acme.id, '--json')).stdout);
+    expect(rolled.secret_key).not.toBe(acme.secret_key);
+    expect((await cli(dir, 'revoke', '--id', acme.id)).stdout).toContain('Revoked 1 key');
+
+    const db = await openDb({ dataDir: dir });
+    try {
+      expect(await merchantForKey(db, acme.secret_key)).toBeUndefined();
+      expect(await merchantForKey(db, rolled.secret_key)).toBeUndefined();
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('explains its usage errors and a locked embedded database', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-cli-'));
+    const noName = await cli(dir, 'create');
+    expect(noName.code).toBe(2);
+    expect(noName.stderr).toContain('--name is required');
+    const badBalance = await cli(dir, 'create', '--name', 'X', '--balance', '12.5');
+    expect(badBalance.stderr).toContain('--balance must be a whole number');
+    expect((await cli(dir, 'revoke', '--id', 'acct_missing')).stderr).toContain('no merchant with id acct_missing');
+
+    const lock = lockDataDir(dir);
+    try {
+      // The lock belongs to this (live) test process, as it would to a running server.
+      const locked = await cli(dir, 'list');
+      expect(locked.code).toBe(1);
+      expect(locked.stderr).toContain(`in use by process ${process.pid}`);
+    } finally {
+      lock.release();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataDirLockedError, lockDataDir } from '@/lib/db/dir-lock';
+import { parseMoneyInt } from '@/lib/db/int8';
+import { migrate } from '@/lib/db/migrate';
+import { openDb } from '@/lib/db/open-db';
+import { backends, dropSchemas } from '../helpers/databases';
+
+afterAll(() => dropSchemas());
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pay-db-'));
+
+/** A real second process that holds the lock until killed. */
+function lockInChild(dir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
+    const { lockDataDir } = require(${JSON.stringify(path.resolve('lib/db/dir-lock.ts'))});
+    lockDataDir(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise<typeof child>((resolve) => child.stdout.once('data', () => resolve(child)));
+}
+
+describe('the embedded database folder', () => {
+  it('keeps data across restarts', async () => {
+    const dir = tempDir();
+    const a = await openDb({ dataDir: dir });
+    await a.query(`INSERT INTO merchants (id, name, currency) VALUES ('acct_1', 'Kept', 'IDR')`);
+    await a.close();
+    const b = await openDb({ dataDir: dir });
+    expect(await b.query('SELECT name FROM merchants')).toEqual([{ name: 'Kept' }]);
+    await b.close();
+  });
+
+  it('refuses a second process with a clear message while the first holds the folder', async () => {
+    const dir = tempDir();
+    const child = await lockInChild(dir);
+    try {
+      const attempt = openDb({ dataDir: dir });
+      await expect(attempt).rejects.toBeInstanceOf(DataDirLockedError);
+      await expect(attempt).rejects.toThrow(`in use by process ${child.pid}`);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('takes over the lock of a process that was killed (kill -9) at once', async () => {
+    const dir = tempDir();
+    const child = await lockInChild(dir);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(fs.existsSync(path.join(dir, 'app.lock'))).toBe(true);
+    const lock = lockDataDir(dir);
+    expect(fs.readFileSync(path.join(dir, 'app.lock'), 'utf8')).toBe(String(process.pid));
+    lock.release();
+    expect(fs.existsSync(path.join(dir, 'app.lock'))).toBe(false);
+  });
+});
+
+describe.each(backends)('schema migrations ($name)', (backend) => {
+  it('apply once and are a no-op afterwards', async () => {
+    const db = await backend.open();
+    try {
+      expect(await migrate(db)).toEqual([]);
+      const rows = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
+      expect(rows.map((r) => r.version)).toEqual([1]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('return money columns as exact integers, from BIGINT and from SUM alike', async () => {
+    const db = await backend.open();
+    try {
+      const [row] = await db.query<{ big: unknown; total: unknown; n: unknown }>(
+        `SELECT 9007199254740991::bigint AS big, SUM(x)::numeric AS total, count(*) AS n FROM (VALUES (1::bigint), (2::bigint)) v(x)`,
+      );
+      expect(row).toEqual({ big: 9007199254740991, total: 3, n: 2 });
+      await expect(db.query('SELECT 9007199254740993::bigint AS too_big')).rejects.toThrow(/exact range/);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('parseMoneyInt', () => {
+  it.each(['1.5', 'abc', '9007199254740992'])('refuses %s', (text) => expect(() => parseMoneyInt(text)).toThrow(RangeError));
+  it('parses integers', () => expect(parseMoneyInt('-42')).toBe(-42));
+});
