@@ -35,6 +35,8 @@ const envSchema = z.object({
   ),
   /** Where the console calls the payment API; this app's own /v1/index.php when unset. Never chosen by the browser. */
   PAYMENT_API_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  /** Public origin of this app for links the API hands out (checkout URLs); the request's own origin when unset. */
+  PUBLIC_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
   /** Per-attempt timeout of the console's calls to the payment API. */
   PAYMENT_API_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(120_000), 8_000),
   LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),

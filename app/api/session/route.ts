@@ -1,5 +1,5 @@
 // POST /api/session: sign in with a secret key (checked by calling the API). DELETE: sign out.
-import { ConsoleError } from '@/lib/console/errors';
+import { ConsoleError, notSignedIn } from '@/lib/console/errors';
 import { looksLikeSecretKey, signInSchema } from '@/lib/console/request-schemas';
 import { assertNoForeignBody, consoleRoute, ok, readJson } from '@/lib/console/route-handler';
 import { paymentClient } from '@/lib/upstream';
@@ -25,6 +25,9 @@ export const POST = consoleRoute({ mutates: true }, async ({ req }) => {
 
 export const DELETE = consoleRoute({ mutates: true }, async ({ req }) => {
   assertNoForeignBody(req);
-  await endSession(await verifySession());
+  const session = await verifySession();
+  // The cookie is cleared either way; without a live session the answer is still the usual 401.
+  await endSession(session);
+  if (!session) throw notSignedIn();
   return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
 });
