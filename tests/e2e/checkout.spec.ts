@@ -4,6 +4,8 @@ import { api, available, expectAvailable, signIn } from './helpers';
 test('a checkout session created in the console, paid on the hosted page in a second page, raises the balance', async ({ page, browser }) => {
   await signIn(page);
   await page.getByRole('link', { name: 'Checkout' }).click();
+  // The dashboard has an "Amount" field too: wait for the checkout page before typing.
+  await expect(page.getByRole('heading', { name: 'New checkout session' })).toBeVisible();
   await page.getByLabel('Amount').fill('250000');
   await page.getByLabel('Description').fill('E2E order #1');
   await page.getByRole('button', { name: 'Create checkout session' }).click();
@@ -14,6 +16,7 @@ test('a checkout session created in the console, paid on the hosted page in a se
   await expect(page.getByTestId('checkout-row').first()).toHaveAttribute('data-status', 'open');
 
   await page.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page.getByRole('heading', { name: 'Balance' })).toBeVisible();
   const before = await available(page);
 
   // The customer: another browser, no console session.
