@@ -17,5 +17,6 @@ export default defineConfig({
     // Two cores: two files at a time, each on its own database.
     maxWorkers: 2,
     pool: 'forks',
+    setupFiles: ['tests/helpers/setup.ts'],
   },
 });

@@ -1,4 +1,5 @@
 import type { Db } from '../db/types';
+import { credit } from './ledger';
 import { CHECKOUT_COLUMNS, type CheckoutSessionRow } from './serialize';
 
 /** Test cards of the hosted checkout page. */
@@ -70,15 +71,7 @@ export async function payCheckoutSession(db: Db, id: string, cardNumber: string)
         ? { ok: false, code: 'not_open', message: 'This checkout session is no longer open: it was paid or it expired.' }
         : { ok: false, code: 'not_found', message: 'No such checkout session.' };
     }
-    const [credited] = await tx.query<{ available: number }>(
-      `UPDATE balances SET available = available + $2, updated_at = now() WHERE merchant_id = $1 RETURNING available`,
-      [session.merchant_id, session.amount],
-    );
-    await tx.query(
-      `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
-       VALUES ($1, $2, $3, 'checkout_payment', $4)`,
-      [session.merchant_id, session.amount, credited!.available, id],
-    );
+    await credit(tx, session.merchant_id, session.amount, 'checkout_payment', id);
     return { ok: true, successUrl: session.success_url };
   });
 }

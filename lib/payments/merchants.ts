@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/types';
+import { credit } from './ledger';
 import { newId } from './random-id';
 import { generateSecretKey, hashSecretKey, keyHint } from './secret-keys';
 
@@ -21,9 +22,6 @@ export async function createMerchant(
   db: Db,
   input: { name: string; openingBalance: number; currency?: string; secretKey?: string },
 ): Promise<CreatedMerchant> {
-  if (!Number.isSafeInteger(input.openingBalance) || input.openingBalance < 0) {
-    throw new RangeError('opening balance must be a non-negative integer');
-  }
   return db.transaction((tx) => insertMerchant(tx, input));
 }
 
@@ -31,21 +29,15 @@ async function insertMerchant(
   tx: Queryable,
   input: { name: string; openingBalance: number; currency?: string; secretKey?: string },
 ): Promise<CreatedMerchant> {
+  if (!Number.isSafeInteger(input.openingBalance) || input.openingBalance < 0) {
+    throw new RangeError('opening balance must be a non-negative integer');
+  }
   const merchant: Merchant = { id: newId('acct'), name: input.name, currency: input.currency ?? 'IDR' };
   const secretKey = input.secretKey ?? generateSecretKey();
-  {
-    await tx.query('INSERT INTO merchants (id, name, currency) VALUES ($1, $2, $3)', [merchant.id, merchant.name, merchant.currency]);
-    await insertKey(tx, merchant.id, secretKey);
-    await tx.query('INSERT INTO balances (merchant_id, currency, available) VALUES ($1, $2, $3)', [
-      merchant.id, merchant.currency, input.openingBalance,
-    ]);
-    if (input.openingBalance > 0) {
-      await tx.query(
-        `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id) VALUES ($1, $2, $2, 'opening_balance', $1)`,
-        [merchant.id, input.openingBalance],
-      );
-    }
-  }
+  await tx.query('INSERT INTO merchants (id, name, currency) VALUES ($1, $2, $3)', [merchant.id, merchant.name, merchant.currency]);
+  await insertKey(tx, merchant.id, secretKey);
+  await tx.query('INSERT INTO balances (merchant_id, currency, available) VALUES ($1, $2, 0)', [merchant.id, merchant.currency]);
+  if (input.openingBalance > 0) await credit(tx, merchant.id, input.openingBalance, 'opening_balance', merchant.id);
   return { ...merchant, secretKey, available: input.openingBalance };
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db/types';
+import { credit } from './ledger';
 import { simulatedOutcome } from './test-banks';
 
 export interface SettlementResult {
@@ -32,15 +33,7 @@ export async function settleDuePayouts(db: Db, batchSize = 50): Promise<Settleme
         `UPDATE payouts SET status = 'failed', failure_code = $2, failure_message = $3, settled_at = now() WHERE id = $1`,
         [payout.id, outcome.failureCode, outcome.failureMessage],
       );
-      const [credited] = await tx.query<{ available: number }>(
-        `UPDATE balances SET available = available + $2, updated_at = now() WHERE merchant_id = $1 RETURNING available`,
-        [payout.merchant_id, payout.amount],
-      );
-      await tx.query(
-        `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
-         VALUES ($1, $2, $3, 'payout_reversal', $4)`,
-        [payout.merchant_id, payout.amount, credited!.available, payout.id],
-      );
+      await credit(tx, payout.merchant_id, payout.amount, 'payout_reversal', payout.id);
       result.failed++;
     }
     return result;

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { revokeKeys, rollKey } from '@/lib/payments/merchants';
-import { startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends, dropSchemas } from '../helpers/databases';
-
-afterAll(() => dropSchemas());
+import { useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
 
 describe.each(backends)('authentication ($name)', (backend) => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi(await backend.open());
-  });
-  afterAll(async () => {
-    await api.close();
-    await api.db.close();
-  });
+  const api = useTestApi(backend);
 
   it('answers 200 to a valid key, whatever the case of the scheme name', async () => {
     for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
-      const res = await api.call({ action: 'get_balance' }, { key: null, headers: { authorization: `${scheme} ${api.merchant.secretKey}` } });
+      const res = await api().call({ action: 'get_balance' }, { key: null, headers: { authorization: `${scheme} ${api().merchant.secretKey}` } });
       expect(res.status).toBe(200);
     }
   });
@@ -31,62 +22,58 @@ describe.each(backends)('authentication ($name)', (backend) => {
     ['unknown key', `Bearer sk_test_${'x'.repeat(40)}`],
     ['two tokens', 'Bearer sk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa sk_test_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'],
   ])('answers 401 with WWW-Authenticate and the one error shape: %s', async (_, header) => {
-    const res = await api.call({ action: 'get_balance' }, { key: null, headers: header === undefined ? {} : { authorization: header } });
+    const res = await api().call({ action: 'get_balance' }, { key: null, headers: header === undefined ? {} : { authorization: header } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(res.body).toEqual({ error: { type: 'authentication_error', code: 'unauthorized', message: expect.any(String) } });
   });
 
   it('authenticates before reading the body: a 401 for an invalid body too', async () => {
-    const res = await api.call(undefined, { key: null, raw: '{not json' });
+    const res = await api().call(undefined, { key: null, raw: '{not json' });
     expect(res.status).toBe(401);
   });
 
   it('never touches the idempotency store on a 401: the key stays usable', async () => {
-    const denied = await api.call(withdrawal(), { key: `sk_test_${'y'.repeat(40)}`, idempotencyKey: 'auth-first-1' });
+    const denied = await api().call(withdrawal(), { key: `sk_test_${'y'.repeat(40)}`, idempotencyKey: 'auth-first-1' });
     expect(denied.status).toBe(401);
-    const first = await api.call(withdrawal(), { idempotencyKey: 'auth-first-1' });
+    const first = await api().call(withdrawal(), { idempotencyKey: 'auth-first-1' });
     expect(first.status).toBe(200);
     expect(first.headers.get('x-service-idempotent-replayed')).toBeNull();
   });
 
   it('stops accepting a revoked key, and accepts the rolled one', async () => {
-    const db = api.db;
-    const oldKey = api.merchant.secretKey;
-    const newKey = await rollKey(db, api.merchant.id);
-    expect((await api.call({ action: 'get_balance' }, { key: oldKey })).status).toBe(401);
-    expect((await api.call({ action: 'get_balance' }, { key: newKey })).status).toBe(200);
-    await revokeKeys(db, api.merchant.id);
-    expect((await api.call({ action: 'get_balance' }, { key: newKey })).status).toBe(401);
+    const db = api().db;
+    const oldKey = api().merchant.secretKey;
+    const newKey = await rollKey(db, api().merchant.id);
+    expect((await api().call({ action: 'get_balance' }, { key: oldKey })).status).toBe(401);
+    expect((await api().call({ action: 'get_balance' }, { key: newKey })).status).toBe(200);
+    await revokeKeys(db, api().merchant.id);
+    expect((await api().call({ action: 'get_balance' }, { key: newKey })).status).toBe(401);
   });
 
   it('stores keys only as hashes', async () => {
-    const rows = await api.db.query<{ key_hash: string; hint: string }>('SELECT key_hash, hint FROM api_keys');
+    const rows = await api().db.query<{ key_hash: string; hint: string }>('SELECT key_hash, hint FROM api_keys');
     for (const row of rows) {
       expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(row.hint).toMatch(/^sk_test_…[0-9A-Za-z]{4}$/);
     }
-    const dump = JSON.stringify(await api.db.query('SELECT * FROM api_keys'));
-    expect(dump).not.toContain(api.merchant.secretKey);
+    const dump = JSON.stringify(await api().db.query('SELECT * FROM api_keys'));
+    expect(dump).not.toContain(api().merchant.secretKey);
   });
 });
 
 describe('failed-authentication rate limit', () => {
   it('answers 429 with Retry-After past the limit per address, and never slows a valid key', async () => {
     const backend = backends[0]!;
-    const api = await startTestApi(await backend.open(), { settings: { authFailuresPerMinute: 5 } });
-    try {
-      const bad = `sk_test_${'z'.repeat(40)}`;
-      const statuses: number[] = [];
-      for (let i = 0; i < 8; i++) statuses.push((await api.call({ action: 'get_balance' }, { key: bad })).status);
-      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
-      const limited = await api.call({ action: 'get_balance' }, { key: bad });
-      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(limited.body.error.code).toBe('rate_limited');
-      expect((await api.call({ action: 'get_balance' })).status).toBe(200);
-    } finally {
-      await api.close();
-      await api.db.close();
-    }
+    await withTestApi(backend, { settings: { authFailuresPerMinute: 5 } }, async (api) => {
+    const bad = `sk_test_${'z'.repeat(40)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await api.call({ action: 'get_balance' }, { key: bad })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    const limited = await api.call({ action: 'get_balance' }, { key: bad });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.body.error.code).toBe('rate_limited');
+    expect((await api.call({ action: 'get_balance' })).status).toBe(200);
+    });
   });
 });

@@ -1,26 +1,20 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { startTestApi, withdrawal } from '../helpers/api-server';
-import { backends, dropSchemas } from '../helpers/databases';
+import { describe, expect, it } from 'vitest';
+import { withTestApi, withdrawal } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
-
-afterAll(() => dropSchemas());
 
 describe.each(backends)('concurrent withdrawals ($name)', (backend) => {
   it('100 concurrent withdrawals that together exceed the balance never take it below zero', async () => {
     // 100 x 30,000 = 3,000,000 asked of 1,000,000: exactly 33 succeed, the rest are refused.
-    const api = await startTestApi(await backend.open(), { openingBalance: 1_000_000 });
-    try {
-      const results = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => api.call(withdrawal(30_000), { idempotencyKey: `c-${i}` })),
-      );
-      const statuses = results.map((r) => r.status);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(33);
-      expect(statuses.filter((s) => s === 422)).toHaveLength(67);
-      for (const r of results.filter((x) => x.status === 422)) expect(r.body.error.code).toBe('insufficient_funds');
-      expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 10_000, ledger: 10_000, payouts: 33 });
-    } finally {
-      await api.close();
-      await api.db.close();
-    }
+    await withTestApi(backend, { openingBalance: 1_000_000 }, async (api) => {
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => api.call(withdrawal(30_000), { idempotencyKey: `c-${i}` })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(33);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(67);
+    for (const r of results.filter((x) => x.status === 422)) expect(r.body.error.code).toBe('insufficient_funds');
+    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 10_000, ledger: 10_000, payouts: 33 });
+    });
   });
 });

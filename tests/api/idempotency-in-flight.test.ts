@@ -1,12 +1,10 @@
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
 import { fingerprint } from '@/lib/payments/idempotency';
 import { startTestApi, withdrawal } from '../helpers/api-server';
-import { createSchemaUrl, dropSchemas, postgresUrl } from '../helpers/databases';
+import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
-
-afterAll(() => dropSchemas());
 
 /**
  * An original request still in flight is simulated by a second connection that

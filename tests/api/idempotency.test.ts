@@ -1,37 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/merchants';
 import { purgeExpiredIdempotencyKeys } from '@/lib/payments/idempotency';
-import { callApi, startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends, dropSchemas } from '../helpers/databases';
+import { callApi, useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
-
-afterAll(() => dropSchemas());
 
 const REPLAYED = 'x-service-idempotent-replayed';
 
 describe.each(backends)('idempotency ($name)', (backend) => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi(await backend.open(), { openingBalance: 5_000_000 });
-  });
-  afterAll(async () => {
-    await api.close();
-    await api.db.close();
-  });
+  const api = useTestApi(backend, { openingBalance: 5_000_000 });
 
   it('replays the original status and body byte for byte, marked replayed, with no new transaction', async () => {
-    const first = await api.call(withdrawal(100_000), { idempotencyKey: 'same-1' });
-    const again = await api.call(withdrawal(100_000), { idempotencyKey: 'same-1' });
+    const first = await api().call(withdrawal(100_000), { idempotencyKey: 'same-1' });
+    const again = await api().call(withdrawal(100_000), { idempotencyKey: 'same-1' });
     expect(first.headers.get(REPLAYED)).toBeNull();
     expect(again.status).toBe(first.status);
     expect(again.text).toBe(first.text);
     expect(again.headers.get(REPLAYED)).toBe('true');
-    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 4_900_000, ledger: 4_900_000, payouts: 1 });
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual({ available: 4_900_000, ledger: 4_900_000, payouts: 1 });
   });
 
   it('compares requests canonically: key order and whitespace do not matter', async () => {
-    const first = await api.call(undefined, { idempotencyKey: 'canon-1', raw: '{"action":"withdraw","amount":20000,"bank_code":"BNI","account_number":"55554444"}' });
-    const reordered = await api.call(undefined, {
+    const first = await api().call(undefined, { idempotencyKey: 'canon-1', raw: '{"action":"withdraw","amount":20000,"bank_code":"BNI","account_number":"55554444"}' });
+    const reordered = await api().call(undefined, {
       idempotencyKey: 'canon-1',
       raw: '{ "account_number" : "55554444",\n "bank_code":"BNI", "amount": 20000, "action": "withdraw" }',
     });
@@ -46,58 +37,58 @@ describe.each(backends)('idempotency ($name)', (backend) => {
     ['another action', { action: 'create_checkout_session', amount: 100_000 }],
   ])('refuses the same key with %s: 422 idempotency_key_reused, nothing executed', async (_, body) => {
     const key = `reuse-${Math.random()}`;
-    await api.call(withdrawal(100_000), { idempotencyKey: key });
-    const before = await ledgerCheck(api.db, api.merchant.id);
-    const res = await api.call(body, { idempotencyKey: key });
+    await api().call(withdrawal(100_000), { idempotencyKey: key });
+    const before = await ledgerCheck(api().db, api().merchant.id);
+    const res = await api().call(body, { idempotencyKey: key });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
-    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual(before);
-    const sessions = await api.db.query('SELECT 1 FROM checkout_sessions WHERE merchant_id = $1', [api.merchant.id]);
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual(before);
+    const sessions = await api().db.query('SELECT 1 FROM checkout_sessions WHERE merchant_id = $1', [api().merchant.id]);
     expect(sessions).toEqual([]);
   });
 
   it('scopes keys per merchant: two merchants may use the same string', async () => {
-    const other = await createMerchant(api.db, { name: 'Other', openingBalance: 1_000_000 });
-    const mine = await api.call(withdrawal(30_000), { idempotencyKey: 'shared-key' });
-    const theirs = await callApi(api.url, other.secretKey, withdrawal(30_000), { idempotencyKey: 'shared-key' });
+    const other = await createMerchant(api().db, { name: 'Other', openingBalance: 1_000_000 });
+    const mine = await api().call(withdrawal(30_000), { idempotencyKey: 'shared-key' });
+    const theirs = await callApi(api().url, other.secretKey, withdrawal(30_000), { idempotencyKey: 'shared-key' });
     expect(theirs.status).toBe(200);
     expect(theirs.headers.get(REPLAYED)).toBeNull();
     expect(theirs.body.id).not.toBe(mine.body.id);
   });
 
   it('stores business refusals: an insufficient_funds answer is replayed even after funds arrive', async () => {
-    const poor = await createMerchant(api.db, { name: 'Poor', openingBalance: 10_000 });
-    const refused = await callApi(api.url, poor.secretKey, withdrawal(50_000), { idempotencyKey: 'refused-1' });
+    const poor = await createMerchant(api().db, { name: 'Poor', openingBalance: 10_000 });
+    const refused = await callApi(api().url, poor.secretKey, withdrawal(50_000), { idempotencyKey: 'refused-1' });
     expect(refused.status).toBe(422);
-    await api.db.query('UPDATE balances SET available = available + 100000 WHERE merchant_id = $1', [poor.id]);
-    const replay = await callApi(api.url, poor.secretKey, withdrawal(50_000), { idempotencyKey: 'refused-1' });
+    await api().db.query('UPDATE balances SET available = available + 100000 WHERE merchant_id = $1', [poor.id]);
+    const replay = await callApi(api().url, poor.secretKey, withdrawal(50_000), { idempotencyKey: 'refused-1' });
     expect(replay.status).toBe(422);
     expect(replay.text).toBe(refused.text);
     expect(replay.headers.get(REPLAYED)).toBe('true');
   });
 
   it('does not store validation errors: the key stays usable for the corrected request', async () => {
-    const bad = await api.call(withdrawal(-5), { idempotencyKey: 'fix-me' });
+    const bad = await api().call(withdrawal(-5), { idempotencyKey: 'fix-me' });
     expect(bad.status).toBe(400);
-    const good = await api.call(withdrawal(15_000), { idempotencyKey: 'fix-me' });
+    const good = await api().call(withdrawal(15_000), { idempotencyKey: 'fix-me' });
     expect(good.status).toBe(200);
     expect(good.headers.get(REPLAYED)).toBeNull();
   });
 
   it('ignores the key on read actions', async () => {
-    const a = await api.call({ action: 'get_balance' }, { idempotencyKey: 'read-1' });
-    await api.call(withdrawal(10_000));
-    const b = await api.call({ action: 'get_balance' }, { idempotencyKey: 'read-1' });
+    const a = await api().call({ action: 'get_balance' }, { idempotencyKey: 'read-1' });
+    await api().call(withdrawal(10_000));
+    const b = await api().call({ action: 'get_balance' }, { idempotencyKey: 'read-1' });
     expect(b.headers.get(REPLAYED)).toBeNull();
     expect(b.body.available).toBe(a.body.available - 10_000);
-    const rows = await api.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', ['read-1']);
+    const rows = await api().db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', ['read-1']);
     expect(rows).toEqual([]);
   });
 
   it('50 concurrent requests with one key: exactly one payout, every answer the original or a 409', async () => {
-    const before = await ledgerCheck(api.db, api.merchant.id);
+    const before = await ledgerCheck(api().db, api().merchant.id);
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => api.call(withdrawal(12_345), { idempotencyKey: 'storm-1' })),
+      Array.from({ length: 50 }, () => api().call(withdrawal(12_345), { idempotencyKey: 'storm-1' })),
     );
     const originals = results.filter((r) => r.status === 200);
     const inProgress = results.filter((r) => r.status === 409);
@@ -108,7 +99,7 @@ describe.each(backends)('idempotency ($name)', (backend) => {
       expect(r.body.error.code).toBe('idempotency_request_in_progress');
       expect(r.headers.get('retry-after')).toBe('1');
     }
-    const after = await ledgerCheck(api.db, api.merchant.id);
+    const after = await ledgerCheck(api().db, api().merchant.id);
     expect(after.payouts).toBe(before.payouts + 1);
     expect(after.available).toBe(before.available - 12_345);
     expect(after.ledger).toBe(after.available);
@@ -116,38 +107,34 @@ describe.each(backends)('idempotency ($name)', (backend) => {
 
   it('makes checkout session creation idempotent too', async () => {
     const body = { action: 'create_checkout_session', amount: 75_000, description: 'Order 17' };
-    const first = await api.call(body, { idempotencyKey: 'cs-1' });
-    const again = await api.call(body, { idempotencyKey: 'cs-1' });
+    const first = await api().call(body, { idempotencyKey: 'cs-1' });
+    const again = await api().call(body, { idempotencyKey: 'cs-1' });
     expect(first.status).toBe(200);
     expect(again.text).toBe(first.text);
-    const rows = await api.db.query('SELECT 1 FROM checkout_sessions WHERE merchant_id = $1', [api.merchant.id]);
+    const rows = await api().db.query('SELECT 1 FROM checkout_sessions WHERE merchant_id = $1', [api().merchant.id]);
     expect(rows).toHaveLength(1);
   });
 });
 
 describe.each(backends)('idempotency retention ($name)', (backend) => {
   it('treats a key older than the retention period as new, and purges expired keys', async () => {
-    const api = await startTestApi(await backend.open(), { settings: { idempotencyTtlSeconds: 1 } });
-    try {
-      const first = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
-      const replay = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
-      expect(replay.headers.get(REPLAYED)).toBe('true');
-      await new Promise((r) => setTimeout(r, 1_100));
-      const fresh = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
-      expect(fresh.status).toBe(200);
-      expect(fresh.headers.get(REPLAYED)).toBeNull();
-      expect(fresh.body.id).not.toBe(first.body.id);
-      expect((await ledgerCheck(api.db, api.merchant.id)).payouts).toBe(2);
-      // A reused expired key may even carry a different request.
-      await new Promise((r) => setTimeout(r, 1_100));
-      expect((await api.call(withdrawal(30_000), { idempotencyKey: 'old-key' })).status).toBe(200);
+    await withTestApi(backend, { settings: { idempotencyTtlSeconds: 1 } }, async (api) => {
+    const first = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
+    const replay = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
+    expect(replay.headers.get(REPLAYED)).toBe('true');
+    await new Promise((r) => setTimeout(r, 1_100));
+    const fresh = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get(REPLAYED)).toBeNull();
+    expect(fresh.body.id).not.toBe(first.body.id);
+    expect((await ledgerCheck(api.db, api.merchant.id)).payouts).toBe(2);
+    // A reused expired key may even carry a different request.
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await api.call(withdrawal(30_000), { idempotencyKey: 'old-key' })).status).toBe(200);
 
-      await new Promise((r) => setTimeout(r, 1_100));
-      expect(await purgeExpiredIdempotencyKeys(api.db, 1)).toBe(1);
-      expect(await api.db.query('SELECT 1 FROM idempotency_keys')).toEqual([]);
-    } finally {
-      await api.close();
-      await api.db.close();
-    }
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(await purgeExpiredIdempotencyKeys(api.db, 1)).toBe(1);
+    expect(await api.db.query('SELECT 1 FROM idempotency_keys')).toEqual([]);
+    });
   });
 });

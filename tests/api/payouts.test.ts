@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/merchants';
-import { callApi, startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends, dropSchemas } from '../helpers/databases';
+import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
 
-afterAll(() => dropSchemas());
-
 describe.each(backends)('balance and payouts ($name)', (backend) => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi(await backend.open(), { openingBalance: 1_000_000 });
-  });
-  afterAll(async () => {
-    await api.close();
-    await api.db.close();
-  });
+  const api = useTestApi(backend, { openingBalance: 1_000_000 });
 
   it('get_balance returns the balance object in integers of the smallest unit', async () => {
-    const res = await api.call({ action: 'get_balance' });
+    const res = await api().call({ action: 'get_balance' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       object: 'balance',
-      merchant: { id: api.merchant.id, name: 'Test Shop' },
+      merchant: { id: api().merchant.id, name: 'Test Shop' },
       currency: 'IDR',
       available: 1_000_000,
       pending_payouts: 0,
@@ -30,7 +21,7 @@ describe.each(backends)('balance and payouts ($name)', (backend) => {
   });
 
   it('withdraw creates a pending payout and debits available in the same transaction', async () => {
-    const res = await api.call(withdrawal(250_000), { idempotencyKey: 'p-1' });
+    const res = await api().call(withdrawal(250_000), { idempotencyKey: 'p-1' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       object: 'payout',
@@ -44,33 +35,33 @@ describe.each(backends)('balance and payouts ($name)', (backend) => {
     });
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     expect(res.text).not.toContain('1234567890');
-    const balance = await api.call({ action: 'get_balance' });
+    const balance = await api().call({ action: 'get_balance' });
     expect(balance.body).toMatchObject({ available: 750_000, pending_payouts: 250_000 });
-    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 750_000, ledger: 750_000, payouts: 1 });
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual({ available: 750_000, ledger: 750_000, payouts: 1 });
   });
 
   it('refuses a withdrawal above available with 422 insufficient_funds and changes nothing', async () => {
-    const res = await api.call(withdrawal(750_001));
+    const res = await api().call(withdrawal(750_001));
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'insufficient_funds', param: 'amount' });
-    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 750_000, ledger: 750_000, payouts: 1 });
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual({ available: 750_000, ledger: 750_000, payouts: 1 });
   });
 
   it('allows a withdrawal of exactly the available balance, down to zero', async () => {
-    const other = await createMerchant(api.db, { name: 'Exact', openingBalance: 40_000 });
-    const res = await callApi(api.url, other.secretKey, withdrawal(40_000));
+    const other = await createMerchant(api().db, { name: 'Exact', openingBalance: 40_000 });
+    const res = await callApi(api().url, other.secretKey, withdrawal(40_000));
     expect(res.status).toBe(200);
-    expect(await ledgerCheck(api.db, other.id)).toEqual({ available: 0, ledger: 0, payouts: 1 });
+    expect(await ledgerCheck(api().db, other.id)).toEqual({ available: 0, ledger: 0, payouts: 1 });
   });
 
   it('get_payout returns the payout; another merchant gets the same 404 as for a missing id', async () => {
-    const created = await api.call(withdrawal(10_000));
-    const own = await api.call({ action: 'get_payout', id: created.body.id });
+    const created = await api().call(withdrawal(10_000));
+    const own = await api().call({ action: 'get_payout', id: created.body.id });
     expect(own.body).toEqual(created.body);
 
-    const stranger = await createMerchant(api.db, { name: 'Stranger', openingBalance: 0 });
-    const foreign = await callApi(api.url, stranger.secretKey, { action: 'get_payout', id: created.body.id });
-    const missing = await callApi(api.url, stranger.secretKey, { action: 'get_payout', id: 'po_doesnotexist0000000000' });
+    const stranger = await createMerchant(api().db, { name: 'Stranger', openingBalance: 0 });
+    const foreign = await callApi(api().url, stranger.secretKey, { action: 'get_payout', id: created.body.id });
+    const missing = await callApi(api().url, stranger.secretKey, { action: 'get_payout', id: 'po_doesnotexist0000000000' });
     expect(foreign.status).toBe(404);
     expect(missing.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
@@ -78,25 +69,25 @@ describe.each(backends)('balance and payouts ($name)', (backend) => {
   });
 
   it('list_payouts pages newest first with a cursor and has_more', async () => {
-    const shop = await createMerchant(api.db, { name: 'Lister', openingBalance: 1_000_000 });
+    const shop = await createMerchant(api().db, { name: 'Lister', openingBalance: 1_000_000 });
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await callApi(api.url, shop.secretKey, withdrawal(10_000 + i))).body.id);
+    for (let i = 0; i < 5; i++) ids.push((await callApi(api().url, shop.secretKey, withdrawal(10_000 + i))).body.id);
     const newestFirst = [...ids].reverse();
 
-    const page1 = await callApi(api.url, shop.secretKey, { action: 'list_payouts', limit: 2 });
+    const page1 = await callApi(api().url, shop.secretKey, { action: 'list_payouts', limit: 2 });
     expect(page1.body).toMatchObject({ object: 'list', has_more: true });
     expect(page1.body.data.map((p: { id: string }) => p.id)).toEqual(newestFirst.slice(0, 2));
-    const page2 = await callApi(api.url, shop.secretKey, { action: 'list_payouts', limit: 2, starting_after: newestFirst[1] });
+    const page2 = await callApi(api().url, shop.secretKey, { action: 'list_payouts', limit: 2, starting_after: newestFirst[1] });
     expect(page2.body.data.map((p: { id: string }) => p.id)).toEqual(newestFirst.slice(2, 4));
-    const page3 = await callApi(api.url, shop.secretKey, { action: 'list_payouts', limit: 2, starting_after: newestFirst[3] });
+    const page3 = await callApi(api().url, shop.secretKey, { action: 'list_payouts', limit: 2, starting_after: newestFirst[3] });
     expect(page3.body).toMatchObject({ has_more: false, data: [{ id: newestFirst[4] }] });
 
-    const all = await callApi(api.url, shop.secretKey, { action: 'list_payouts' });
+    const all = await callApi(api().url, shop.secretKey, { action: 'list_payouts' });
     expect(all.body.data).toHaveLength(5);
-    const pendingOnly = await callApi(api.url, shop.secretKey, { action: 'list_payouts', status: 'paid' });
+    const pendingOnly = await callApi(api().url, shop.secretKey, { action: 'list_payouts', status: 'paid' });
     expect(pendingOnly.body.data).toEqual([]);
 
-    const foreignCursor = await api.call({ action: 'list_payouts', starting_after: ids[0] });
+    const foreignCursor = await api().call({ action: 'list_payouts', starting_after: ids[0] });
     expect(foreignCursor.status).toBe(404);
     expect(foreignCursor.body.error.param).toBe('starting_after');
   });

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends, dropSchemas } from '../helpers/databases';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, withdrawal } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
-
-afterAll(() => dropSchemas());
 
 const w = withdrawal();
 const BIG = 'x'.repeat(65 * 1024);
@@ -56,27 +54,20 @@ const cases: Array<[string, { body?: unknown; raw?: string; headers?: Record<str
 ];
 
 describe.each(backends)('malformed input ($name)', (backend) => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi(await backend.open());
-  });
-  afterAll(async () => {
-    await api.close();
-    await api.db.close();
-  });
+  const api = useTestApi(backend);
 
   it.each(cases)('%s: %i %s', async (_, req, status, code, param) => {
     const headers = { 'x-service-idempotency': `v-${Math.random()}`, ...req.headers };
     let res;
     if (req.body === Symbol.for('latin1')) {
-      res = await fetch(`${api.url}/v1/index.php`, {
+      res = await fetch(`${api().url}/v1/index.php`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${api.merchant.secretKey}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${api().merchant.secretKey}`, 'content-type': 'application/json' },
         body: Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d]),
       });
       res = { status: res.status, body: await res.json() };
     } else {
-      res = await api.call(req.body, { raw: req.raw, headers });
+      res = await api().call(req.body, { raw: req.raw, headers });
     }
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(code);
@@ -86,7 +77,7 @@ describe.each(backends)('malformed input ($name)', (backend) => {
 
   it('answers 405 with Allow: POST to other methods', async () => {
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
-      const res = await fetch(`${api.url}/v1/index.php`, { method });
+      const res = await fetch(`${api().url}/v1/index.php`, { method });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
       expect((await res.json()).error.code).toBe('method_not_allowed');
@@ -94,9 +85,9 @@ describe.each(backends)('malformed input ($name)', (backend) => {
   });
 
   it('wrote nothing for any of them: balance, ledger and payouts untouched, keys still free', async () => {
-    const check = await ledgerCheck(api.db, api.merchant.id);
+    const check = await ledgerCheck(api().db, api().merchant.id);
     expect(check).toEqual({ available: 10_000_000, ledger: 10_000_000, payouts: 0 });
-    const keys = await api.db.query('SELECT key FROM idempotency_keys');
+    const keys = await api().db.query('SELECT key FROM idempotency_keys');
     expect(keys).toEqual([]);
   });
 });

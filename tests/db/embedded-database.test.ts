@@ -2,14 +2,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '@/lib/db/dir-lock';
 import { parseMoneyInt } from '@/lib/db/int8';
 import { migrate } from '@/lib/db/migrate';
 import { openDb } from '@/lib/db/open-db';
-import { backends, dropSchemas } from '../helpers/databases';
-
-afterAll(() => dropSchemas());
+import { backends } from '../helpers/databases';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pay-db-'));
 

@@ -1,5 +1,7 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '@/lib/db/types';
+import type { Backend } from './databases';
 import { createLogger, type Logger } from '@/lib/log';
 import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
 import { createPaymentApi, type PaymentApiDeps } from '@/lib/payments/payment-api';
@@ -89,3 +91,32 @@ export const withdrawal = (amount = 50_000, extra: Record<string, unknown> = {})
   account_number: '1234567890',
   ...extra,
 });
+
+type StartOptions = Parameters<typeof startTestApi>[1];
+
+async function stop(api: TestApi) {
+  await api.close();
+  await api.db.close();
+}
+
+/** Runs `fn` against a fresh test API on a new database of `backend`, then closes both. */
+export async function withTestApi<T>(backend: Backend, opts: StartOptions, fn: (api: TestApi) => Promise<T>): Promise<T> {
+  const api = await startTestApi(await backend.open(), opts);
+  try {
+    return await fn(api);
+  } finally {
+    await stop(api);
+  }
+}
+
+/** One test API shared by the tests of a describe block: started before them, closed after. */
+export function useTestApi(backend: Backend, opts?: StartOptions): () => TestApi {
+  let api: TestApi | undefined;
+  beforeAll(async () => {
+    api = await startTestApi(await backend.open(), opts);
+  });
+  afterAll(async () => {
+    if (api) await stop(api);
+  });
+  return () => api!;
+}

@@ -1,13 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payCheckoutSession } from '@/lib/payments/checkout-payment';
 import { createMerchant } from '@/lib/payments/merchants';
 import { settleDuePayouts } from '@/lib/payments/settlement';
-import { callApi, startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends, dropSchemas } from '../helpers/databases';
+import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
-
-afterAll(() => dropSchemas());
 
 const step = fc.oneof(
   fc.record({ kind: fc.constant('withdraw' as const), amount: fc.integer({ min: 10_000, max: 400_000 }), account: fc.constantFrom('1234567890', '4000000001', '4000000002', '4000000003') }),
@@ -16,40 +14,33 @@ const step = fc.oneof(
 );
 
 describe.each(backends)('the money invariant ($name)', (backend) => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi(await backend.open(), { settings: { settlementDelaySeconds: 0 } });
-  });
-  afterAll(async () => {
-    await api.close();
-    await api.db.close();
-  });
+  const api = useTestApi(backend, { settings: { settlementDelaySeconds: 0 } });
 
   it('after any mix of payouts, failures and payments, available equals the sum of the ledger and the records explain it', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 1_000_000 }), fc.array(step, { maxLength: 12 }), async (opening, steps) => {
-        const m = await createMerchant(api.db, { name: 'Prop', openingBalance: opening });
+        const m = await createMerchant(api().db, { name: 'Prop', openingBalance: opening });
         for (const s of steps) {
           if (s.kind === 'withdraw') {
-            const res = await callApi(api.url, m.secretKey, withdrawal(s.amount, { account_number: s.account }));
+            const res = await callApi(api().url, m.secretKey, withdrawal(s.amount, { account_number: s.account }));
             expect([200, 422]).toContain(res.status);
           } else if (s.kind === 'checkout') {
-            const session = await callApi(api.url, m.secretKey, { action: 'create_checkout_session', amount: s.amount });
-            await payCheckoutSession(api.db, session.body.id, s.card);
+            const session = await callApi(api().url, m.secretKey, { action: 'create_checkout_session', amount: s.amount });
+            await payCheckoutSession(api().db, session.body.id, s.card);
           } else {
-            await settleDuePayouts(api.db);
+            await settleDuePayouts(api().db);
           }
-          const check = await ledgerCheck(api.db, m.id);
+          const check = await ledgerCheck(api().db, m.id);
           expect(check.available).toBe(check.ledger);
           expect(check.available).toBeGreaterThanOrEqual(0);
         }
         // The records explain the balance: opening + paid sessions - payouts that did not fail.
-        const [row] = await api.db.query<{ paid_in: number; paid_out: number }>(
+        const [row] = await api().db.query<{ paid_in: number; paid_out: number }>(
           `SELECT (SELECT COALESCE(SUM(amount), 0) FROM checkout_sessions WHERE merchant_id = $1 AND status = 'complete') AS paid_in,
                   (SELECT COALESCE(SUM(amount), 0) FROM payouts WHERE merchant_id = $1 AND status <> 'failed') AS paid_out`,
           [m.id],
         );
-        expect((await ledgerCheck(api.db, m.id)).available).toBe(opening + row!.paid_in - row!.paid_out);
+        expect((await ledgerCheck(api().db, m.id)).available).toBe(opening + row!.paid_in - row!.paid_out);
       }),
       { numRuns: 12 },
     );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../errors';
+import { debitIfAvailable } from '../ledger';
 import { newId } from '../random-id';
 import { idField, listFields, payoutFields } from '../schemas';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
@@ -16,26 +17,18 @@ export const withdraw = defineAction({
   schema: z.strictObject({ action: z.literal('withdraw'), ...payoutFields }),
   mutates: true,
   async run({ db, merchant, settings }, input) {
-    const [debited] = await db.query<{ available: number }>(
-      `UPDATE balances SET available = available - $2, updated_at = now()
-       WHERE merchant_id = $1 AND available >= $2 RETURNING available`,
-      [merchant.id, input.amount],
-    );
+    const id = newId('po');
+    const debited = await debitIfAvailable(db, merchant.id, input.amount, 'payout', id);
     if (!debited) {
       throw new ApiError('insufficient_funds', `The available balance is lower than the amount ${input.amount}.`, 'amount');
     }
     const outcome = simulatedOutcome(input.account_number);
     const delay = outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds;
-    const id = newId('po');
     const [row] = await db.query<PayoutRow>(
       `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after)
        VALUES ($1, $2, $3, $4, $5, $6, 'pending', now() + make_interval(secs => $7))
        RETURNING ${PAYOUT_COLUMNS}`,
       [id, merchant.id, input.amount, merchant.currency, input.bank_code, input.account_number, delay],
-    );
-    await db.query(
-      `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id) VALUES ($1, $2, $3, 'payout', $4)`,
-      [merchant.id, -input.amount, debited.available, id],
     );
     return payoutObject(row!);
   },

@@ -1,0 +1,42 @@
+import type { Queryable } from '../db/types';
+
+export type LedgerKind = 'opening_balance' | 'adjustment' | 'payout' | 'payout_reversal' | 'checkout_payment';
+
+/**
+ * Every change of a balance goes through here, in the caller's transaction, with
+ * its ledger entry: so `available` is always the sum of the merchant's entries.
+ */
+
+/** Debits `amount` only when available covers it (a conditional update, never read-then-write). */
+export async function debitIfAvailable(
+  tx: Queryable,
+  merchantId: string,
+  amount: number,
+  kind: LedgerKind,
+  referenceId: string,
+): Promise<{ available: number } | undefined> {
+  const [row] = await tx.query<{ available: number }>(
+    `UPDATE balances SET available = available - $2, updated_at = now()
+     WHERE merchant_id = $1 AND available >= $2 RETURNING available`,
+    [merchantId, amount],
+  );
+  if (row) await addEntry(tx, merchantId, -amount, row.available, kind, referenceId);
+  return row;
+}
+
+export async function credit(tx: Queryable, merchantId: string, amount: number, kind: LedgerKind, referenceId: string) {
+  const [row] = await tx.query<{ available: number }>(
+    `UPDATE balances SET available = available + $2, updated_at = now() WHERE merchant_id = $1 RETURNING available`,
+    [merchantId, amount],
+  );
+  if (!row) throw new Error(`merchant ${merchantId} has no balance`);
+  await addEntry(tx, merchantId, amount, row.available, kind, referenceId);
+  return row;
+}
+
+async function addEntry(tx: Queryable, merchantId: string, amount: number, balanceAfter: number, kind: LedgerKind, referenceId: string) {
+  await tx.query(
+    `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id) VALUES ($1, $2, $3, $4, $5)`,
+    [merchantId, amount, balanceAfter, kind, referenceId],
+  );
+}
