@@ -59,7 +59,9 @@ test('sign out everywhere ends the sessions of other browsers', async ({ page, b
   await page.getByRole('button', { name: 'Sign out everywhere' }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect((await otherPage.request.get('/api/balance')).status()).toBe(401);
-  await otherPage.reload();
+  // The other browser's dashboard notices on its next balance poll and goes to the sign-in page by itself.
+  await expect(otherPage).toHaveURL(/\/login$/, { timeout: 15_000 });
+  await otherPage.goto('/dashboard');
   await expect(otherPage).toHaveURL(/\/login$/);
   await other.close();
 });
