@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // npm test: every suite, in order, with one closing line of counts.
 //   1. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
-//   2. stress, quick size: real server processes under load, kill -9, hostile input (npm run test:stress is the full size)
+//   2. Playwright: the console and the hosted checkout in real Chromium, against a fresh
+//      production build (.next-e2e) on a fresh embedded database (see playwright.config.ts)
+//   3. stress, quick size: real server processes under load, kill -9, hostile input
+//      (npm run test:stress is the full size; see docs/prove.md)
 // Each step appends its counts; the run fails if any step fails.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,7 +50,28 @@ function vitestStep(title, name, args, env) {
 // 1. vitest
 vitestStep('unit and integration tests (vitest)', 'vitest', []);
 
-// 2. stress, quick size
+// 2. Playwright: build once here, so the config's web server only starts it.
+const e2eReport = path.join(tmp, 'playwright.json');
+const built = step('build for the end-to-end tests (next build, .next-e2e)', bin('next'), ['build'], {
+  NEXT_DIST_DIR: '.next-e2e',
+  NEXT_TELEMETRY_DISABLED: '1',
+});
+if (built) {
+  step('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
+    E2E_PREBUILT: '1',
+    PLAYWRIGHT_JSON_OUTPUT_FILE: e2eReport,
+  });
+}
+if (fs.existsSync(e2eReport)) {
+  const { stats } = JSON.parse(fs.readFileSync(e2eReport, 'utf8'));
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+} else {
+  totals.failed += 1;
+}
+
+// 3. stress, quick size
 vitestStep('stress, quick size (vitest.stress.config.ts)', 'stress', ['--config', 'vitest.stress.config.ts'], { STRESS_SIZE: 'quick' });
 
 process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);

@@ -27,8 +27,18 @@ const envSchema = z.object({
   SETTLEMENT_DELAY_SECONDS: withDefault(z.coerce.number().min(0).max(86_400), 3),
   /** Failed authentications allowed per client address per minute before 429. */
   AUTH_FAILURES_PER_MINUTE: withDefault(z.coerce.number().int().min(1), 20),
-  SESSION_SECRET: opt(z.string().min(32, 'must be at least 32 characters (several, comma-separated, for rotation)')),
-  PAYMENT_API_BASE_URL: opt(z.url()),
+  /** Seals the console's session cookie: one secret, or several comma-separated (newest first) to rotate. */
+  SESSION_SECRET: opt(
+    z.string().refine((v) => v.split(',').every((s) => s.trim().length >= 32), {
+      error: 'every secret must be at least 32 characters (several, comma-separated, newest first, for rotation)',
+    }),
+  ),
+  /** Where the console calls the payment API; this app's own /v1/index.php when unset. Never chosen by the browser. */
+  PAYMENT_API_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  /** Public origin of this app for links the API hands out (checkout URLs); the request's own origin when unset. */
+  PUBLIC_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  /** Per-attempt timeout of the console's calls to the payment API. */
+  PAYMENT_API_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(120_000), 8_000),
   LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });
 

@@ -32,6 +32,8 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
       idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
       settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
       authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
+      // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
+      publicBaseUrl: settings.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     },
   });
   const jobs = startBackgroundJobs(db, log, { idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS });

@@ -88,13 +88,16 @@ CREATE TABLE idempotency_keys (
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
 
 -- Console sign-ins. The sealed cookie carries the id; deleting or revoking the row
--- makes every copy of that cookie useless.
+-- makes every copy of that cookie useless. merchant_id lets "sign out everywhere"
+-- reach every session of the account, whichever key opened it.
 CREATE TABLE console_sessions (
   id            text PRIMARY KEY,
+  merchant_id   text NOT NULL REFERENCES merchants(id),
   key_hash      text NOT NULL,
   created_at    timestamptz NOT NULL DEFAULT now(),
   expires_at    timestamptz NOT NULL,
   revoked_at    timestamptz
 );
 CREATE INDEX console_sessions_key ON console_sessions (key_hash);
+CREATE INDEX console_sessions_merchant ON console_sessions (merchant_id) WHERE revoked_at IS NULL;
 `;

@@ -1,0 +1,37 @@
+// /checkout-sessions: create a hosted checkout link, copy it, follow sessions' status.
+import { CheckoutCreateForm } from '@/components/checkout-create-form';
+import { CheckoutSessionsTable } from '@/components/checkout-sessions-table';
+import { ConsoleShell } from '@/components/console-shell';
+import { requireSession } from '@/lib/session/session';
+
+export const metadata = { title: 'Checkout · Merchant Console' };
+
+export default async function CheckoutSessionsPage() {
+  const session = await requireSession();
+  return (
+    <ConsoleShell testMode={session.testMode}>
+      <h1>Checkout</h1>
+      <div className="columns">
+        <section className="card" aria-labelledby="new-checkout-heading">
+          <h2 id="new-checkout-heading">New checkout session</h2>
+          <CheckoutCreateForm />
+        </section>
+        <aside className="card test-values">
+          <h3>Test cards</h3>
+          <ul>
+            <li>
+              <code>4242 4242 4242 4242</code> succeeds
+            </li>
+            <li>
+              <code>4000 0000 0000 0002</code> is declined
+            </li>
+          </ul>
+        </aside>
+      </div>
+      <section className="card" aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading">Checkout sessions</h2>
+        <CheckoutSessionsTable />
+      </section>
+    </ConsoleShell>
+  );
+}

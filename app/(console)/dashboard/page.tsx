@@ -1,0 +1,29 @@
+// /dashboard: balance, the payout form with its test accounts, recent payouts.
+import { BalanceCard } from '@/components/balance-card';
+import { ConsoleShell } from '@/components/console-shell';
+import { PayoutPanel } from '@/components/payout-panel';
+import { PayoutsTable } from '@/components/payouts-table';
+import { TestAccounts } from '@/components/test-accounts';
+import { requireSession } from '@/lib/session/session';
+
+export const metadata = { title: 'Dashboard · Merchant Console' };
+
+export default async function DashboardPage() {
+  const session = await requireSession();
+  return (
+    <ConsoleShell testMode={session.testMode}>
+      <BalanceCard />
+      <div className="columns">
+        <section className="card" aria-labelledby="payout-heading">
+          <h2 id="payout-heading">Send a payout</h2>
+          <PayoutPanel currency="IDR" />
+        </section>
+        <TestAccounts />
+      </div>
+      <section className="card" aria-labelledby="payouts-heading">
+        <h2 id="payouts-heading">Payouts</h2>
+        <PayoutsTable />
+      </section>
+    </ConsoleShell>
+  );
+}

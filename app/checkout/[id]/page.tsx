@@ -1,0 +1,39 @@
+// /checkout/[id]: the hosted checkout page a customer pays on. Public: no merchant key, no session.
+import { notFound } from 'next/navigation';
+import { HostedPayForm } from '@/components/hosted-pay-form';
+import { formatMoney } from '@/lib/format';
+import { getPublicCheckoutSession } from '@/lib/payments/checkout-payment';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const metadata = { title: 'Checkout', robots: { index: false } };
+
+const CLOSED = { complete: 'This checkout session has already been paid.', expired: 'This checkout session has expired.' } as const;
+
+export default async function HostedCheckoutPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
+  const session = await getPublicCheckoutSession((await getRuntime()).db, id);
+  if (!session) notFound();
+  const amount = formatMoney(session.amount, session.currency);
+  return (
+    <main className="page center">
+      <section className="card narrow" aria-labelledby="checkout-heading">
+        <p className="muted">Pay {session.merchantName}</p>
+        <h1 id="checkout-heading" data-testid="checkout-amount">
+          {amount}
+        </h1>
+        {session.description && <p>{session.description}</p>}
+        {session.status === 'open' ? (
+          <>
+            <HostedPayForm sessionId={session.id} payLabel={`Pay ${amount}`} />
+            <p className="hint">Test mode. Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
+          </>
+        ) : (
+          <p className="warning" role="status">
+            {CLOSED[session.status]}
+          </p>
+        )}
+      </section>
+    </main>
+  );
+}

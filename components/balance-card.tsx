@@ -1,0 +1,39 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import { balanceQuery } from '@/lib/client/queries';
+import { formatMoney } from '@/lib/format';
+
+export function BalanceCard() {
+  const { data, error, isPending, refetch } = useQuery(balanceQuery());
+  return (
+    <section className="card" aria-labelledby="balance-heading">
+      <h2 id="balance-heading">Balance</h2>
+      {isPending && <p className="muted">Loading the balance…</p>}
+      {error && !data && (
+        <p className="error" role="alert">
+          The balance could not be loaded: {error.message}{' '}
+          <button type="button" className="link" onClick={() => refetch()}>
+            Try again
+          </button>
+        </p>
+      )}
+      {data && (
+        <dl className="balance">
+          <div>
+            <dt>Available</dt>
+            <dd className="amount" data-testid="available" data-amount={data.available}>
+              {formatMoney(data.available, data.currency)}
+            </dd>
+          </div>
+          <div>
+            <dt>On its way out in pending payouts</dt>
+            <dd data-testid="pending-payouts" data-amount={data.pending_payouts}>
+              {formatMoney(data.pending_payouts, data.currency)}
+            </dd>
+          </div>
+          <p className="muted">{data.merchant.name}</p>
+        </dl>
+      )}
+    </section>
+  );
+}

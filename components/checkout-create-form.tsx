@@ -1,0 +1,68 @@
+'use client';
+import { useState, type FormEvent } from 'react';
+import { consoleKeys } from '@/lib/client/query-keys';
+import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
+import { checkoutFields } from '@/lib/payments/schemas';
+import type { CheckoutSession } from '@/lib/upstream/schemas';
+import { CopyLink } from './copy-link';
+
+type CheckoutInput = { amount: number; description?: string };
+
+/** Creates a checkout session; one idempotency key per intent, as for payouts. */
+export function CheckoutCreateForm() {
+  const intent = useIdempotentMutation<CheckoutInput, CheckoutSession>({
+    path: '/api/checkout-sessions',
+    storageKey: 'console.checkout-intent',
+    invalidates: [consoleKeys.checkoutSessions.all()],
+  });
+  const [error, setError] = useState<string | null>(null);
+  const { mutation } = intent;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const digits = String(form.get('amount') ?? '').replace(/[\s,_]/g, '');
+    const amount = checkoutFields.amount.safeParse(/^[0-9]{1,15}$/.test(digits) ? Number(digits) : digits === '' ? undefined : NaN);
+    const text = String(form.get('description') ?? '').trim();
+    const description = checkoutFields.description.safeParse(text === '' ? undefined : text);
+    if (!amount.success) return setError(amount.error.issues[0]!.message);
+    if (!description.success) return setError(description.error.issues[0]!.message);
+    setError(null);
+    intent.send({ amount: amount.data, ...(description.data ? { description: description.data } : {}) });
+  }
+
+  if (mutation.isSuccess) {
+    return (
+      <div className="success" role="status">
+        <p>
+          Checkout session created{mutation.data.replayed ? ' (replayed: an earlier attempt had already created it)' : ''}.
+        </p>
+        <CopyLink url={mutation.data.url} />
+        <button type="button" onClick={intent.reset}>
+          New checkout session
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      <label>
+        Amount
+        <input name="amount" inputMode="numeric" autoComplete="off" disabled={mutation.isPending} />
+      </label>
+      <label>
+        Description
+        <input name="description" autoComplete="off" maxLength={500} disabled={mutation.isPending} />
+      </label>
+      {(error || (mutation.isError && !intent.outcomeUnknown)) && (
+        <p className="error" role="alert">
+          {error ?? mutation.error?.message}
+        </p>
+      )}
+      {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}
+      <button type="submit" disabled={mutation.isPending}>
+        Create checkout session
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,44 @@
+'use client';
+import { useState, type FormEvent } from 'react';
+import { ConsoleRequestError, consoleFetch } from '@/lib/client/console-fetch';
+
+export function LoginForm() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const secretKey = String(new FormData(form).get('secretKey') ?? '');
+    setBusy(true);
+    setError(null);
+    try {
+      await consoleFetch('/api/session', { method: 'POST', body: { secretKey } });
+      // Clear the field before leaving, so the key lingers nowhere in the page.
+      form.reset();
+      window.location.assign('/dashboard');
+    } catch (e) {
+      setError(e instanceof ConsoleRequestError && e.status === 401 ? 'That secret key was not accepted. Check it and try again.' : (e as Error).message);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card narrow" onSubmit={onSubmit} autoComplete="off">
+      <h1>Sign in</h1>
+      <label>
+        Secret key
+        <input name="secretKey" type="password" required autoComplete="off" spellCheck={false} placeholder="sk_test_…" />
+      </label>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        Sign in
+      </button>
+      <p className="hint">The key is checked by the server and kept there, sealed in an httpOnly cookie. This page never stores it.</p>
+    </form>
+  );
+}

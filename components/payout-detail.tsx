@@ -1,0 +1,48 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import { payoutQuery } from '@/lib/client/queries';
+import { formatMoney, formatTime } from '@/lib/format';
+
+/** One payout; polls until it has settled. */
+export function PayoutDetail({ id }: { id: string }) {
+  const { data: p, error, isPending } = useQuery(payoutQuery(id));
+  if (isPending) return <p className="muted">Loading the payout…</p>;
+  if (error && !p) return <p className="error" role="alert">{error.message}</p>;
+  return (
+    <section className="card" aria-label="Payout details">
+      <dl className="details">
+        <dt>Status</dt>
+        <dd>
+          <span className={`status status-${p.status}`} data-testid="payout-status">
+            {p.status}
+          </span>
+          {p.status === 'pending' && <span className="muted"> (settling; this page updates by itself)</span>}
+        </dd>
+        <dt>Amount</dt>
+        <dd>{formatMoney(p.amount, p.currency)}</dd>
+        <dt>Account</dt>
+        <dd>
+          {p.bank_code} •••• {p.account_last4}
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatTime(p.created_at)}</dd>
+        {p.settled_at && (
+          <>
+            <dt>Settled</dt>
+            <dd>{formatTime(p.settled_at)}</dd>
+          </>
+        )}
+        {p.failure_code && (
+          <>
+            <dt>Failure reason</dt>
+            <dd data-testid="failure-reason">
+              <code>{p.failure_code}</code>: {p.failure_message}
+              <br />
+              <span className="muted">The amount was returned to the available balance.</span>
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+'use client';
+import Link from 'next/link';
+import { useState } from 'react';
+import { consoleKeys } from '@/lib/client/query-keys';
+import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
+import { formatMoney } from '@/lib/format';
+import type { PayoutInput } from '@/lib/payments/schemas';
+import { maskAccountNumber } from '@/lib/payments/test-banks';
+import type { Payout } from '@/lib/upstream/schemas';
+import { emptyDraft, PayoutFields, type Draft } from './payout-fields';
+
+/**
+ * A payout intent from form to outcome: fill in, confirm, send. Once sent, the
+ * intent keeps its idempotency key until a real answer arrives; a lost response
+ * shows as "outcome unknown" and is asked again with the same key.
+ */
+export function PayoutPanel({ currency }: { currency: string }) {
+  const intent = useIdempotentMutation<PayoutInput, Payout>({
+    path: '/api/payouts',
+    storageKey: 'console.payout-intent',
+    invalidates: [consoleKeys.balance(), consoleKeys.payouts.all()],
+  });
+  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  const [review, setReview] = useState<PayoutInput | null>(null);
+  const { mutation } = intent;
+  const input = intent.sentInput ?? review;
+
+  const startOver = (keepDraft: boolean) => {
+    intent.reset();
+    setReview(null);
+    if (!keepDraft) setDraft(emptyDraft);
+  };
+
+  if (!input) {
+    return <PayoutFields key={intent.idempotencyKey} initial={draft} onReview={(i, d) => (setReview(i), setDraft(d))} />;
+  }
+
+  const sent = mutation.isPending || mutation.isError || mutation.isSuccess;
+  return (
+    <div className="confirm" aria-live="polite">
+      <h3>{sent ? 'Payout' : 'Confirm the payout'}</h3>
+      <dl>
+        <dt>Amount</dt>
+        <dd data-testid="confirm-amount">{formatMoney(input.amount, currency)}</dd>
+        <dt>Bank</dt>
+        <dd>{input.bank_code}</dd>
+        <dt>Account</dt>
+        <dd data-testid="confirm-account">{maskAccountNumber(input.account_number)}</dd>
+      </dl>
+      {intent.resumed && !intent.finished && (
+        <p className="warning">A payout was being sent when the page was left. Asking the server what became of it…</p>
+      )}
+      {!sent && (
+        <div className="actions">
+          <button type="button" onClick={() => intent.send(input)}>
+            Send payout
+          </button>
+          <button type="button" className="secondary" onClick={() => setReview(null)}>
+            Edit
+          </button>
+        </div>
+      )}
+      {mutation.isPending && (
+        <p className={intent.outcomeUnknown ? 'warning' : 'muted'} role="status">
+          {intent.outcomeUnknown
+            ? `Outcome unknown: the response was lost. Retrying with the same idempotency key (attempt ${mutation.failureCount + 1})…`
+            : 'Sending…'}
+        </p>
+      )}
+      {mutation.isError && intent.outcomeUnknown && (
+        <div className="warning" role="alert">
+          <p>Outcome unknown: {mutation.error.message} No second payout can be sent by checking again: the same idempotency key is reused.</p>
+          <button type="button" onClick={() => intent.send(input)}>
+            Check again
+          </button>
+        </div>
+      )}
+      {mutation.isError && !intent.outcomeUnknown && (
+        <div role="alert">
+          <p className="error">The payout was refused: {mutation.error.message}</p>
+          <button type="button" onClick={() => startOver(true)}>
+            Edit and try again
+          </button>
+        </div>
+      )}
+      {mutation.isSuccess && (
+        <div className="success" role="status">
+          <p>
+            Payout <Link href={`/payouts/${mutation.data.id}`}>{mutation.data.id}</Link> created: {mutation.data.status}.
+          </p>
+          {mutation.data.replayed && (
+            <p data-testid="replayed">Replayed: an earlier attempt had already created this payout; nothing was sent twice.</p>
+          )}
+          <button type="button" onClick={() => startOver(false)}>
+            New payout
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

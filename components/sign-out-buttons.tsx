@@ -1,0 +1,27 @@
+'use client';
+import { useState } from 'react';
+import { consoleFetch } from '@/lib/client/console-fetch';
+
+export function SignOutButtons() {
+  const [busy, setBusy] = useState(false);
+  const signOut = async (path: string, method: string) => {
+    setBusy(true);
+    try {
+      await consoleFetch(path, { method });
+    } catch {
+      // Already signed out (401) or unreachable: the sign-in page is the right place either way.
+    }
+    sessionStorage.clear();
+    window.location.assign('/login');
+  };
+  return (
+    <div className="signout">
+      <button type="button" disabled={busy} onClick={() => signOut('/api/session', 'DELETE')}>
+        Sign out
+      </button>
+      <button type="button" className="link" disabled={busy} onClick={() => signOut('/api/session/revoke-all', 'POST')}>
+        Sign out everywhere
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { SECRET_KEY_PATTERN } from '../config/env';
+import { checkoutFields, payoutFields } from '../payments/schemas';
+
+/**
+ * Bodies and queries of the console's routes. The payout and checkout fields are
+ * the API's own schemas, so the browser form, this route and the API agree.
+ */
+export const idempotencyKeyField = z
+  .string({ error: 'idempotency_key is required' })
+  .regex(/^[\x21-\x7e]{8,255}$/, { error: 'idempotency_key must be 8 to 255 visible ASCII characters' });
+
+export const signInSchema = z.strictObject({
+  secretKey: z.string({ error: 'secretKey is required' }).trim().min(1, { error: 'Enter your secret key.' }).max(300),
+});
+
+export const looksLikeSecretKey = (key: string) => SECRET_KEY_PATTERN.test(key);
+
+export const createPayoutSchema = z.strictObject({ ...payoutFields, idempotency_key: idempotencyKeyField });
+
+export const createCheckoutSchema = z.strictObject({
+  amount: checkoutFields.amount,
+  description: checkoutFields.description,
+  idempotency_key: idempotencyKeyField,
+});
+
+const limit = z.coerce.number({ error: 'limit must be an integer' }).int({ error: 'limit must be an integer' }).min(1).max(100).optional();
+
+export const listPayoutsQuery = z.strictObject({
+  limit,
+  starting_after: z.string().startsWith('po_', { error: 'starting_after must be a payout id' }).max(100).optional(),
+  status: z.enum(['pending', 'paid', 'failed'], { error: 'status must be pending, paid or failed' }).optional(),
+});
+
+export const listCheckoutQuery = z.strictObject({
+  limit,
+  starting_after: z.string().startsWith('cs_', { error: 'starting_after must be a checkout session id' }).max(100).optional(),
+});
+
+export const payoutIdParam = z.string().regex(/^po_[0-9A-Za-z]{1,96}$/, { error: 'id must be a payout id (po_...)' });
+
+export const payCheckoutSchema = z.strictObject({
+  card_number: z.string({ error: 'card_number is required' }).max(40, { error: 'card_number is too long' }),
+});
+
+/** URLSearchParams as a plain object, empty values dropped. */
+export const queryObject = (url: string) =>
+  Object.fromEntries([...new URL(url).searchParams].filter(([, v]) => v !== ''));

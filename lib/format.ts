@@ -1,0 +1,17 @@
+/**
+ * Amounts are integers in the currency's smallest unit. IDR is used without a
+ * minor unit (whole rupiah), so its amounts are shown as they are.
+ */
+const MINOR_UNITS: Record<string, number> = { IDR: 0, JPY: 0, KRW: 0 };
+
+export function formatMoney(amount: number, currency: string): string {
+  const digits = MINOR_UNITS[currency] ?? 2;
+  // Division only for display; the integer stays the value everywhere else.
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+    amount / 10 ** digits,
+  );
+}
+
+export function formatTime(iso: string): string {
+  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC';
+}

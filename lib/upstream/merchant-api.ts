@@ -1,0 +1,30 @@
+import 'server-only';
+import type { PayoutInput } from '../payments/schemas';
+import type { PaymentClient } from './payment-client';
+import { balanceSchema, checkoutSessionListSchema, checkoutSessionSchema, payoutListSchema, payoutSchema, type PayoutStatus } from './schemas';
+
+export interface ListQuery {
+  limit?: number;
+  starting_after?: string;
+}
+
+/**
+ * The payment API's actions, bound to one merchant's key. The key stays inside
+ * this closure: callers get data, never the key.
+ */
+export function merchantApi(client: PaymentClient, secretKey: string) {
+  return {
+    getBalance: () => client.call(secretKey, { action: 'get_balance' }, balanceSchema),
+    withdraw: (input: PayoutInput, idempotencyKey: string) =>
+      client.call(secretKey, { action: 'withdraw', ...input }, payoutSchema, { idempotencyKey }),
+    getPayout: (id: string) => client.call(secretKey, { action: 'get_payout', id }, payoutSchema),
+    listPayouts: (query: ListQuery & { status?: PayoutStatus }) =>
+      client.call(secretKey, { action: 'list_payouts', ...query }, payoutListSchema),
+    createCheckoutSession: (input: { amount: number; description?: string }, idempotencyKey: string) =>
+      client.call(secretKey, { action: 'create_checkout_session', ...input }, checkoutSessionSchema, { idempotencyKey }),
+    listCheckoutSessions: (query: ListQuery) =>
+      client.call(secretKey, { action: 'list_checkout_sessions', ...query }, checkoutSessionListSchema),
+  };
+}
+
+export type MerchantApi = ReturnType<typeof merchantApi>;

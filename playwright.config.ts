@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in real Chromium against the real app (next start) on a fresh
+ * embedded database. Set E2E_PREBUILT=1 when .next-e2e was just built (npm test does).
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3150);
+export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
+export const E2E_DEMO_KEY = 'sk_test_E2eDemoKey0123456789abcdefghijklmnopqrstuv';
+
+// The config is loaded by the runner and by every worker: make the data folder once.
+if (!process.env.E2E_DATA_DIR) {
+  const root = path.join(os.tmpdir(), 'console-e2e');
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(root, { recursive: true });
+  process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(root, 'data-'));
+}
+
+const chromium = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  // One merchant, one balance: tests that read it must not overlap.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 45_000,
+  expect: { timeout: 12_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: 'retain-on-failure',
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: fs.existsSync(chromium) ? chromium : undefined,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    // Playwright passes its own environment on: DATABASE_URL is removed so the app runs on the fresh embedded database.
+    command: `env -u DATABASE_URL ${process.env.E2E_PREBUILT ? '' : 'npx next build && env -u DATABASE_URL '}npx next start`,
+    url: `${E2E_BASE_URL}/login`,
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      HOSTNAME: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR!,
+      DEMO_SECRET_KEY: E2E_DEMO_KEY,
+      SETTLEMENT_DELAY_SECONDS: '1',
+      NEXT_DIST_DIR: '.next-e2e',
+      SESSION_SECRET: '',
+      PAYMENT_API_BASE_URL: '',
+      LOG_LEVEL: 'warn',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+  },
+});

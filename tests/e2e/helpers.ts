@@ -1,0 +1,48 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_BASE_URL, E2E_DEMO_KEY } from '../../playwright.config';
+
+export { E2E_BASE_URL as BASE_URL, E2E_DEMO_KEY as DEMO_KEY };
+
+/** Signs in through the form, as a person would, and waits for the balance. */
+export async function signIn(page: Page, key = E2E_DEMO_KEY) {
+  await page.goto('/login');
+  await page.getByLabel('Secret key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { name: 'Balance' })).toBeVisible();
+  await expect(page.getByTestId('available')).toBeVisible();
+}
+
+/** The available balance as the page shows it (its raw integer). */
+export async function available(page: Page): Promise<number> {
+  return Number(await page.getByTestId('available').getAttribute('data-amount'));
+}
+
+export async function expectAvailable(page: Page, amount: number) {
+  await expect(page.getByTestId('available')).toHaveAttribute('data-amount', String(amount));
+}
+
+/** Calls the payment API directly, from the test (Node) side: the ground truth. */
+export async function api<T = any>(request: APIRequestContext, body: Record<string, unknown>, idempotencyKey?: string): Promise<T> {
+  const res = await request.post(`${E2E_BASE_URL}/v1/index.php`, {
+    headers: { authorization: `Bearer ${E2E_DEMO_KEY}`, ...(idempotencyKey ? { 'x-service-idempotency': idempotencyKey } : {}) },
+    data: body,
+  });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  return res.json();
+}
+
+export async function payoutsWithAmount(request: APIRequestContext, amount: number) {
+  const list = await api<{ data: { id: string; amount: number; status: string }[] }>(request, { action: 'list_payouts', limit: 100 });
+  return list.data.filter((p) => p.amount === amount);
+}
+
+/** Fills the payout form, reviews it and presses "Send payout". */
+export async function sendPayout(page: Page, input: { amount: number; bank: string; account: string }) {
+  await page.getByLabel('Amount').fill(String(input.amount));
+  await page.getByLabel('Bank code').fill(input.bank);
+  await page.getByLabel('Account number').fill(input.account);
+  await page.getByRole('button', { name: 'Review payout' }).click();
+  await expect(page.getByTestId('confirm-account')).toHaveText(`•••• ${input.account.slice(-4)}`);
+  await page.getByRole('button', { name: 'Send payout' }).click();
+}

@@ -1,0 +1,67 @@
+import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { BASE_URL, signIn } from './helpers';
+
+test('a wrong key is refused and stores nothing', async ({ page, context }) => {
+  await page.goto('/login');
+  await page.getByLabel('Secret key').fill('sk_test_' + 'x'.repeat(40));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'not accepted' })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await context.cookies()).toEqual([]);
+});
+
+test('the right key signs in and the balance shows', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByTestId('available')).toHaveText(/IDR\s?[0-9,]+/);
+  await expect(page.getByText('Test mode')).toBeVisible();
+});
+
+test('without a session, pages redirect to /login and API routes answer 401 JSON', async ({ page, request }) => {
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+  for (const path of ['/api/balance', '/api/payouts', '/api/payouts/po_x', '/api/checkout-sessions']) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(401);
+    expect((await res.json()).error.code).toBe('unauthorized');
+  }
+});
+
+test('the session cookie is httpOnly, SameSite=Strict, path /, and lasts 8 hours', async ({ page, context }) => {
+  await signIn(page);
+  const [cookie] = await context.cookies();
+  expect(cookie).toMatchObject({ name: 'console_session', httpOnly: true, sameSite: 'Strict', path: '/' });
+  expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(8 * 3600 - 120);
+  expect(cookie!.expires - Date.now() / 1000).toBeLessThanOrEqual(8 * 3600 + 5);
+});
+
+test('after sign-out, a saved copy of the old cookie gets 401', async ({ page, context }) => {
+  await signIn(page);
+  const saved = (await context.cookies()).find((c) => c.name === 'console_session')!;
+  const replay = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { cookie: `${saved.name}=${saved.value}` } });
+  // The copy works while the session lives, so the 401 below is the sign-out's doing.
+  expect((await replay.get('/api/balance')).status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  const after = await replay.get('/api/balance');
+  expect(after.status()).toBe(401);
+  expect((await after.json()).error.code).toBe('unauthorized');
+  await replay.dispose();
+});
+
+test('sign out everywhere ends the sessions of other browsers', async ({ page, browser }) => {
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage);
+  await signIn(page);
+  expect((await otherPage.request.get('/api/balance')).status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await otherPage.request.get('/api/balance')).status()).toBe(401);
+  // The other browser's dashboard notices on its next balance poll and goes to the sign-in page by itself.
+  await expect(otherPage).toHaveURL(/\/login$/, { timeout: 15_000 });
+  await otherPage.goto('/dashboard');
+  await expect(otherPage).toHaveURL(/\/login$/);
+  await other.close();
+});
