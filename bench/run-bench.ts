@@ -1,17 +1,16 @@
 // npm run bench: autocannon against get_balance and withdraw on each mount, beside the floor, in one run.
 // Not pass/fail: prints req/s, p50, p99, the ratio to the floor and memory; writes bench/results/latest.json.
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { openDb } from '../lib/db/open-db';
 import { credit } from '../lib/payments/ledger';
 import { seedDemoMerchant } from '../lib/payments/merchants';
-import { API_PATH } from '../tests/helpers/api-path';
 import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
 import { ensureNextBuild } from '../tests/helpers/next-build';
 import { DEMO_KEY, ROOT, ServerProcess, type ServerKind } from '../tests/helpers/server-process';
+import { apiDrive, consoleDrive, drive, signIn, type Action } from './drive';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
 /** Rounds of every case, interleaved and in a new order each round, so that a burst of load from elsewhere on a shared machine hits all servers alike; the median round is reported. */
@@ -43,18 +42,34 @@ async function prepareDatabase(mode: 'postgres' | 'embedded') {
   return where;
 }
 
-function load(url: string, action: (typeof ACTIONS)[number], seconds: number): Promise<autocannon.Result> {
-  const body = JSON.stringify(action === 'withdraw' ? { action, amount: 10_000, bank_code: 'BCA', account_number: '1234567890' } : { action });
-  return autocannon({
-    url: url + API_PATH,
-    connections: CONNECTIONS,
-    duration: seconds,
-    method: 'POST',
-    headers: { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' },
-    body,
-    // withdraw: a unique idempotency key on every request, so each one pays out.
-    requests: action === 'withdraw' ? [{ setupRequest: (req: any) => ({ ...req, headers: { ...req.headers, 'x-service-idempotency': randomUUID() } }) }] : undefined,
-  });
+const load = (url: string, action: Action, seconds: number) => drive(url, apiDrive(action), CONNECTIONS, seconds);
+
+/**
+ * What the console proxy adds: the same action through the console's route
+ * (session cookie -> route -> HTTP to the API) and directly, one connection at a
+ * time so that p50 is service time, not queueing. Interleaved, median of rounds.
+ */
+type ConsoleRow = { mode: string; action: Action; directP50: number; proxyP50: number; addedMs: number };
+
+async function consoleOverhead(mode: string, url: string): Promise<ConsoleRow[]> {
+  const cookie = await signIn(url);
+  const rows: ConsoleRow[] = [];
+  for (const action of ACTIONS) {
+    const p50 = { direct: [] as number[], proxy: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const via of shuffled(['direct', 'proxy'] as const)) {
+        const d = via === 'direct' ? apiDrive(action) : consoleDrive(action, cookie);
+        const r = await drive(url, d, 1, round === 0 ? DURATION_S + 1 : DURATION_S);
+        if (r.non2xx + r.errors > 0) throw new Error(`${via} ${action}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        p50[via].push(r.latency.p50);
+      }
+    }
+    const direct = median(p50.direct);
+    const proxy = median(p50.proxy);
+    rows.push({ mode, action, directP50: direct, proxyP50: proxy, addedMs: proxy - direct });
+    process.stdout.write(`  ${mode.padEnd(8)} console proxy ${action.padEnd(11)} p50 ${direct} ms direct, ${proxy} ms through the console\n`);
+  }
+  return rows;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -64,6 +79,7 @@ async function main() {
   const distDir = await ensureNextBuild();
   const cases: Case[] = [];
   const memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }> = [];
+  const proxy: ConsoleRow[] = [];
   for (const mode of MODES) {
     // All three servers of a mode run side by side, each on its own fresh database.
     const servers = new Map<ServerKind, { server: ServerProcess; dataDir?: string; idle: number; peak: number }>();
@@ -89,6 +105,7 @@ async function main() {
         }
       }
     }
+    proxy.push(...(await consoleOverhead(mode, servers.get('next')!.server.url)));
     for (const kind of KINDS) {
       for (const action of ACTIONS) {
         const rs = rounds.get(`${kind} ${action}`)!;
@@ -112,12 +129,12 @@ async function main() {
     const floor = cases.find((f) => f.mode === c.mode && f.action === c.action && f.server === 'floor')!;
     c.ratio = c.rps / floor.rps;
   }
-  report(cases, memory);
+  report(cases, memory, proxy);
 }
 
 const TARGETS: Record<string, number> = { 'standalone withdraw': 0.9, 'standalone get_balance': 0.8, 'next withdraw': 0.5, 'next get_balance': 0.5 };
 
-function report(cases: Case[], memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }>) {
+function report(cases: Case[], memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }>, proxy: ConsoleRow[]) {
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const lines = [
     `\nBenchmark: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION_S} s per case (after a 2 s warm-up); ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}`,
@@ -129,12 +146,14 @@ function report(cases: Case[], memory: Array<{ mode: string; server: ServerKind;
     const verdict = target === undefined ? '' : `${Math.round(target * 100)}%: ${c.ratio! >= target ? 'met' : 'NOT met'}`;
     lines.push(`| ${c.mode} | ${c.server} | ${c.action} | ${Math.round(c.rps)} | ${c.p50} | ${c.p99} | ${c.non2xx + c.errors} | ${Math.round(c.ratio! * 100)}% | ${verdict} |`);
   }
-  lines.push('| console proxy | - | - | - | - | - | - | - | GAP: the console (app/api) is not in this branch yet; its case is to be added when it lands |');
+  lines.push('', 'Console proxy (Next, one connection: p50 through /api/balance and /api/payouts vs the API directly; target: adds at most 2 ms)');
+  lines.push('| database | action | direct p50 ms | through the console p50 ms | added ms | target |', '|---|---|---:|---:|---:|---|');
+  for (const p of proxy) lines.push(`| ${p.mode} | ${p.action} | ${p.directP50} | ${p.proxyP50} | ${p.addedMs} | ${p.addedMs <= 2 ? 'met' : 'NOT met'} |`);
   lines.push('', '| database | server | RSS idle MiB | RSS peak under load MiB |', '|---|---|---:|---:|');
   for (const m of memory) lines.push(`| ${m.mode} | ${m.server} | ${m.idleMiB} | ${m.loadMiB} |`);
   process.stdout.write(lines.join('\n') + '\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, memory, consoleProxy: 'not measured: console not landed' }, null, 2) + '\n');
+  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory }, null, 2) + '\n');
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
 import { callApi, withdrawal } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { signInToConsole } from '../helpers/console-session';
 import { countAnnouncements, findLeaks } from '../helpers/log-scan';
 import { ensureNextBuild } from '../helpers/next-build';
 import { DEMO_KEY, ServerProcess, type ServerKind } from '../helpers/server-process';
@@ -51,6 +52,18 @@ describe.each(kinds)('the captured output of a full run of the %s server', (kind
     expect((await call({ action: 'create_checkout_session', amount: 50_000 })).status).toBe(200);
     for (let i = 0; i < 5; i++) await call({ action: 'get_balance' }, { key: UNKNOWN_KEY });
     await call(undefined, { raw: `{"action":"withdraw","account_number":"${ACCOUNT}",` });
+    // The console (Next only): a real session cookie, a payout through the proxy, a sign-out.
+    let sessionCookie = '';
+    if (kind === 'next') {
+      sessionCookie = await signInToConsole(server.url);
+      const consoleCall = (path: string, init: RequestInit = {}) =>
+        fetch(server.url + path, { ...init, headers: { cookie: sessionCookie, 'content-type': 'application/json', ...init.headers } });
+      expect((await consoleCall('/api/balance')).status).toBe(200);
+      const payout = { amount: 20_000, bank_code: 'BCA', account_number: ACCOUNT, idempotency_key: 'redact-console-1' };
+      expect((await consoleCall('/api/payouts', { method: 'POST', body: JSON.stringify(payout) })).status).toBe(200);
+      expect((await consoleCall('/api/session', { method: 'DELETE' })).status).toBe(204);
+      expect((await consoleCall('/api/balance')).status).toBe(401);
+    }
     await new Promise((r) => setTimeout(r, 2500)); // settlement runs and logs
     await server.stop();
 
@@ -64,6 +77,7 @@ describe.each(kinds)('the captured output of a full run of the %s server', (kind
       ['unknown key tried', UNKNOWN_KEY],
       ['full account number', ACCOUNT],
       ['session cookie', COOKIE],
+      ...(sessionCookie ? ([['real console session cookie', sessionCookie.split('=').slice(1).join('=')]] as Array<[string, string]>) : []),
     ]);
     expect(leaks).toEqual([]);
   });

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import { API_PATH } from '../tests/helpers/api-path';
+import { DEMO_KEY } from '../tests/helpers/server-process';
+
+export { signInToConsole as signIn } from '../tests/helpers/console-session';
+
+export type Action = 'get_balance' | 'withdraw';
+
+export interface Drive {
+  path: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: Record<string, unknown>;
+  /** Where each request gets a fresh idempotency key, so that every withdrawal pays out. */
+  uniqueKey?: 'header' | 'body';
+}
+
+const PAYOUT = { amount: 10_000, bank_code: 'BCA', account_number: '1234567890' };
+
+/** A merchant server calling the API itself. */
+export function apiDrive(action: Action): Drive {
+  return {
+    path: API_PATH,
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' },
+    body: action === 'withdraw' ? { action, ...PAYOUT } : { action },
+    uniqueKey: action === 'withdraw' ? 'header' : undefined,
+  };
+}
+
+/** The console's browser calling its proxy routes with a session cookie. */
+export function consoleDrive(action: Action, cookie: string): Drive {
+  return action === 'withdraw'
+    ? { path: '/api/payouts', method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: PAYOUT, uniqueKey: 'body' }
+    : { path: '/api/balance', method: 'GET', headers: { cookie } };
+}
+
+export function drive(baseUrl: string, d: Drive, connections: number, seconds: number): Promise<autocannon.Result> {
+  const body = d.body && JSON.stringify(d.body);
+  const fresh = (req: any) =>
+    d.uniqueKey === 'header'
+      ? { ...req, headers: { ...req.headers, 'x-service-idempotency': randomUUID() } }
+      : { ...req, body: JSON.stringify({ ...d.body, idempotency_key: randomUUID() }) };
+  return autocannon({
+    url: baseUrl + d.path,
+    connections,
+    duration: seconds,
+    method: d.method,
+    headers: d.headers,
+    body,
+    requests: d.uniqueKey ? [{ setupRequest: fresh }] : undefined,
+  });
+}
