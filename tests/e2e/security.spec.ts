@@ -3,12 +3,17 @@ import { BASE_URL, DEMO_KEY, payoutsWithAmount, sendPayout, signIn } from './hel
 
 test('the secret key never reaches the browser: no response body, header, cookie, storage or DOM holds it', async ({ page, context }) => {
   const seen: string[] = [];
-  page.on('response', async (res) => {
-    const headers = await res.allHeaders();
-    seen.push(`${res.url()} ${JSON.stringify(headers)}`);
-    // Redirects and aborted loads have no body to read.
-    seen.push(await res.text().catch(() => ''));
-  });
+  const reads: Promise<void>[] = [];
+  const watch = (res: import('@playwright/test').Response) => {
+    reads.push(
+      (async () => {
+        seen.push(`${res.url()} ${JSON.stringify(await res.allHeaders())}`);
+        // Redirects and aborted loads have no body to read.
+        seen.push(await res.text().catch(() => ''));
+      })(),
+    );
+  };
+  page.on('response', watch);
 
   await signIn(page);
   await sendPayout(page, { amount: 31_337, bank: 'BSI', account: '1122334455' });
@@ -17,6 +22,10 @@ test('the secret key never reaches the browser: no response body, header, cookie
     await page.goto(path);
     await page.waitForLoadState('networkidle');
   }
+
+  // Stop watching while the page is open (the dashboard keeps polling), then finish every read.
+  page.off('response', watch);
+  await Promise.all(reads);
 
   // The key and its random part alone (in case something strips the prefix).
   const needles = [DEMO_KEY, DEMO_KEY.slice('sk_test_'.length)];
