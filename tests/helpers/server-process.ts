@@ -52,6 +52,21 @@ export class ServerProcess {
   }
 
   async start(timeoutMs = 120_000): Promise<this> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce(timeoutMs);
+      } catch (error) {
+        // Another test process took the port between our probe and the bind: a first start may move.
+        const lost = this.starts === 1 && /EADDRINUSE/.test(this.output);
+        if (!lost || attempt === 3) throw error;
+        this.port = 0;
+        this.starts = 0;
+        this.output = '';
+      }
+    }
+  }
+
+  private async startOnce(timeoutMs: number): Promise<this> {
     if (!this.port) this.port = await freePort();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
