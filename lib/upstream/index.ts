@@ -1,6 +1,8 @@
 import 'server-only';
 import { env } from '../config/env';
 import { createLogger } from '../log';
+import { getRuntime } from '../server/runtime';
+import { inProcessFetch } from './in-process-fetch';
 import { createPaymentClient, type PaymentClient } from './payment-client';
 
 /**
@@ -17,14 +19,19 @@ export function upstreamBaseUrl(): string {
 const GLOBAL_KEY = Symbol.for('merchant-payments.upstream');
 type WithClient = typeof globalThis & { [GLOBAL_KEY]?: PaymentClient };
 
-/** The process's adapter, created on first use. */
+/**
+ * The process's adapter, created on first use. With no PAYMENT_API_BASE_URL the
+ * API is this app, and requests reach its core in process (see inProcessFetch).
+ */
 export function paymentClient(): PaymentClient {
   const g = globalThis as WithClient;
   if (!g[GLOBAL_KEY]) {
-    const log = createLogger({ level: env().LOG_LEVEL }).child({ component: 'upstream' });
+    const settings = env();
+    const log = createLogger({ level: settings.LOG_LEVEL }).child({ component: 'upstream' });
     g[GLOBAL_KEY] = createPaymentClient({
       baseUrl: upstreamBaseUrl(),
-      timeoutMs: env().PAYMENT_API_TIMEOUT_MS,
+      timeoutMs: settings.PAYMENT_API_TIMEOUT_MS,
+      fetch: settings.PAYMENT_API_BASE_URL ? undefined : inProcessFetch(async () => (await getRuntime()).api),
       onRetry: (info) => log.warn(info, 'payment API call failed; retrying with the same idempotency key'),
     });
   }
