@@ -1,4 +1,4 @@
-// Runs before every page and console route: security headers with a fresh CSP
+// Runs before every page: security headers with a fresh CSP
 // nonce, and an optimistic redirect to /login when there is no session cookie at
 // all. The real check is verifySession() in the data layer.
 import { NextResponse, type NextRequest } from 'next/server';
@@ -52,6 +52,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but static assets and the payment API itself (which sets its own headers).
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|v1/).*)'],
+  // Pages only: not static assets, the payment API, nor the console's JSON routes (next.config.js gives those static headers).
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|v1/|api/).*)'],
 };

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { useLocalPostgresIfPresent } from './local-postgres.mjs';
 
 const bin = (name) => path.join('node_modules', '.bin', name);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'test-all-'));
@@ -23,18 +24,8 @@ function step(title, command, args, env = {}) {
   return result.status === 0;
 }
 
-// PostgreSQL variants run when DATABASE_URL is set, or when the conventional local
-// server answers (this project's machines and CI have it on 127.0.0.1:5432).
-if (!process.env.DATABASE_URL) {
-  const local = 'postgres://postgres@127.0.0.1:5432/test';
-  const probe = spawnSync(process.execPath, ['-e', `const c=new (require('pg').Client)(${JSON.stringify(local)});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))`], { timeout: 5000 });
-  if (probe.status === 0) {
-    process.env.DATABASE_URL = local;
-    process.stdout.write(`PostgreSQL found at ${local}: its variants run too.\n`);
-  } else {
-    process.stdout.write('No PostgreSQL (set DATABASE_URL=postgres://...): only the embedded-database variants run.\n');
-  }
-}
+// PostgreSQL variants run when DATABASE_URL is set or the local server answers.
+useLocalPostgresIfPresent();
 
 /** Runs vitest with `args` and adds its counts to the totals. */
 function vitestStep(title, name, args, env) {
