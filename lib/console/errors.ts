@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeFirstIssue } from '../payments/zod-issue';
 import { UpstreamError, type ErrorBody } from '../upstream/upstream-error';
 
 /** The console's own error codes; upstream errors pass through in the same shape. */
@@ -34,10 +35,7 @@ export const notSignedIn = () => new ConsoleError('unauthorized', 'Sign in to th
 
 /** The first zod issue, naming its field, as the API does. */
 export function validationError(error: z.ZodError): ConsoleError {
-  const issue = error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') return new ConsoleError('invalid_request', `Unknown field: ${issue.keys[0]}`, issue.keys[0]);
-  const param = issue.path.map(String).join('.') || undefined;
-  const message = param && !issue.message.startsWith(param) ? `${param}: ${issue.message}` : issue.message;
+  const { message, param } = describeFirstIssue(error);
   return new ConsoleError('invalid_request', message, param);
 }
 

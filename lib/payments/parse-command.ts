@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { actions, actionNames } from './actions';
 import type { Action } from './actions/action';
 import { ApiError } from './errors';
+import { describeFirstIssue } from './zod-issue';
 
 /** Picks the action named by `action` and validates the whole body against its schema. */
 export function parseCommand(body: Record<string, unknown>): { name: string; action: Action; input: unknown } {
@@ -17,14 +18,7 @@ export function parseCommand(body: Record<string, unknown>): { name: string; act
   return { name, action, input: parsed.data };
 }
 
-/** The first issue names the field: an unknown one by its own name, a bad one by its path. */
 function validationError(error: z.ZodError): ApiError {
-  const issue = error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const field = issue.keys[0]!;
-    return new ApiError('invalid_request', `Unknown field: ${field}`, field);
-  }
-  const param = issue.path.map(String).join('.') || undefined;
-  const message = param && !issue.message.startsWith(param) ? `${param}: ${issue.message}` : issue.message;
+  const { message, param } = describeFirstIssue(error);
   return new ApiError('invalid_request', message, param);
 }
