@@ -1,5 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
+import { isJsonContentType } from '../payments/request-body';
 import { getRuntime } from '../server/runtime';
 import { verifySession, type ConsoleSession } from '../session/session';
 import { ConsoleError, jsonResponse, notSignedIn, toErrorResponse, validationError } from './errors';
@@ -48,8 +49,7 @@ export function sessionRoute<P = Record<string, never>>(
 
 /** The body as JSON, validated: 415 for anything but application/json (which no plain HTML form can send). */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') throw new ConsoleError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
+  if (!isJsonContentType(req.headers.get('content-type'))) throw new ConsoleError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
   const text = await req.text();
   if (text.length > MAX_BODY_BYTES) throw new ConsoleError('invalid_request', 'The request body is too large.');
   let value: unknown;
@@ -66,7 +66,7 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
 /** Refuses a body on a route that takes none, unless it is JSON. */
 export function assertNoForeignBody(req: Request): void {
   const type = req.headers.get('content-type');
-  if (type && type.split(';')[0]!.trim().toLowerCase() !== 'application/json') {
+  if (type && !isJsonContentType(type)) {
     throw new ConsoleError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
   }
 }

@@ -14,8 +14,6 @@ export interface Db extends Queryable {
 
 /** PostgreSQL error codes the core reacts to. */
 export const PG_LOCK_NOT_AVAILABLE = '55P03';
-export const PG_UNIQUE_VIOLATION = '23505';
-export const PG_SERIALIZATION_FAILURE = '40001';
 
 export function pgErrorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;

@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 import { PG_LOCK_NOT_AVAILABLE, pgErrorCode, type Db, type Queryable } from '../db/types';
 import { ApiError } from './errors';
+import { IDEMPOTENCY_HEADER } from './protocol';
 
 /** Visible ASCII only (no spaces or control characters), 1 to 255 of them. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-export const IDEMPOTENCY_HEADER = 'x-service-idempotency';
-export const REPLAYED_HEADER = 'x-service-idempotent-replayed';
 
 export function parseIdempotencyKey(headers: Headers): string | undefined {
   const key = headers.get(IDEMPOTENCY_HEADER);

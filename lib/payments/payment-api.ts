@@ -5,7 +5,8 @@ import type { CoreSettings } from './actions/action';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { authenticate } from './authenticate';
 import { ApiError, internalError } from './errors';
-import { fingerprint, parseIdempotencyKey, REPLAYED_HEADER, runIdempotent } from './idempotency';
+import { fingerprint, parseIdempotencyKey, runIdempotent } from './idempotency';
+import { REPLAYED_HEADER } from './protocol';
 import { discardUnreadBody, readJsonObject } from './request-body';
 import { parseCommand } from './parse-command';
 
@@ -85,7 +86,7 @@ function json(status: number, body: string, headers: Record<string, string> = {}
 }
 
 /** The one place errors become responses; anything unexpected is logged and answered generically. */
-export function errorResponse(error: unknown, log: Logger, action = '-'): Response {
+function errorResponse(error: unknown, log: Logger, action = '-'): Response {
   if (!(error instanceof ApiError)) {
     log.error({ err: error, action }, 'unhandled error in payment API');
     error = internalError();

@@ -8,8 +8,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * not valid UTF-8 JSON or not an object.
  */
 export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
-  const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') {
+  if (!isJsonContentType(req.headers.get('content-type'))) {
     throw new ApiError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
   }
   const declared = Number(req.headers.get('content-length') ?? '0');
@@ -27,6 +26,10 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
   }
   return value as Record<string, unknown>;
 }
+
+/** `application/json`, with or without parameters such as a charset. */
+export const isJsonContentType = (header: string | null) =>
+  (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 
 const tooLarge = () => new ApiError('payload_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`);
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { PaymentApi } from '../payments/payment-api';
+import { API_PATH } from '../payments/protocol';
 
 /** Past this many unread body bytes after the response, the connection is closed rather than drained. */
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
@@ -41,7 +42,7 @@ export function createNodeServer(api: PaymentApi): http.Server {
 /** Routes only the API path to the payment core; anything else is a JSON 404. */
 export function mountAtApiPath(api: PaymentApi): PaymentApi {
   return async (req, meta) => {
-    if (new URL(req.url).pathname === '/v1/index.php') return api(req, meta);
+    if (new URL(req.url).pathname === API_PATH) return api(req, meta);
     return new Response('{"error":{"type":"invalid_request_error","code":"not_found","message":"Not found. The API lives at POST /v1/index.php."}}', {
       status: 404,
       headers: { 'content-type': 'application/json; charset=utf-8' },

@@ -2,9 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { errorBodySchema, invalidResponse, outcomeUnknown, UpstreamError } from './upstream-error';
 
-export const API_PATH = '/v1/index.php';
-export const IDEMPOTENCY_HEADER = 'x-service-idempotency';
-export const REPLAYED_HEADER = 'x-service-idempotent-replayed';
+import { API_PATH, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../payments/protocol';
 /** The spec's recommended back-off: 1 s, 2 s, 4 s, each resending the same key. */
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 

@@ -1,2 +1,2 @@
 /** Where every mount serves the payment API. */
-export const API_PATH = '/v1/index.php';
+export { API_PATH } from '@/lib/payments/protocol';
