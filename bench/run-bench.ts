@@ -16,9 +16,17 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
 /** Rounds of every case, interleaved and in a new order each round, so that a burst of load from elsewhere on a shared machine hits all servers alike; the median round is reported. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const MODES = (postgresUrl ? ['postgres', 'embedded'] : ['embedded']) as Array<'postgres' | 'embedded'>;
-const KINDS: ServerKind[] = ['floor', 'standalone', 'next'];
-const ACTIONS = ['get_balance', 'withdraw'] as const;
+/** Comma lists narrow a run while working on one case (BENCH_MODES=postgres BENCH_SERVERS=standalone); the floor always runs. */
+const only = <T extends string>(name: string, all: readonly T[]): T[] => {
+  const wanted = process.env[name]?.split(',').map((s) => s.trim());
+  return wanted ? all.filter((x) => wanted.includes(x)) : [...all];
+};
+const MODES = only('BENCH_MODES', postgresUrl ? (['postgres', 'embedded'] as const) : (['embedded'] as const));
+const KINDS: ServerKind[] = ['floor', ...only('BENCH_SERVERS', ['standalone', 'next'] as const)];
+const ACTIONS = only('BENCH_ACTIONS', ['get_balance', 'withdraw'] as const);
+const CONSOLE = process.env.BENCH_CONSOLE !== '0' && KINDS.includes('next');
+/** A narrowed run prints its figures but leaves bench/results/latest.json to full runs. */
+const NARROWED = ['BENCH_MODES', 'BENCH_SERVERS', 'BENCH_ACTIONS', 'BENCH_CONSOLE'].some((name) => process.env[name]);
 
 interface Case {
   mode: string;
@@ -105,7 +113,7 @@ async function main() {
         }
       }
     }
-    proxy.push(...(await consoleOverhead(mode, servers.get('next')!.server.url)));
+    if (CONSOLE) proxy.push(...(await consoleOverhead(mode, servers.get('next')!.server.url)));
     for (const kind of KINDS) {
       for (const action of ACTIONS) {
         const rs = rounds.get(`${kind} ${action}`)!;
@@ -152,6 +160,7 @@ function report(cases: Case[], memory: Array<{ mode: string; server: ServerKind;
   lines.push('', '| database | server | RSS idle MiB | RSS peak under load MiB |', '|---|---|---:|---:|');
   for (const m of memory) lines.push(`| ${m.mode} | ${m.server} | ${m.idleMiB} | ${m.loadMiB} |`);
   process.stdout.write(lines.join('\n') + '\n');
+  if (NARROWED) return void process.stdout.write('\nA narrowed run: bench/results/latest.json left as it was.\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
   fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory }, null, 2) + '\n');
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
