@@ -6,7 +6,7 @@ import { startRuntime } from '../lib/server/runtime';
 async function main() {
   const settings = env();
   const runtime = await startRuntime(settings);
-  const server = createNodeServer(mountAtApiPath(runtime.api));
+  const server = createNodeServer(mountAtApiPath(runtime.core));
   server.keepAliveTimeout = 65_000;
   server.listen(settings.PORT, () => runtime.log.info({ port: settings.PORT }, 'standalone payment API listening on /v1/index.php'));
   const shutdown = () => server.close(() => void runtime.stop().then(() => process.exit(0)));

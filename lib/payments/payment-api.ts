@@ -7,8 +7,10 @@ import { authenticate } from './authenticate';
 import { ApiError, internalError } from './errors';
 import { fingerprint, parseIdempotencyKey, runIdempotent } from './idempotency';
 import { REPLAYED_HEADER } from './protocol';
-import { discardUnreadBody, readJsonObject } from './request-body';
+import { readJsonObject } from './request-body';
 import { parseCommand } from './parse-command';
+import type { ApiResponse, PaymentCore } from './api-request';
+import { webPaymentApi, type PaymentApi } from './web-adapter';
 
 export interface PaymentApiDeps {
   /** The database, or a function that opens it on first use (the Next mount). */
@@ -17,31 +19,28 @@ export interface PaymentApiDeps {
   log: Logger;
 }
 
-export interface RequestMeta {
-  /** The client's address as the server saw it, for the authentication rate limit. */
-  clientAddress?: string;
-}
-
-export type PaymentApi = (req: Request, meta?: RequestMeta) => Promise<Response>;
-
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
+/** The core behind web Request and Response: what Next's route handler mounts. */
+export const createPaymentApi = (deps: PaymentApiDeps): PaymentApi => webPaymentApi(createPaymentCore(deps));
+
 /**
- * The payment API as a function from a web Request to a Response. Framework
- * agnostic: Next mounts it at /v1/index.php, `npm run start:api` on node:http.
+ * The payment API as a function from a request to its answer (api-request.ts).
+ * Framework agnostic: Next mounts it at /v1/index.php through the web adapter,
+ * `npm run start:api` on node:http.
  *
  * Order matters: method, then authentication (a 401 touches nothing else), then
  * body and command validation (not stored), then the action; state-changing
  * actions with a key run through the idempotency store.
  */
-export function createPaymentApi(deps: PaymentApiDeps): PaymentApi {
+export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
   const limiter = new AuthFailureLimiter(deps.settings.authFailuresPerMinute);
   const getDb = typeof deps.db === 'function' ? deps.db : () => Promise.resolve(deps.db as Db);
 
   return async function handle(req, meta = {}) {
     const started = performance.now();
     let action = '-';
-    let response: Response;
+    let response: ApiResponse;
     try {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
@@ -74,19 +73,19 @@ export function createPaymentApi(deps: PaymentApiDeps): PaymentApi {
       }
     } catch (error) {
       response = errorResponse(error, deps.log, action);
-      await discardUnreadBody(req);
+      await req.discardBody();
     }
     deps.log.debug({ action, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
     return response;
   };
 }
 
-function json(status: number, body: string, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { ...JSON_HEADERS, ...headers } });
+function json(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body };
 }
 
 /** The one place errors become responses; anything unexpected is logged and answered generically. */
-function errorResponse(error: unknown, log: Logger, action = '-'): Response {
+function errorResponse(error: unknown, log: Logger, action = '-'): ApiResponse {
   if (!(error instanceof ApiError)) {
     log.error({ err: error, action }, 'unhandled error in payment API');
     error = internalError();

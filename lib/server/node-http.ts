@@ -1,84 +1,91 @@
 import http from 'node:http';
-import type { PaymentApi } from '../payments/payment-api';
+import type { ApiRequest, BodyRead, PaymentCore } from '../payments/api-request';
 import { API_PATH } from '../payments/protocol';
 
 /** Past this many unread body bytes after the response, the connection is closed rather than drained. */
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
 const MAX_DRAIN_MS = 5_000;
 
+const INTERNAL_ERROR = '{"error":{"type":"api_error","code":"internal_error","message":"An internal error occurred."}}';
+
 /**
- * Serves a Request -> Response function on node:http: the standalone API server
- * and the integration tests use it. Bodies stream both ways.
+ * Serves the payment core on node:http: the standalone API server and the
+ * integration tests use it. It reads node's request directly (no web Request or
+ * stream per call) and answers with one write.
  */
-export function createNodeServer(api: PaymentApi): http.Server {
+export function createNodeServer(core: PaymentCore): http.Server {
   return http.createServer(async (req, res) => {
     try {
-      const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value === undefined) continue;
-        for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-      }
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const request = new Request(url, {
-        method: req.method,
-        headers,
-        body: hasBody ? bodyStream(req) : undefined,
-        duplex: 'half',
-      } as RequestInit);
-      const response = await api(request, { clientAddress: req.socket.remoteAddress ?? 'unknown' });
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
-      // Answered before the whole body arrived (401, 413): drain the rest so the
-      // connection stays usable, within bounds.
-      if (!req.complete) drain(req);
+      const answer = await core(nodeApiRequest(req), { clientAddress: req.socket.remoteAddress ?? 'unknown' });
+      res.writeHead(answer.status, answer.headers).end(answer.body);
     } catch {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end('{"error":{"type":"api_error","code":"internal_error","message":"An internal error occurred."}}');
+      res.end(INTERNAL_ERROR);
     }
+    // Answered before the whole body arrived (401, 413): drain the rest so the
+    // connection stays usable, within bounds.
+    if (!req.complete) drain(req);
   });
 }
 
 /** Routes only the API path to the payment core; anything else is a JSON 404. */
-export function mountAtApiPath(api: PaymentApi): PaymentApi {
+export function mountAtApiPath(core: PaymentCore): PaymentCore {
   return async (req, meta) => {
-    if (new URL(req.url).pathname === API_PATH) return api(req, meta);
-    return new Response('{"error":{"type":"invalid_request_error","code":"not_found","message":"Not found. The API lives at POST /v1/index.php."}}', {
+    if (new URL(req.url).pathname === API_PATH) return core(req, meta);
+    return {
       status: 404,
       headers: { 'content-type': 'application/json; charset=utf-8' },
-    });
+      body: '{"error":{"type":"invalid_request_error","code":"not_found","message":"Not found. The API lives at POST /v1/index.php."}}',
+    };
+  };
+}
+
+function nodeApiRequest(req: http.IncomingMessage): ApiRequest {
+  return {
+    method: req.method ?? 'GET',
+    url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+    headers: {
+      get(name) {
+        const value = req.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    readBody: (limit) => readLimited(req, limit),
+    // The adapter drains after the answer is written (below), so that nothing delays it.
+    discardBody: async () => {},
   };
 }
 
 /**
- * The request body as a web stream that stays under this adapter's control.
- * (Readable.toWeb destroys the socket when the core stops reading at 64 KiB, so
- * the client got a reset instead of its 413, and an unread body left a
- * keep-alive connection hanging.) Cancelling only stops delivery.
+ * Collects the body up to `limit` bytes. Past it, reading stops (the stream is
+ * paused, not destroyed: destroying it would reset the socket before the 413
+ * gets out) and the rest is drained after the answer.
  */
-function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
-  const onData = (chunk: Buffer) => {
-    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    if ((controller.desiredSize ?? 0) <= 0) req.pause();
-  };
-  const onEnd = () => controller.close();
-  const onError = (error: Error) => controller.error(error);
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c;
-        req.pause();
-        req.on('data', onData).once('end', onEnd).once('error', onError);
-      },
-      pull: () => void req.resume(),
-      cancel() {
-        req.off('data', onData).off('end', onEnd).off('error', onError);
-        req.pause();
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
+function readLimited(req: http.IncomingMessage, limit: number): Promise<BodyRead> {
+  if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      done();
+      req.pause();
+      resolve('too_large');
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    // The client went away before the end of its body.
+    const onClose = () => onError(new Error('request body incomplete'));
+    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }
 
 /** Discards what is left of a request body; a body too big or too slow closes the connection. */

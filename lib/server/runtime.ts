@@ -3,11 +3,16 @@ import { openDb } from '../db/open-db';
 import type { Db } from '../db/types';
 import { createLogger, type Logger } from '../log';
 import { seedDemoMerchant } from '../payments/merchants';
-import { createPaymentApi, type PaymentApi } from '../payments/payment-api';
+import type { PaymentCore } from '../payments/api-request';
+import { createPaymentCore } from '../payments/payment-api';
+import { webPaymentApi, type PaymentApi } from '../payments/web-adapter';
 import { startBackgroundJobs } from './background-jobs';
 
 export interface Runtime {
   db: Db;
+  /** The payment core, for node:http (the standalone server). */
+  core: PaymentCore;
+  /** The same core behind web Request and Response, for Next and the console's in-process transport. */
   api: PaymentApi;
   log: Logger;
   settings: Env;
@@ -24,7 +29,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   const demo = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
   if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
 
-  const api = createPaymentApi({
+  const core = createPaymentCore({
     db,
     log,
     settings: {
@@ -40,7 +45,8 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   log.info({ database: db.kind }, 'payment runtime ready');
   return {
     db,
-    api,
+    core,
+    api: webPaymentApi(core),
     log,
     settings,
     async stop() {

@@ -1,4 +1,4 @@
-import type { PaymentApi } from '../payments/payment-api';
+import type { PaymentApi } from '../payments/web-adapter';
 
 /**
  * A fetch that hands the request to this app's own payment core: the same

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db/types';
 import type { Backend } from './databases';
 import { createLogger, type Logger } from '@/lib/log';
 import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
-import { createPaymentApi, type PaymentApiDeps } from '@/lib/payments/payment-api';
+import { createPaymentCore, type PaymentApiDeps } from '@/lib/payments/payment-api';
 import { createNodeServer, mountAtApiPath } from '@/lib/server/node-http';
 
 export interface ApiCallOptions {
@@ -61,7 +61,7 @@ export async function startTestApi(
   db: Db,
   opts: { settings?: Partial<PaymentApiDeps['settings']>; openingBalance?: number; log?: Logger } = {},
 ): Promise<TestApi> {
-  const api = createPaymentApi({
+  const core = createPaymentCore({
     db,
     log: opts.log ?? createLogger({ level: 'silent' }),
     settings: {
@@ -73,7 +73,7 @@ export async function startTestApi(
     },
   });
   const merchant = await createMerchant(db, { name: 'Test Shop', openingBalance: opts.openingBalance ?? 10_000_000 });
-  const server = createNodeServer(mountAtApiPath(api));
+  const server = createNodeServer(mountAtApiPath(core));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
