@@ -9,6 +9,10 @@ const nextConfig = {
   poweredByHeader: false,
   // Console JSON routes skip proxy.ts (a CSP nonce means nothing to JSON, and the
   // proxy cost ~3 ms per call): their security headers are static, set here.
+  // The payment API's public path; its route lives in pages/api (see that file for why).
+  async rewrites() {
+    return { beforeFiles: [{ source: '/v1/index.php', destination: '/api/v1/index.php' }] };
+  },
   async headers() {
     return [
       {

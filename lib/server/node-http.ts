@@ -14,9 +14,17 @@ const INTERNAL_ERROR = '{"error":{"type":"api_error","code":"internal_error","me
  * stream per call) and answers with one write.
  */
 export function createNodeServer(core: PaymentCore): http.Server {
-  return http.createServer(async (req, res) => {
+  return http.createServer(nodeHandler(core));
+}
+
+/** The same, as a node request listener: for mounts that hand over node's request and response (Next's pages API routes). */
+export function nodeHandler(
+  core: PaymentCore,
+  clientAddress: (req: http.IncomingMessage) => string = (req) => req.socket.remoteAddress ?? 'unknown',
+): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
+  return async (req, res) => {
     try {
-      const answer = await core(nodeApiRequest(req), { clientAddress: req.socket.remoteAddress ?? 'unknown' });
+      const answer = await core(nodeApiRequest(req), { clientAddress: clientAddress(req) });
       res.writeHead(answer.status, answer.headers).end(answer.body);
     } catch {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -25,7 +33,7 @@ export function createNodeServer(core: PaymentCore): http.Server {
     // Answered before the whole body arrived (401, 413): drain the rest so the
     // connection stays usable, within bounds.
     if (!req.complete) drain(req);
-  });
+  };
 }
 
 /** Routes only the API path to the payment core; anything else is a JSON 404. */

@@ -6,7 +6,7 @@ import { ROOT } from './server-process';
 /** This suite's own Next build folder, so that it never races another engineer's `.next`. */
 export const PROVE_DIST_DIR = process.env.PROVE_NEXT_DIST_DIR ?? '.next-prove';
 
-const SOURCES = ['app', 'lib', 'instrumentation.ts', 'next.config.js', 'package.json', 'proxy.ts'];
+const SOURCES = ['app', 'pages', 'lib', 'components', 'instrumentation.ts', 'next.config.js', 'package.json', 'proxy.ts'];
 
 function newestSourceMtime(): number {
   let newest = 0;
