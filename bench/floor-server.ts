@@ -25,13 +25,11 @@ async function merchantFor(header: string | undefined) {
 }
 
 async function balance(m: { id: string; name: string }) {
-  const [row] = await db.query<{ currency: string; available: number; pending: number }>(
-    `SELECT b.currency, b.available,
-            (SELECT COALESCE(SUM(p.amount), 0) FROM payouts p WHERE p.merchant_id = b.merchant_id AND p.status = 'pending') AS pending
-     FROM balances b WHERE b.merchant_id = $1`,
+  const [row] = await db.query<{ currency: string; available: number; pending_payouts: number }>(
+    `SELECT currency, available, pending_payouts FROM balances WHERE merchant_id = $1`,
     [m.id],
   );
-  return { object: 'balance', merchant: { id: m.id, name: m.name }, currency: row!.currency, available: row!.available, pending_payouts: row!.pending };
+  return { object: 'balance', merchant: { id: m.id, name: m.name }, currency: row!.currency, available: row!.available, pending_payouts: row!.pending_payouts };
 }
 
 async function withdraw(m: { id: string; currency: string }, key: string, body: any) {
@@ -48,7 +46,8 @@ async function withdraw(m: { id: string; currency: string }, key: string, body: 
     await tx.query('SAVEPOINT business');
     const id = `po_${randomBytes(12).toString('hex')}`;
     const [debited] = await tx.query<{ available: number }>(
-      `UPDATE balances SET available = available - $2, updated_at = now() WHERE merchant_id = $1 AND available >= $2 RETURNING available`,
+      `UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2, updated_at = now()
+     WHERE merchant_id = $1 AND available >= $2 RETURNING available`,
       [m.id, body.amount],
     );
     await tx.query(`INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id) VALUES ($1, $2, $3, $4, $5)`, [

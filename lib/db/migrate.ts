@@ -4,8 +4,11 @@ import type { Db } from './types';
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK = 4_242_001;
 
-/** Applies every migration the database lacks; safe when several instances start at once. */
-export async function migrate(db: Db): Promise<number[]> {
+/**
+ * Applies every migration the database lacks; safe when several instances start
+ * at once. `list` is for tests that need a database at an older version.
+ */
+export async function migrate(db: Db, list: typeof migrations = migrations): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -14,7 +17,7 @@ export async function migrate(db: Db): Promise<number[]> {
       (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
     );
     const applied: number[] = [];
-    for (const m of migrations) {
+    for (const m of list) {
       if (done.has(m.version)) continue;
       await tx.exec(m.sql);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);

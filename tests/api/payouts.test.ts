@@ -37,21 +37,25 @@ describe.each(apiTargets)('balance and payouts ($name)', (backend) => {
     expect(res.text).not.toContain('1234567890');
     const balance = await api().call({ action: 'get_balance' });
     expect(balance.body).toMatchObject({ available: 750_000, pending_payouts: 250_000 });
-    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual({ available: 750_000, ledger: 750_000, payouts: 1 });
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual({ available: 750_000, ledger: 750_000, pending: 250_000, pendingSum: 250_000, payouts: 1 });
   });
 
   it('refuses a withdrawal above available with 422 insufficient_funds and changes nothing', async () => {
     const res = await api().call(withdrawal(750_001));
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'insufficient_funds', param: 'amount' });
-    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual({ available: 750_000, ledger: 750_000, payouts: 1 });
+    const check = await ledgerCheck(api().db, api().merchant.id);
+    expect(check).toMatchObject({ available: 750_000, ledger: 750_000, payouts: 1 });
+    expect(check.pending).toBe(check.pendingSum);
   });
 
   it('allows a withdrawal of exactly the available balance, down to zero', async () => {
     const other = await createMerchant(api().db, { name: 'Exact', openingBalance: 40_000 });
     const res = await callApi(api().url, other.secretKey, withdrawal(40_000));
     expect(res.status).toBe(200);
-    expect(await ledgerCheck(api().db, other.id)).toEqual({ available: 0, ledger: 0, payouts: 1 });
+    const check = await ledgerCheck(api().db, other.id);
+    expect(check).toMatchObject({ available: 0, ledger: 0, payouts: 1 });
+    expect(check.pending).toBe(check.pendingSum);
   });
 
   it('get_payout returns the payout; another merchant gets the same 404 as for a missing id', async () => {

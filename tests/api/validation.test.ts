@@ -86,7 +86,7 @@ describe.each(apiTargets)('malformed input ($name)', (backend) => {
 
   it('wrote nothing for any of them: balance, ledger and payouts untouched, keys still free', async () => {
     const check = await ledgerCheck(api().db, api().merchant.id);
-    expect(check).toEqual({ available: 10_000_000, ledger: 10_000_000, payouts: 0 });
+    expect(check).toEqual({ available: 10_000_000, ledger: 10_000_000, pending: 0, pendingSum: 0, payouts: 0 });
     const keys = await api().db.query('SELECT key FROM idempotency_keys');
     expect(keys).toEqual([]);
   });

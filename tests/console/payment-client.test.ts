@@ -79,6 +79,7 @@ describe('payment client against the real API', () => {
     expect(await payoutCount()).toBe(before + 1);
     const ledger = await ledgerCheck(db, api.merchant.id);
     expect(ledger.available).toBe(ledger.ledger);
+    expect(ledger.pending).toBe(ledger.pendingSum);
     await proxy.close();
   });
 

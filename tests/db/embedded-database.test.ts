@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '@/lib/db/dir-lock';
 import { parseMoneyInt } from '@/lib/db/int8';
 import { migrate } from '@/lib/db/migrate';
+import { migrations } from '@/lib/db/migrations';
 import { openDb } from '@/lib/db/open-db';
 import { backends } from '../helpers/databases';
 
@@ -61,7 +62,42 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
     try {
       expect(await migrate(db)).toEqual([]);
       const rows = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
-      expect(rows.map((r) => r.version)).toEqual([1]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('backfill balances.pending_payouts from the pending payouts of a database at version 1', async () => {
+    const db = await backend.openEmpty();
+    try {
+      expect(await migrate(db, migrations.slice(0, 1))).toEqual([1]);
+      // Version 1 state: available already debited, pending known only from the payouts.
+      const payouts: Array<[merchant: string, amount: number, status: string]> = [
+        ['acct_a', 30_000, 'pending'], ['acct_a', 45_000, 'pending'], ['acct_a', 10_000, 'paid'], ['acct_a', 20_000, 'failed'],
+        ['acct_b', 12_345, 'pending'], ['acct_c', 50_000, 'paid'],
+      ];
+      for (const id of ['acct_a', 'acct_b', 'acct_c', 'acct_d']) {
+        await db.query(`INSERT INTO merchants (id, name, currency) VALUES ($1, $1, 'IDR')`, [id]);
+        await db.query(`INSERT INTO balances (merchant_id, currency, available) VALUES ($1, 'IDR', 1000)`, [id]);
+      }
+      for (const [i, [merchant, amount, status]] of payouts.entries()) {
+        await db.query(
+          `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after)
+           VALUES ($1, $2, $3, 'IDR', 'BCA', '1234567890', $4, now())`,
+          [`po_${i}`, merchant, amount, status],
+        );
+      }
+
+      expect(await migrate(db)).toEqual([2]);
+      const rows = await db.query('SELECT merchant_id, available, pending_payouts FROM balances ORDER BY merchant_id');
+      expect(rows).toEqual([
+        { merchant_id: 'acct_a', available: 1000, pending_payouts: 75_000 },
+        { merchant_id: 'acct_b', available: 1000, pending_payouts: 12_345 },
+        { merchant_id: 'acct_c', available: 1000, pending_payouts: 0 },
+        { merchant_id: 'acct_d', available: 1000, pending_payouts: 0 },
+      ]);
+      await expect(db.query(`UPDATE balances SET pending_payouts = -1 WHERE merchant_id = 'acct_d'`)).rejects.toThrow(/check constraint/);
     } finally {
       await db.close();
     }

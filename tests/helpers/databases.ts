@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDb } from '@/lib/db/open-db';
+import { openPgliteDb } from '@/lib/db/pglite-db';
+import { openPostgresDb } from '@/lib/db/postgres-db';
 import type { Db } from '@/lib/db/types';
 
 export interface Backend {
   name: 'pglite' | 'postgres';
   /** A new, migrated, empty database: in-memory PGlite, or a fresh schema on the server. */
   open(): Promise<Db>;
+  /** The same without migrations (migration tests). */
+  openEmpty(): Promise<Db>;
 }
 
 /** The PostgreSQL server the tests use, when there is one (CI sets DATABASE_URL). */
@@ -41,11 +45,12 @@ export async function dropSchemas(baseUrl = postgresUrl): Promise<void> {
   }
 }
 
-export const pgliteBackend: Backend = { name: 'pglite', open: () => openDb({}) };
+export const pgliteBackend: Backend = { name: 'pglite', open: () => openDb({}), openEmpty: () => openPgliteDb(undefined) };
 
 export const postgresBackend: Backend = {
   name: 'postgres',
   open: async () => openDb({ databaseUrl: await createSchemaUrl(), poolSize: 20 }),
+  openEmpty: async () => openPostgresDb(await createSchemaUrl(), 5),
 };
 
 /** PGlite always; PostgreSQL as well when a server is configured. */

@@ -41,7 +41,7 @@ describe.each(backends)('checkout sessions ($name)', (backend) => {
 
     const after = (await api.call({ action: 'get_checkout_session', id: session.id })).body;
     expect(after).toMatchObject({ status: 'complete', completed_at: expect.any(String) });
-    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 125_000, ledger: 125_000, payouts: 0 });
+    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 125_000, ledger: 125_000, pending: 0, pendingSum: 0, payouts: 0 });
 
     const expire = await api.call({ action: 'expire_checkout_session', id: session.id });
     expect(expire.status).toBe(409);
@@ -54,7 +54,7 @@ describe.each(backends)('checkout sessions ($name)', (backend) => {
     const { body: session } = await api.call({ action: 'create_checkout_session', amount: 10_000 });
     const results = await Promise.all(Array.from({ length: 20 }, () => payCheckoutSession(api.db, session.id, GOOD_CARD)));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 10_000, ledger: 10_000, payouts: 0 });
+    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 10_000, ledger: 10_000, pending: 0, pendingSum: 0, payouts: 0 });
     });
   });
 
@@ -70,7 +70,7 @@ describe.each(backends)('checkout sessions ($name)', (backend) => {
     expect((await api.call({ action: 'get_checkout_session', id: b.id })).body.status).toBe('expired');
     expect(await payCheckoutSession(api.db, b.id, GOOD_CARD)).toMatchObject({ ok: false, code: 'not_open' });
     expect(await expireCheckoutSessions(api.db)).toBe(1);
-    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 0, ledger: 0, payouts: 0 });
+    expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 0, ledger: 0, pending: 0, pendingSum: 0, payouts: 0 });
 
     const list = await api.call({ action: 'list_checkout_sessions' });
     expect(list.body.data.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([[b.id, 'expired'], [a.id, 'expired']]);

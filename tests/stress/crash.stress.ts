@@ -64,6 +64,7 @@ describe.each(stressBackends)('crashes under load on %s', (backend) => {
     expect(payouts.length).toBe(acknowledged.length);
     expect(unanswered).toEqual([]);
     expect(check.ledger).toBe(check.available);
+    expect(check.pending).toBe(check.pendingSum);
     expect(check.available).toBe(opening - acknowledged.reduce((sum, s) => sum + s.amount, 0));
 
     recordFigures(`crashes on ${backend}`, {

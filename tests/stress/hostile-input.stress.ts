@@ -102,6 +102,7 @@ describe.each(targets)('hostile input against the %s server on %s', (kind, backe
     expect(rssAfter - rssWarm).toBeLessThan(150);
     const check = await d.inspect((db) => ledgerCheck(db, merchantId));
     expect(check.ledger).toBe(check.available);
+    expect(check.pending).toBe(check.pendingSum);
     recordFigures(`hostile input, ${kind} on ${backend}`, {
       'inputs tried': tried,
       'raw inputs answered by the HTTP parser': rawAnswered,

@@ -41,6 +41,7 @@ describe.runIf(postgresUrl)('two instances on one PostgreSQL', () => {
     expect(check.payouts).toBe(STRESS.keys);
     expect(check.available).toBe(before - STRESS.keys * amount);
     expect(check.ledger).toBe(check.available);
+    expect(check.pending).toBe(check.pendingSum);
     recordFigures('two instances, one PostgreSQL', {
       requests: answers.length,
       attempts: statuses.length,

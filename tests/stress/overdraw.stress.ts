@@ -46,6 +46,7 @@ describe.each(stressBackends)('concurrent withdrawals beyond the balance on %s',
     const check = await d.inspect((db) => ledgerCheck(db, merchantId));
     expect(check.available).toBe(opening - covered * amount);
     expect(check.ledger).toBe(check.available);
+    expect(check.pending).toBe(check.pendingSum);
     expect(check.payouts).toBe(covered);
     recordFigures(`overdraw on ${backend} (${d.servers.map((s) => s.opts.kind).join(' + ')})`, {
       withdrawals: STRESS.overdraw,

@@ -1,4 +1,5 @@
 import { sql as initialSchema } from './001-initial-schema';
+import { sql as pendingPayouts } from './002-pending-payouts';
 
 /**
  * Versioned migrations, applied in order by `migrate`. Never edit one that has
@@ -7,4 +8,5 @@ import { sql as initialSchema } from './001-initial-schema';
  */
 export const migrations: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'initial-schema', sql: initialSchema },
+  { version: 2, name: 'pending-payouts', sql: pendingPayouts },
 ];

@@ -6,10 +6,9 @@ export const getBalance = defineAction({
   schema: z.strictObject({ action: z.literal('get_balance') }),
   mutates: false,
   async run({ db, merchant }) {
-    const [row] = await db.query<{ currency: string; available: number; pending: number }>(
-      `SELECT b.currency, b.available,
-              (SELECT COALESCE(SUM(p.amount), 0) FROM payouts p WHERE p.merchant_id = b.merchant_id AND p.status = 'pending') AS pending
-       FROM balances b WHERE b.merchant_id = $1`,
+    // pending_payouts is kept with the balance (lib/payments/ledger.ts): one row, whatever the backlog.
+    const [row] = await db.query<{ currency: string; available: number; pending_payouts: number }>(
+      `SELECT currency, available, pending_payouts FROM balances WHERE merchant_id = $1`,
       [merchant.id],
     );
     if (!row) throw new Error(`merchant ${merchant.id} has no balance row`);
@@ -18,7 +17,7 @@ export const getBalance = defineAction({
       merchant: { id: merchant.id, name: merchant.name },
       currency: row.currency,
       available: row.available,
-      pending_payouts: row.pending,
+      pending_payouts: row.pending_payouts,
       livemode: false,
     };
   },

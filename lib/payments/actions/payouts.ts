@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import { debitIfAvailable } from '../ledger';
+import { reserveForPayout } from '../ledger';
 import { newId } from '../random-id';
 import { idField, listFields, payoutFields } from '../schemas';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
@@ -9,17 +9,18 @@ import { defineAction } from './action';
 import { listPage } from './list-page';
 
 /**
- * withdraw: debits `available` and creates a pending payout, in the request's
- * transaction. The debit is a conditional update, so concurrent withdrawals can
- * never take the balance below zero; the ledger entry records the change.
+ * withdraw: moves the amount from `available` to `pending_payouts` and creates a
+ * pending payout, in the request's transaction. The move is a conditional update,
+ * so concurrent withdrawals can never take the balance below zero; the ledger
+ * entry records the change of `available`.
  */
 export const withdraw = defineAction({
   schema: z.strictObject({ action: z.literal('withdraw'), ...payoutFields }),
   mutates: true,
   async run({ db, merchant, settings }, input) {
     const id = newId('po');
-    const debited = await debitIfAvailable(db, merchant.id, input.amount, 'payout', id);
-    if (!debited) {
+    const reserved = await reserveForPayout(db, merchant.id, input.amount, id);
+    if (!reserved) {
       throw new ApiError('insufficient_funds', `The available balance is lower than the amount ${input.amount}.`, 'amount');
     }
     const outcome = simulatedOutcome(input.account_number);
