@@ -10,7 +10,7 @@ import { seedDemoMerchant } from '../lib/payments/merchants';
 import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
 import { ensureNextBuild } from '../tests/helpers/next-build';
 import { DEMO_KEY, ROOT, ServerProcess, type ServerKind } from '../tests/helpers/server-process';
-import { apiDrive, consoleDrive, drive, signIn, type Action } from './drive';
+import { apiDrive, consoleDrive, drive, sequentialP50, signIn, type Action } from './drive';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
 /** Rounds of every case, interleaved and in a new order each round, so that a burst of load from elsewhere on a shared machine hits all servers alike; the median round is reported. */
@@ -54,8 +54,9 @@ const load = (url: string, action: Action, seconds: number) => drive(url, apiDri
 
 /**
  * What the console proxy adds: the same action through the console's route
- * (session cookie -> route -> HTTP to the API) and directly, one connection at a
- * time so that p50 is service time, not queueing. Interleaved, median of rounds.
+ * (session cookie -> route -> the API) and directly, one request at a time so
+ * that p50 is service time, not queueing, timed to the microsecond.
+ * Interleaved, median of rounds.
  */
 type ConsoleRow = { mode: string; action: Action; directP50: number; proxyP50: number; addedMs: number };
 
@@ -67,19 +68,18 @@ async function consoleOverhead(mode: string, url: string): Promise<ConsoleRow[]>
     for (let round = 0; round < ROUNDS; round++) {
       for (const via of shuffled(['direct', 'proxy'] as const)) {
         const d = via === 'direct' ? apiDrive(action) : consoleDrive(action, cookie);
-        const r = await drive(url, d, 1, round === 0 ? DURATION_S + 1 : DURATION_S);
-        if (r.non2xx + r.errors > 0) throw new Error(`${via} ${action}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        p50[via].push(r.latency.p50);
+        p50[via].push(await sequentialP50(url, d, round === 0 ? DURATION_S + 1 : DURATION_S));
       }
     }
-    const direct = median(p50.direct);
-    const proxy = median(p50.proxy);
-    rows.push({ mode, action, directP50: direct, proxyP50: proxy, addedMs: proxy - direct });
+    const direct = round2(median(p50.direct));
+    const proxy = round2(median(p50.proxy));
+    rows.push({ mode, action, directP50: direct, proxyP50: proxy, addedMs: round2(proxy - direct) });
     process.stdout.write(`  ${mode.padEnd(8)} console proxy ${action.padEnd(11)} p50 ${direct} ms direct, ${proxy} ms through the console\n`);
   }
   return rows;
 }
 
+const round2 = (x: number) => Math.round(x * 100) / 100;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const shuffled = <T>(xs: T[]) => xs.map((x) => [Math.random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
 

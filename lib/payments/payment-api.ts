@@ -10,7 +10,6 @@ import { REPLAYED_HEADER } from './protocol';
 import { readJsonObject } from './request-body';
 import { parseCommand } from './parse-command';
 import type { ApiResponse, PaymentCore } from './api-request';
-import { webPaymentApi, type PaymentApi } from './web-adapter';
 
 export interface PaymentApiDeps {
   /** The database, or a function that opens it on first use (the Next mount). */
@@ -20,9 +19,6 @@ export interface PaymentApiDeps {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
-
-/** The core behind web Request and Response: what Next's route handler mounts. */
-export const createPaymentApi = (deps: PaymentApiDeps): PaymentApi => webPaymentApi(createPaymentCore(deps));
 
 /**
  * The payment API as a function from a request to its answer (api-request.ts).

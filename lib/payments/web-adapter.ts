@@ -1,6 +1,10 @@
 import type { ApiRequest, ApiResponse, BodyRead, PaymentCore, RequestMeta } from './api-request';
 
-/** The core behind the web Request/Response pair: Next's route handler and the console's in-process transport. */
+/**
+ * The core behind the web Request/Response pair, for hosts that speak it (an App
+ * Router route handler, other runtimes, the in-process transport given a Request).
+ * Next itself mounts the core through node's request (pages/api/v1/index.php.ts).
+ */
 export type PaymentApi = (req: Request, meta?: RequestMeta) => Promise<Response>;
 
 export function webPaymentApi(core: PaymentCore): PaymentApi {
@@ -42,10 +46,10 @@ const MAX_DISCARD_BYTES = 2 * 1024 * 1024;
 
 /**
  * A refused request's body may still be on the wire: refused before reading
- * (401, 415, 413 by declared size) or part-way (413). Some servers (Next's, seen
- * by the fuzzer) then stall that keep-alive connection, or reset it before the
- * answer arrives. Reading and discarding the rest, within bounds, lets every
- * mount answer; past the bound the body is abandoned.
+ * (401, 415, 413 by declared size) or part-way (413). Some servers (Next's
+ * route handlers, seen by the fuzzer) then stall that keep-alive connection,
+ * or reset it before the answer arrives. Reading and discarding the rest,
+ * within bounds, lets every mount answer; past the bound the body is abandoned.
  */
 async function discardUnreadBody(req: Request): Promise<void> {
   if (!req.body || req.bodyUsed) return;

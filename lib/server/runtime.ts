@@ -5,15 +5,12 @@ import { createLogger, type Logger } from '../log';
 import { seedDemoMerchant } from '../payments/merchants';
 import type { PaymentCore } from '../payments/api-request';
 import { createPaymentCore } from '../payments/payment-api';
-import { webPaymentApi, type PaymentApi } from '../payments/web-adapter';
 import { startBackgroundJobs } from './background-jobs';
 
 export interface Runtime {
   db: Db;
-  /** The payment core, for node:http (the standalone server). */
+  /** The payment core: served on node:http by the standalone server and Next's API route, and in process to the console. */
   core: PaymentCore;
-  /** The same core behind web Request and Response, for Next and the console's in-process transport. */
-  api: PaymentApi;
   log: Logger;
   settings: Env;
   stop(): Promise<void>;
@@ -46,7 +43,6 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   return {
     db,
     core,
-    api: webPaymentApi(core),
     log,
     settings,
     async stop() {

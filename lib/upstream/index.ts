@@ -31,7 +31,7 @@ export function paymentClient(): PaymentClient {
     g[GLOBAL_KEY] = createPaymentClient({
       baseUrl: upstreamBaseUrl(),
       timeoutMs: settings.PAYMENT_API_TIMEOUT_MS,
-      fetch: settings.PAYMENT_API_BASE_URL ? undefined : inProcessFetch(async () => (await getRuntime()).api),
+      fetch: settings.PAYMENT_API_BASE_URL ? undefined : inProcessFetch(async () => (await getRuntime()).core),
       onRetry: (info) => log.warn(info, 'payment API call failed; retrying with the same idempotency key'),
     });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { createPaymentApi } from '@/lib/payments/payment-api';
+import { createPaymentCore } from '@/lib/payments/payment-api';
 import { inProcessFetch } from '@/lib/upstream/in-process-fetch';
 import { merchantApi } from '@/lib/upstream/merchant-api';
 import { createPaymentClient } from '@/lib/upstream/payment-client';
@@ -15,7 +15,7 @@ const payout = { amount: 50_000, bank_code: 'BCA' as const, account_number: '123
 describe('the in-process transport to this app’s own payment core', () => {
   it('gives the adapter the same answers as HTTP: data, replays, errors', async () => {
     await withTestApi(pgliteBackend, {}, async (api) => {
-      const core = createPaymentApi({ db: api.db, log: createLogger({ level: 'silent' }), settings });
+      const core = createPaymentCore({ db: api.db, log: createLogger({ level: 'silent' }), settings });
       const client = createPaymentClient({ baseUrl: 'http://127.0.0.1:1', fetch: inProcessFetch(async () => core) });
       const merchant = merchantApi(client, api.merchant.secretKey);
 

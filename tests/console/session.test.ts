@@ -51,6 +51,13 @@ describe('sealed cookie', () => {
     expect(await unseal(fresh, [A], 3600)).toBeUndefined();
   });
 
+  it('remembers recent unseals per list of secrets: a secret dropped later still refuses the cookie', async () => {
+    const sealed = await seal(data, [A], 3600);
+    expect(await unseal(sealed, [A], 3600)).toEqual(data);
+    expect(await unseal(sealed, [A], 3600)).toEqual(data);
+    expect(await unseal(sealed, [B], 3600)).toBeUndefined();
+  });
+
   it('refuses a dropped secret, a tampered seal and garbage', async () => {
     const sealed = await seal(data, [A], 3600);
     expect(await unseal(sealed, [B], 3600)).toBeUndefined();

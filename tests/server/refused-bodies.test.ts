@@ -1,7 +1,8 @@
-// The core reads and discards what is left of a refused request's body (within bounds), whatever the mount.
+// Behind the web adapter (web Request bodies), the rest of a refused request's body is read and discarded, within bounds.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { createPaymentApi } from '@/lib/payments/payment-api';
+import { createPaymentCore } from '@/lib/payments/payment-api';
+import { webPaymentApi } from '@/lib/payments/web-adapter';
 import { pgliteBackend } from '../helpers/databases';
 
 /** A body of `size` bytes in 16 KiB chunks that records how much of it was read. */
@@ -24,11 +25,13 @@ function trackedBody(size: number) {
 describe('refused requests', async () => {
   const db = await pgliteBackend.open();
   afterAll(() => db.close());
-  const api = createPaymentApi({
-    db,
-    log: createLogger({ level: 'silent' }),
-    settings: { idempotencyTtlSeconds: 60, idempotencyWaitSeconds: 1, settlementDelaySeconds: 1, authFailuresPerMinute: 1000 },
-  });
+  const api = webPaymentApi(
+    createPaymentCore({
+      db,
+      log: createLogger({ level: 'silent' }),
+      settings: { idempotencyTtlSeconds: 60, idempotencyWaitSeconds: 1, settlementDelaySeconds: 1, authFailuresPerMinute: 1000 },
+    }),
+  );
   const send = (size: number, headers: Record<string, string>) => {
     const { stream, seen } = trackedBody(size);
     const req = new Request('http://x/v1/index.php', { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit);
