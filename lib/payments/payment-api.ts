@@ -7,9 +7,9 @@ import { authenticate } from './authenticate';
 import { ApiError, internalError } from './errors';
 import { fingerprint, parseIdempotencyKey, runIdempotent } from './idempotency';
 import { REPLAYED_HEADER } from './protocol';
-import { readJsonObject } from './request-body';
-import { parseCommand } from './parse-command';
 import type { ApiResponse, PaymentCore } from './api-request';
+import { parseCommand } from './parse-command';
+import { readJsonObject } from './request-body';
 
 export interface PaymentApiDeps {
   /** The database, or a function that opens it on first use (the Next mount). */
@@ -22,8 +22,9 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 
 /**
  * The payment API as a function from a request to its answer (api-request.ts).
- * Framework agnostic: Next mounts it at /v1/index.php through the web adapter,
- * `npm run start:api` on node:http.
+ * Framework agnostic: Next (pages/api/v1/index.php.ts) and `npm run start:api`
+ * serve it on node's request through lib/server/node-http.ts; the console calls
+ * it in process.
  *
  * Order matters: method, then authentication (a 401 touches nothing else), then
  * body and command validation (not stored), then the action; state-changing

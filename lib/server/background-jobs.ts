@@ -2,10 +2,12 @@ import type { Db } from '../db/types';
 import type { Logger } from '../log';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
 import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
+import { purgeEndedConsoleSessions } from '../session/session-purge';
 
 /**
  * Work that happens after commit, from rows the requests wrote: settling due
- * payouts, expiring checkout sessions, purging idempotency keys past retention.
+ * payouts, expiring checkout sessions, purging idempotency keys past retention
+ * and console sessions that ended a day ago.
  * Every job reads its work from the database, so it survives restarts and is safe
  * to run in every instance at once.
  */
@@ -25,6 +27,8 @@ export function startBackgroundJobs(db: Db, log: Logger, opts: { idempotencyTtlS
         lastPurge = Date.now();
         const purged = await purgeExpiredIdempotencyKeys(db, opts.idempotencyTtlSeconds);
         if (purged > 0) log.info({ purged }, 'expired idempotency keys purged');
+        const sessions = await purgeEndedConsoleSessions(db);
+        if (sessions > 0) log.info({ purged: sessions }, 'ended console sessions purged');
       }
     } catch (err) {
       if (!stopped) log.error({ err }, 'background job failed; retrying next tick');
