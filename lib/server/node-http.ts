@@ -25,7 +25,8 @@ export function nodeHandler(
   return async (req, res) => {
     try {
       const answer = await core(nodeApiRequest(req), { clientAddress: clientAddress(req) });
-      res.writeHead(answer.status, answer.headers).end(answer.body);
+      // A known length: no chunked encoding, and Next's compression wrapper skips small bodies at once.
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) }).end(answer.body);
     } catch {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(INTERNAL_ERROR);

@@ -14,6 +14,12 @@ describe.each(apiTargets)('authentication ($name)', (backend) => {
     }
   });
 
+  it('answers with its exact length, not chunked: one write, and no compression set-up for a small body', async () => {
+    const res = await api().call({ action: 'get_balance' });
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(res.text));
+    expect(res.headers.get('transfer-encoding')).toBeNull();
+  });
+
   it.each([
     ['missing', undefined],
     ['empty', ''],
