@@ -11,7 +11,10 @@ describe.each(apiTargets)('concurrent withdrawals ($name)', (backend) => {
       Array.from({ length: 100 }, (_, i) => api.call(withdrawal(30_000), { idempotencyKey: `c-${i}` })),
     );
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(33);
+    // On failure, say what came back instead: counts per status and one unexpected answer.
+    const counts = statuses.reduce<Record<number, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {});
+    const seen = `statuses ${JSON.stringify(counts)}; e.g. ${results.find((r) => r.status !== 200 && r.status !== 422)?.text}`;
+    expect(statuses.filter((s) => s === 200), seen).toHaveLength(33);
     expect(statuses.filter((s) => s === 422)).toHaveLength(67);
     for (const r of results.filter((x) => x.status === 422)) expect(r.body.error.code).toBe('insufficient_funds');
     const check = await ledgerCheck(api.db, api.merchant.id);

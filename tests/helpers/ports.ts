@@ -14,19 +14,32 @@ function isFree(port: number): Promise<boolean> {
 }
 
 /**
- * A free port in PORT_RANGE. Starts at a random offset so that parallel test
- * files (separate processes) rarely probe the same port at the same moment.
+ * This process's share of PORT_RANGE. Parallel test files run in separate
+ * processes: if two of them probed the same free port, both spawned a server on
+ * it, and the loser's readiness probe was answered by the winner's server, the
+ * loser's tests would talk to the wrong server. Each vitest worker (VITEST_POOL_ID
+ * 1..WORKERS) therefore gets its own slice; anything else uses the whole range.
  */
-export async function freePort(): Promise<number> {
+const WORKERS = 2;
+function myRange(): { first: number; size: number } {
   const size = PORT_RANGE.last - PORT_RANGE.first + 1;
+  const pool = Number(process.env.VITEST_POOL_ID);
+  if (!Number.isInteger(pool) || pool < 1 || pool > WORKERS) return { first: PORT_RANGE.first, size };
+  const slice = Math.floor(size / WORKERS);
+  return { first: PORT_RANGE.first + (pool - 1) * slice, size: slice };
+}
+
+/** A free port in this process's slice of PORT_RANGE, from a random offset. */
+export async function freePort(): Promise<number> {
+  const { first, size } = myRange();
   const start = Math.floor(Math.random() * size);
   for (let i = 0; i < size; i++) {
-    const port = PORT_RANGE.first + ((start + i) % size);
+    const port = first + ((start + i) % size);
     if (handedOut.has(port)) continue;
     if (await isFree(port)) {
       handedOut.add(port);
       return port;
     }
   }
-  throw new Error(`no free port in ${PORT_RANGE.first}-${PORT_RANGE.last}`);
+  throw new Error(`no free port in ${first}-${first + size - 1}`);
 }

@@ -112,7 +112,8 @@ export class ServerProcess {
       try {
         const res = await fetch(this.url + API_PATH, { signal: AbortSignal.timeout(5000) });
         await res.arrayBuffer();
-        if (res.status === 405) return;
+        // A 405 from a server that beat this one to the port is not this one being ready.
+        if (res.status === 405 && !/EADDRINUSE/.test(this.output)) return;
       } catch {
         /* not listening yet */
       }
