@@ -1,38 +1,44 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
-import { checkoutSessionsQuery } from '@/lib/client/queries';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { checkoutSessionPagesQuery } from '@/lib/client/queries';
 import { formatMoney, formatTime } from '@/lib/format';
 import { CopyLink } from './copy-link';
+import { LoadMoreButton } from './load-more-button';
 
+/** Checkout sessions, newest first, a page at a time. */
 export function CheckoutSessionsTable() {
-  const { data, error, isPending } = useQuery(checkoutSessionsQuery());
+  const query = useInfiniteQuery(checkoutSessionPagesQuery());
+  const { data, error, isPending } = query;
   if (isPending) return <p className="muted">Loading checkout sessions…</p>;
   if (error && !data) return <p className="error" role="alert">The checkout sessions could not be loaded: {error.message}</p>;
-  if (data.data.length === 0) return <p className="muted">No checkout sessions yet.</p>;
+  if (data.length === 0) return <p className="muted">No checkout sessions yet.</p>;
   return (
-    <table className="table" aria-label="Checkout sessions">
-      <thead>
-        <tr>
-          <th scope="col">Amount</th>
-          <th scope="col">Description</th>
-          <th scope="col">Status</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Link</th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.data.map((s) => (
-          <tr key={s.id} data-testid="checkout-row" data-session-id={s.id} data-status={s.status}>
-            <td>{formatMoney(s.amount, s.currency)}</td>
-            <td>{s.description ?? <span className="muted">none</span>}</td>
-            <td>
-              <span className={`status status-${s.status}`}>{s.status}</span>
-            </td>
-            <td>{formatTime(s.expires_at)}</td>
-            <td>{s.status === 'open' ? <CopyLink url={s.url} /> : <span className="muted">closed</span>}</td>
+    <>
+      <table className="table" aria-label="Checkout sessions">
+        <thead>
+          <tr>
+            <th scope="col">Amount</th>
+            <th scope="col">Description</th>
+            <th scope="col">Status</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Link</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {data.map((s) => (
+            <tr key={s.id} data-testid="checkout-row" data-session-id={s.id} data-status={s.status}>
+              <td>{formatMoney(s.amount, s.currency)}</td>
+              <td>{s.description ?? <span className="muted">none</span>}</td>
+              <td>
+                <span className={`status status-${s.status}`}>{s.status}</span>
+              </td>
+              <td>{formatTime(s.expires_at)}</td>
+              <td>{s.status === 'open' ? <CopyLink url={s.url} /> : <span className="muted">closed</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <LoadMoreButton query={query} noun="checkout sessions" />
+    </>
   );
 }

@@ -1,17 +1,26 @@
 'use client';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { firstPageOnly } from '@/lib/client/list-pages';
+import { payoutPagesQuery } from '@/lib/client/queries';
 import type { PayoutStatus } from '@/lib/upstream/schemas';
-import { PayoutsTable } from './payouts-table';
+import { PayoutsList } from './payouts-list';
 
 const FILTERS = ['all', 'pending', 'paid', 'failed'] as const;
 
 export function PayoutsBrowser() {
+  const queryClient = useQueryClient();
   const [status, setStatus] = useState<PayoutStatus | 'all'>('all');
+  const choose = (next: PayoutStatus | 'all') => {
+    // Each filter starts from its first page, also one whose older pages were loaded before.
+    queryClient.setQueryData(payoutPagesQuery(next).queryKey, firstPageOnly);
+    setStatus(next);
+  };
   return (
     <section className="card">
       <label className="inline">
         Status
-        <select value={status} onChange={(e) => setStatus(e.target.value as PayoutStatus | 'all')}>
+        <select value={status} onChange={(e) => choose(e.target.value as PayoutStatus | 'all')}>
           {FILTERS.map((f) => (
             <option key={f} value={f}>
               {f === 'all' ? 'All statuses' : f}
@@ -19,7 +28,7 @@ export function PayoutsBrowser() {
           ))}
         </select>
       </label>
-      <PayoutsTable status={status} limit={50} />
+      <PayoutsList status={status} />
     </section>
   );
 }

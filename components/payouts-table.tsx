@@ -1,18 +1,9 @@
-'use client';
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { payoutsQuery } from '@/lib/client/queries';
 import { formatMoney, formatTime } from '@/lib/format';
-import type { PayoutStatus } from '@/lib/upstream/schemas';
+import type { Payout } from '@/lib/upstream/schemas';
 
-/** Newest first; polls while any payout is still settling. */
-export function PayoutsTable({ status = 'all', limit = 20 }: { status?: PayoutStatus | 'all'; limit?: number }) {
-  const { data, error, isPending } = useQuery(payoutsQuery(status, limit));
-  if (isPending) return <p className="muted">Loading payouts…</p>;
-  if (error && !data) return <p className="error" role="alert">The payouts could not be loaded: {error.message}</p>;
-  if (data.data.length === 0) {
-    return <p className="muted">{status === 'all' ? 'No payouts yet. Send one with the form.' : `No ${status} payouts.`}</p>;
-  }
+/** Payouts as given (newest first), one row each, with an optional note under them. */
+export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: string }) {
   return (
     <table className="table" aria-label="Payouts">
       <thead>
@@ -25,7 +16,7 @@ export function PayoutsTable({ status = 'all', limit = 20 }: { status?: PayoutSt
         </tr>
       </thead>
       <tbody>
-        {data.data.map((p) => (
+        {payouts.map((p) => (
           <tr key={p.id} data-testid="payout-row" data-payout-id={p.id} data-status={p.status}>
             <td>{formatMoney(p.amount, p.currency)}</td>
             <td>
@@ -42,11 +33,11 @@ export function PayoutsTable({ status = 'all', limit = 20 }: { status?: PayoutSt
           </tr>
         ))}
       </tbody>
-      {data.has_more && (
+      {note && (
         <tfoot>
           <tr>
             <td colSpan={5} className="muted">
-              Showing the newest {data.data.length}.
+              {note}
             </td>
           </tr>
         </tfoot>

@@ -1,6 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Balance, CheckoutSession, List, Payout, PayoutStatus } from '../upstream/schemas';
 import { consoleFetch } from './console-fetch';
+import { PAGE_SIZE, nextCursor, pageItems, pagePath } from './list-pages';
 import { consoleKeys } from './query-keys';
 
 /** Poll quickly while something is settling, slowly otherwise (a checkout may be paid at any time). */
@@ -9,6 +10,8 @@ const IDLE_MS = 5_000;
 
 export type ConsoleBalance = Balance & { test_mode: boolean };
 
+const settling = (payouts: Payout[] | undefined) => (payouts?.some((p) => p.status === 'pending') ? SETTLING_MS : IDLE_MS);
+
 export const balanceQuery = () =>
   queryOptions({
     queryKey: consoleKeys.balance(),
@@ -16,11 +19,26 @@ export const balanceQuery = () =>
     refetchInterval: (q) => ((q.state.data?.pending_payouts ?? 0) > 0 ? SETTLING_MS : IDLE_MS),
   });
 
-export const payoutsQuery = (status: PayoutStatus | 'all', limit = 20) =>
+/** The newest `limit` payouts, one page. */
+export const payoutsQuery = (status: PayoutStatus | 'all', limit = PAGE_SIZE) =>
   queryOptions({
-    queryKey: consoleKeys.payouts.list(status),
-    queryFn: () => consoleFetch<List<Payout>>(`/api/payouts?limit=${limit}${status === 'all' ? '' : `&status=${status}`}`),
-    refetchInterval: (q) => (q.state.data?.data.some((p) => p.status === 'pending') ? SETTLING_MS : IDLE_MS),
+    queryKey: consoleKeys.payouts.list(status, limit),
+    queryFn: () => consoleFetch<List<Payout>>(pagePath('/api/payouts', { limit, status: status === 'all' ? undefined : status })),
+    refetchInterval: (q) => settling(q.state.data?.data),
+  });
+
+/** Payouts page after page; a refetch (polling, invalidation) fetches every loaded page again from the first. */
+export const payoutPagesQuery = (status: PayoutStatus | 'all', limit = PAGE_SIZE) =>
+  infiniteQueryOptions({
+    queryKey: consoleKeys.payouts.pages(status, limit),
+    queryFn: ({ pageParam }) =>
+      consoleFetch<List<Payout>>(
+        pagePath('/api/payouts', { limit, starting_after: pageParam, status: status === 'all' ? undefined : status }),
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    select: pageItems,
+    refetchInterval: (q) => settling(q.state.data?.pages.flatMap((page) => page.data)),
   });
 
 export const payoutQuery = (id: string) =>
@@ -30,9 +48,14 @@ export const payoutQuery = (id: string) =>
     refetchInterval: (q) => (q.state.data?.status === 'pending' ? SETTLING_MS : false),
   });
 
-export const checkoutSessionsQuery = () =>
-  queryOptions({
-    queryKey: consoleKeys.checkoutSessions.all(),
-    queryFn: () => consoleFetch<List<CheckoutSession>>('/api/checkout-sessions?limit=20'),
+/** Checkout sessions page after page. */
+export const checkoutSessionPagesQuery = (limit = PAGE_SIZE) =>
+  infiniteQueryOptions({
+    queryKey: consoleKeys.checkoutSessions.pages(limit),
+    queryFn: ({ pageParam }) =>
+      consoleFetch<List<CheckoutSession>>(pagePath('/api/checkout-sessions', { limit, starting_after: pageParam })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    select: pageItems,
     refetchInterval: IDLE_MS,
   });

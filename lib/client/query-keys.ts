@@ -5,10 +5,14 @@ export const consoleKeys = {
   balance: () => ['balance'] as const,
   payouts: {
     all: () => ['payouts'] as const,
-    list: (status: PayoutStatus | 'all') => ['payouts', 'list', status] as const,
+    /** The newest `limit` payouts (one page: the dashboard). */
+    list: (status: PayoutStatus | 'all', limit: number) => ['payouts', 'list', status, limit] as const,
+    /** Payouts page after page ("Load more"): an infinite query, so never the same key as `list`. */
+    pages: (status: PayoutStatus | 'all', limit: number) => ['payouts', 'pages', status, limit] as const,
     detail: (id: string) => ['payouts', 'detail', id] as const,
   },
   checkoutSessions: {
     all: () => ['checkout-sessions'] as const,
+    pages: (limit: number) => ['checkout-sessions', 'pages', limit] as const,
   },
 };

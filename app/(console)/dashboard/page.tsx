@@ -2,7 +2,7 @@
 import { BalanceCard } from '@/components/balance-card';
 import { ConsoleShell } from '@/components/console-shell';
 import { PayoutPanel } from '@/components/payout-panel';
-import { PayoutsTable } from '@/components/payouts-table';
+import { RecentPayouts } from '@/components/recent-payouts';
 import { TestAccounts } from '@/components/test-accounts';
 import { requireSession } from '@/lib/session/session';
 
@@ -22,7 +22,7 @@ export default async function DashboardPage() {
       </div>
       <section className="card" aria-labelledby="payouts-heading">
         <h2 id="payouts-heading">Payouts</h2>
-        <PayoutsTable />
+        <RecentPayouts />
       </section>
     </ConsoleShell>
   );
