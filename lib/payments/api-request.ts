@@ -1,9 +1,10 @@
 /**
  * What the payment core reads of a request and what it answers: plain shapes
  * rather than the web Request and Response, so that each mount brings its own
- * adapter. Next hands over a web Request (web-adapter.ts); the standalone server
- * reads node:http directly (lib/server/node-http.ts) and skips allocating a
- * Request, a body stream and a Response per call, most of its per-request CPU.
+ * small adapter: node's request for the standalone server and Next's API route
+ * (lib/server/node-http.ts), the console's call in process
+ * (lib/upstream/in-process-fetch.ts). Allocating a Request, a body stream and a
+ * Response per call was most of the standalone server's per-request CPU.
  */
 export interface HeaderReader {
   /** The header's value, several values joined by ", "; null when absent. Names are case-insensitive. */
@@ -20,14 +21,10 @@ export interface ApiRequest {
   readonly headers: HeaderReader;
   /**
    * Reads the body up to `limit` bytes; stops reading as soon as it is passed.
-   * Rejects when the client goes away before the end.
+   * Rejects when the client goes away before the end. What a refused request
+   * leaves unread is the mount's to drain after answering.
    */
   readBody(limit: number): Promise<BodyRead>;
-  /**
-   * Reads and throws away what is left of a refused request's body, within
-   * bounds, so that the answer gets through (see web-adapter.ts).
-   */
-  discardBody(): Promise<void>;
 }
 
 export interface ApiResponse {

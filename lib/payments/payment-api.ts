@@ -12,8 +12,7 @@ import { parseCommand } from './parse-command';
 import { readJsonObject } from './request-body';
 
 export interface PaymentApiDeps {
-  /** The database, or a function that opens it on first use (the Next mount). */
-  db: Db | (() => Promise<Db>);
+  db: Db;
   settings: CoreSettings & { authFailuresPerMinute: number };
   log: Logger;
 }
@@ -32,7 +31,7 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
  */
 export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
   const limiter = new AuthFailureLimiter(deps.settings.authFailuresPerMinute);
-  const getDb = typeof deps.db === 'function' ? deps.db : () => Promise.resolve(deps.db as Db);
+  const { db } = deps;
 
   return async function handle(req, meta = {}) {
     const started = performance.now();
@@ -42,7 +41,6 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
       }
-      const db = await getDb();
       const merchant = await authenticate(db, req.headers.get('authorization'), meta.clientAddress ?? 'unknown', limiter);
       const body = await readJsonObject(req);
       const command = parseCommand(body);
@@ -70,7 +68,6 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       }
     } catch (error) {
       response = errorResponse(error, deps.log, action);
-      await req.discardBody();
     }
     deps.log.debug({ action, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
     return response;

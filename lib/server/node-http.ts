@@ -60,8 +60,6 @@ function nodeApiRequest(req: http.IncomingMessage): ApiRequest {
       },
     },
     readBody: (limit) => readLimited(req, limit),
-    // The adapter drains after the answer is written (below), so that nothing delays it.
-    discardBody: async () => {},
   };
 }
 

@@ -41,4 +41,15 @@ describe('the in-process transport to this app’s own payment core', () => {
     await expect(call).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
     expect(slept).toEqual([1000, 2000, 4000]);
   });
+
+  it('refuses what the payment client never sends (a Request, a stream body) instead of guessing, and never calls the core', async () => {
+    let called = false;
+    const transport = inProcessFetch(async () => {
+      called = true;
+      throw new Error('not reached');
+    });
+    await expect(transport(new Request('http://x/v1/index.php', { method: 'POST', body: '{}' }))).rejects.toBeInstanceOf(TypeError);
+    await expect(transport('http://x/v1/index.php', { method: 'POST', body: new Blob(['{}']) })).rejects.toBeInstanceOf(TypeError);
+    expect(called).toBe(false);
+  });
 });
