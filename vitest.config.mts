@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { TEST_WORKERS } from './tests/helpers/ports';
 
 export default defineConfig({
   resolve: {
@@ -14,8 +15,8 @@ export default defineConfig({
     exclude: ['tests/e2e/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: two files at a time, each on its own database.
-    maxWorkers: 2,
+    // Two cores: two files at a time, each on its own database and its own slice of ports.
+    maxWorkers: TEST_WORKERS,
     pool: 'forks',
     setupFiles: ['tests/helpers/setup.ts'],
     globalSetup: ['tests/helpers/global-setup.ts'],

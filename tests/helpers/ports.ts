@@ -18,14 +18,15 @@ function isFree(port: number): Promise<boolean> {
  * processes: if two of them probed the same free port, both spawned a server on
  * it, and the loser's readiness probe was answered by the winner's server, the
  * loser's tests would talk to the wrong server. Each vitest worker (VITEST_POOL_ID
- * 1..WORKERS) therefore gets its own slice; anything else uses the whole range.
+ * 1..TEST_WORKERS) therefore gets its own slice; anything else uses the whole range.
  */
-const WORKERS = 2;
+/** Test files run at once (vitest.config.mts reads it from here): two cores, two files. */
+export const TEST_WORKERS = 2;
 function myRange(): { first: number; size: number } {
   const size = PORT_RANGE.last - PORT_RANGE.first + 1;
   const pool = Number(process.env.VITEST_POOL_ID);
-  if (!Number.isInteger(pool) || pool < 1 || pool > WORKERS) return { first: PORT_RANGE.first, size };
-  const slice = Math.floor(size / WORKERS);
+  if (!Number.isInteger(pool) || pool < 1 || pool > TEST_WORKERS) return { first: PORT_RANGE.first, size };
+  const slice = Math.floor(size / TEST_WORKERS);
   return { first: PORT_RANGE.first + (pool - 1) * slice, size: slice };
 }
 
