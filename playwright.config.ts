@@ -11,12 +11,10 @@ const PORT = Number(process.env.E2E_PORT ?? 3150);
 export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
 export const E2E_DEMO_KEY = 'sk_test_E2eDemoKey0123456789abcdefghijklmnopqrstuv';
 
-// The config is loaded by the runner and by every worker: make the data folder once.
+// The config is loaded by the runner and by every worker: make the data folder once,
+// a new one of this run's own (another run on the machine keeps its own).
 if (!process.env.E2E_DATA_DIR) {
-  const root = path.join(os.tmpdir(), 'console-e2e');
-  fs.rmSync(root, { recursive: true, force: true });
-  fs.mkdirSync(root, { recursive: true });
-  process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(root, 'data-'));
+  process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'console-e2e-'));
 }
 
 const chromium = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? '/usr/bin/chromium';

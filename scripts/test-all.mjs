@@ -10,10 +10,29 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { useLocalPostgresIfPresent } from './local-postgres.mjs';
+
+/** A random block of 101 ports in 20000-59999 whose first and last ports are free now. */
+async function freePortBlock() {
+  const free = (port) =>
+    new Promise((resolve) => {
+      const probe = net.createServer().once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  for (;;) {
+    const base = 20000 + 200 * Math.floor(Math.random() * 200);
+    if ((await free(base)) && (await free(base + 100))) return base;
+  }
+}
 
 const bin = (name) => path.join('node_modules', '.bin', name);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'test-all-'));
+// Everything this run writes or listens on is its own, so two clones can test side by side:
+// temporary folders under `tmp`, and a block of 101 ports (vitest's 100, then Playwright's server).
+process.env.TEST_RUN_DIR ??= tmp;
+process.env.TEST_PORT_BASE ??= String(await freePortBlock());
+process.env.E2E_PORT ??= String(Number(process.env.TEST_PORT_BASE) + 100);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let ok = true;
 

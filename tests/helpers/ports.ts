@@ -1,7 +1,12 @@
 import net from 'node:net';
 
-/** The ports this suite may use on this shared machine; other teams own the rest. */
-export const PORT_RANGE = { first: 3200, last: 3299 } as const;
+/**
+ * The ports this run may use. `npm test` picks a free block of its own and passes
+ * it as TEST_PORT_BASE, so that two clones can test side by side on one machine;
+ * a bare `vitest run` uses 3200-3299.
+ */
+const base = Number(process.env.TEST_PORT_BASE ?? 3200);
+export const PORT_RANGE = { first: base, last: base + 99 } as const;
 
 const handedOut = new Set<number>();
 

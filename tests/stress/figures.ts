@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** One line of figures per stress case, gathered across test files and printed at the end. */
-export const FIGURES_FILE = path.join(os.tmpdir(), 'prove-stress-figures.jsonl');
+export const FIGURES_FILE = path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'prove-stress-figures.jsonl');
 
 export type Figures = Record<string, string | number | boolean>;
 
