@@ -1,7 +1,7 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { payoutInputSchema, type PayoutInput } from '@/lib/payments/schemas';
-import { TEST_BANK_CODES } from '@/lib/payments/test-banks';
+import { payoutInputSchema, type PayoutInput } from '@/lib/contract';
+import { TEST_BANK_CODES } from '@/lib/contract';
 
 type Draft = { amount: string; bank_code: string; account_number: string };
 export const emptyDraft: Draft = { amount: '', bank_code: '', account_number: '' };

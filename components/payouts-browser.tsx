@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { firstPageOnly } from '@/lib/client/list-pages';
 import { payoutPagesQuery } from '@/lib/client/queries';
-import type { PayoutStatus } from '@/lib/upstream/schemas';
+import { PAYOUT_STATUSES, type PayoutStatus } from '@/lib/contract';
 import { PayoutsList } from './payouts-list';
 
-const FILTERS = ['all', 'pending', 'paid', 'failed'] as const;
+const FILTERS = ['all', ...PAYOUT_STATUSES] as const;
 
 export function PayoutsBrowser() {
   const queryClient = useQueryClient();

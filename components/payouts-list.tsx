@@ -1,7 +1,7 @@
 'use client';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { payoutPagesQuery } from '@/lib/client/queries';
-import type { PayoutStatus } from '@/lib/upstream/schemas';
+import type { PayoutStatus } from '@/lib/contract';
 import { LoadMoreButton } from './load-more-button';
 import { PayoutsTable } from './payouts-table';
 

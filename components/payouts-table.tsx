@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { formatMoney, formatTime } from '@/lib/format';
-import type { Payout } from '@/lib/upstream/schemas';
+import type { Payout } from '@/lib/contract';
 
 /** Payouts as given (newest first), one row each, with an optional note under them. */
 export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: string }) {

@@ -1,4 +1,5 @@
-import { PAYOUT_LIMITS, TEST_ACCOUNTS, TEST_BANK_CODES } from '@/lib/payments/test-banks';
+import { PAYOUT_LIMITS, TEST_BANK_CODES } from '@/lib/contract';
+import { TEST_ACCOUNTS } from '@/lib/payments/test-banks';
 import { formatMoney } from '@/lib/format';
 
 /** The documented test values, next to the form that uses them. */

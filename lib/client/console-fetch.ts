@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../upstream/upstream-error';
+import type { ErrorBody } from '../contract';
 
 /**
  * A failed console request. `outcomeUnknown` means the browser cannot know

@@ -1,5 +1,5 @@
 import type { InfiniteData } from '@tanstack/react-query';
-import type { List } from '../upstream/schemas';
+import type { List } from '../contract';
 
 /**
  * Cursor pagination of the console's lists: pages of PAGE_SIZE, newest first, each

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { Balance, CheckoutSession, List, Payout, PayoutStatus } from '../upstream/schemas';
+import type { Balance, CheckoutSession, List, Payout, PayoutStatus } from '../contract';
 import { consoleFetch } from './console-fetch';
 import { PAGE_SIZE, nextCursor, pageItems, pagePath } from './list-pages';
 import { consoleKeys } from './query-keys';

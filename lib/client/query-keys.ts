@@ -1,4 +1,4 @@
-import type { PayoutStatus } from '../upstream/schemas';
+import type { PayoutStatus } from '../contract';
 
 /** Every react-query key of the console, from one place, so invalidation cannot miss one. */
 export const consoleKeys = {

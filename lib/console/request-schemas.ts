@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { SECRET_KEY_PATTERN } from '../config/env';
-import { checkoutFields, payoutFields } from '../payments/schemas';
+import { checkoutFields, idempotencyKeySchema, payoutFields, payoutStatusField } from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
  * the API's own schemas, so the browser form, this route and the API agree.
  */
-export const idempotencyKeyField = z
-  .string({ error: 'idempotency_key is required' })
-  .regex(/^[\x21-\x7e]{8,255}$/, { error: 'idempotency_key must be 8 to 255 visible ASCII characters' });
 
 export const signInSchema = z.strictObject({
   secretKey: z.string({ error: 'secretKey is required' }).trim().min(1, { error: 'Enter your secret key.' }).max(300),
@@ -16,12 +13,12 @@ export const signInSchema = z.strictObject({
 
 export const looksLikeSecretKey = (key: string) => SECRET_KEY_PATTERN.test(key);
 
-export const createPayoutSchema = z.strictObject({ ...payoutFields, idempotency_key: idempotencyKeyField });
+export const createPayoutSchema = z.strictObject({ ...payoutFields, idempotency_key: idempotencyKeySchema });
 
 export const createCheckoutSchema = z.strictObject({
   amount: checkoutFields.amount,
   description: checkoutFields.description,
-  idempotency_key: idempotencyKeyField,
+  idempotency_key: idempotencyKeySchema,
 });
 
 const limit = z.coerce.number({ error: 'limit must be an integer' }).int({ error: 'limit must be an integer' }).min(1).max(100).optional();
@@ -29,7 +26,7 @@ const limit = z.coerce.number({ error: 'limit must be an integer' }).int({ error
 export const listPayoutsQuery = z.strictObject({
   limit,
   starting_after: z.string().startsWith('po_', { error: 'starting_after must be a payout id' }).max(100).optional(),
-  status: z.enum(['pending', 'paid', 'failed'], { error: 'status must be pending, paid or failed' }).optional(),
+  status: payoutStatusField.optional(),
 });
 
 export const listCheckoutQuery = z.strictObject({

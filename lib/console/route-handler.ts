@@ -1,9 +1,10 @@
 import 'server-only';
 import type { z } from 'zod';
-import { isJsonContentType } from '../payments/request-body';
+import { isJsonContentType } from '../contract';
 import { getRuntime } from '../server/runtime';
 import { verifySession, type ConsoleSession } from '../session/session';
-import { ConsoleError, jsonResponse, notSignedIn, toErrorResponse, validationError } from './errors';
+import { ApiError } from '../contract';
+import { jsonResponse, notSignedIn, toErrorResponse, validationError } from './errors';
 import { crossOriginRefusal } from './same-origin';
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -24,7 +25,7 @@ export function consoleRoute<P = Record<string, never>>(opts: { mutates: boolean
     try {
       if (opts.mutates) {
         const refusal = crossOriginRefusal(req.headers);
-        if (refusal) throw new ConsoleError('cross_origin_request', `Cross-origin request refused (${refusal}).`);
+        if (refusal) throw new ApiError('cross_origin_request', `Cross-origin request refused (${refusal}).`);
       }
       return await handler({ req, params: await ctx.params });
     } catch (error) {
@@ -49,14 +50,14 @@ export function sessionRoute<P = Record<string, never>>(
 
 /** The body as JSON, validated: 415 for anything but application/json (which no plain HTML form can send). */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  if (!isJsonContentType(req.headers.get('content-type'))) throw new ConsoleError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
+  if (!isJsonContentType(req.headers.get('content-type'))) throw new ApiError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
   const text = await req.text();
-  if (text.length > MAX_BODY_BYTES) throw new ConsoleError('invalid_request', 'The request body is too large.');
+  if (text.length > MAX_BODY_BYTES) throw new ApiError('payload_too_large', 'The request body is too large.');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ConsoleError('invalid_json', 'The request body is not valid JSON.');
+    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error);
@@ -67,7 +68,7 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
 export function assertNoForeignBody(req: Request): void {
   const type = req.headers.get('content-type');
   if (type && !isJsonContentType(type)) {
-    throw new ConsoleError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
+    throw new ApiError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
   }
 }
 

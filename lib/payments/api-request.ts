@@ -6,13 +6,9 @@
  * (lib/upstream/in-process-fetch.ts). Allocating a Request, a body stream and a
  * Response per call was most of the standalone server's per-request CPU.
  */
-export interface HeaderReader {
-  /** The header's value, several values joined by ", "; null when absent. Names are case-insensitive. */
-  get(name: string): string | null;
-}
+import type { BodyRead, HeaderReader } from '../contract/body';
 
-/** Outcome of reading a body with a size limit: its bytes, or 'too_large' as soon as the limit is passed. */
-export type BodyRead = Uint8Array | 'too_large';
+export type { BodyRead, HeaderReader };
 
 export interface ApiRequest {
   readonly method: string;

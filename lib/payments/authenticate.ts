@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/types';
 import type { AuthFailureLimiter } from './auth-failure-limiter';
-import { ApiError } from './errors';
+import { ApiError } from '../contract';
 import { merchantForKey, type Merchant } from './merchants';
 import { isWellFormedSecretKey } from './secret-keys';
 

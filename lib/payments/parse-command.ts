@@ -1,21 +1,34 @@
 import type { z } from 'zod';
-import { actions, actionNames } from './actions';
-import type { Action } from './actions/action';
-import { ApiError } from './errors';
-import { describeFirstIssue } from './zod-issue';
+import { ACTION_NAMES, ApiError, describeFirstIssue } from '../contract';
+import { actions } from './actions';
+import type { ActionContract, ActionName } from '../contract';
+import type { ActionContext } from './actions/action';
 
-/** Picks the action named by `action` and validates the whole body against its schema. */
-export function parseCommand(body: Record<string, unknown>): { name: string; action: Action; input: unknown } {
+/** An action with its types erased: the contract schema has just validated the input it gets. */
+interface AnyAction {
+  contract: ActionContract;
+  run(ctx: ActionContext, input: unknown): Promise<object>;
+}
+
+/** A validated command, ready to run. */
+export interface Command {
+  name: string;
+  mutates: boolean;
+  run(ctx: ActionContext): Promise<object>;
+}
+
+/** Picks the action named by `action` and validates the whole body against its contract schema. */
+export function parseCommand(body: Record<string, unknown>): Command {
   const name = body.action;
   if (name === undefined) throw new ApiError('invalid_request', 'action is required', 'action');
   if (typeof name !== 'string') throw new ApiError('invalid_request', 'action must be a string', 'action');
-  const action = Object.hasOwn(actions, name) ? actions[name] : undefined;
+  const action = Object.hasOwn(actions, name) ? (actions[name as ActionName] as unknown as AnyAction) : undefined;
   if (!action) {
-    throw new ApiError('unknown_action', `Unknown action. Known actions: ${actionNames.join(', ')}.`, 'action');
+    throw new ApiError('unknown_action', `Unknown action. Known actions: ${ACTION_NAMES.join(', ')}.`, 'action');
   }
-  const parsed = action.schema.safeParse(body);
+  const parsed = action.contract.request.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error);
-  return { name, action, input: parsed.data };
+  return { name, mutates: action.contract.mutates, run: (ctx) => action.run(ctx, parsed.data) };
 }
 
 function validationError(error: z.ZodError): ApiError {

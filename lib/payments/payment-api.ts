@@ -4,12 +4,12 @@ import { actions } from './actions';
 import type { CoreSettings } from './actions/action';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { authenticate } from './authenticate';
-import { ApiError, internalError } from './errors';
+import { ApiError, internalError } from '../contract';
 import { fingerprint, parseIdempotencyKey, runIdempotent } from './idempotency';
-import { REPLAYED_HEADER } from './protocol';
+import { REPLAYED_HEADER } from '../contract';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
-import { readJsonObject } from './request-body';
+import { readJsonObject } from '../contract';
 
 export interface PaymentApiDeps {
   db: Db;
@@ -47,10 +47,10 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       action = command.name;
       const origin = deps.settings.publicBaseUrl ?? new URL(req.url).origin;
       const run = async (tx: Queryable) =>
-        JSON.stringify(await command.action.run({ db: tx, merchant, settings: deps.settings, origin }, command.input));
-      const key = command.action.mutates ? parseIdempotencyKey(req.headers) : undefined;
+        JSON.stringify(await command.run({ db: tx, merchant, settings: deps.settings, origin }));
+      const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
 
-      if (!command.action.mutates) {
+      if (!command.mutates) {
         response = json(200, await run(db));
       } else if (key === undefined) {
         response = json(200, await db.transaction(run));

@@ -1,4 +1,5 @@
 /** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
+import type { CheckoutSessionStatus, PayoutStatus } from '../contract';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -8,7 +9,7 @@ export interface PayoutRow {
   currency: string;
   bank_code: string;
   account_number: string;
-  status: 'pending' | 'paid' | 'failed';
+  status: PayoutStatus;
   failure_code: string | null;
   failure_message: string | null;
   created_at: Date;
@@ -42,7 +43,7 @@ export interface CheckoutSessionRow {
   description: string | null;
   success_url: string | null;
   cancel_url: string | null;
-  status: 'open' | 'complete' | 'expired';
+  status: CheckoutSessionStatus;
   expires_at: Date;
   created_at: Date;
   completed_at: Date | null;

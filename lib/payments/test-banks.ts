@@ -1,15 +1,7 @@
 /**
- * Test-mode banks, accounts and limits. Pure data: the browser's payout form and
- * the server validate against the same values.
+ * Test-mode accounts and what each does to a payout. Pure data: the console shows
+ * them beside the payout form. The banks and limits are the contract's (lib/contract/fields.ts).
  */
-export const TEST_BANK_CODES = ['BCA', 'BNI', 'BRI', 'MANDIRI', 'PERMATA', 'CIMB', 'BSI', 'DANAMON'] as const;
-export type BankCode = (typeof TEST_BANK_CODES)[number];
-
-/** Per payout, in IDR (whole rupiah: IDR is used without a minor unit). */
-export const PAYOUT_LIMITS = { min: 10_000, max: 100_000_000 } as const;
-
-/** Account numbers: digits only, 6 to 20 of them. */
-export const ACCOUNT_NUMBER_PATTERN = /^[0-9]{6,20}$/;
 
 export type SimulatedOutcome =
   | { kind: 'paid' }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { ApiRequest, BodyRead, PaymentCore } from '../payments/api-request';
-import { API_PATH } from '../payments/protocol';
+import { API_PATH } from '../contract';
 
 /** Past this many unread body bytes after the response, the connection is closed rather than drained. */
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import 'server-only';
-import type { PayoutInput } from '../payments/schemas';
+import type { PayoutInput } from '../contract';
 import type { PaymentClient } from './payment-client';
-import { balanceSchema, checkoutSessionListSchema, checkoutSessionSchema, payoutListSchema, payoutSchema, type PayoutStatus } from './schemas';
+import { balanceSchema, checkoutSessionListSchema, checkoutSessionSchema, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
 
 export interface ListQuery {
   limit?: number;

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { z } from 'zod';
-import { errorBodySchema, invalidResponse, outcomeUnknown, UpstreamError } from './upstream-error';
+import { API_PATH, errorBodySchema, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../contract';
+import { invalidResponse, outcomeUnknown, UpstreamError } from './upstream-error';
 
-import { API_PATH, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../payments/protocol';
 /** The spec's recommended back-off: 1 s, 2 s, 4 s, each resending the same key. */
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 

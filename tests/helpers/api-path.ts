@@ -1,2 +1,2 @@
 /** Where every mount serves the payment API. */
-export { API_PATH } from '@/lib/payments/protocol';
+export { API_PATH } from '@/lib/contract';

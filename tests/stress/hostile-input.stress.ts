@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '@/lib/payments/errors';
+import { ERROR_CODES } from '@/lib/contract';
 import { postgresUrl } from '../helpers/databases';
 import type { ServerKind } from '../helpers/server-process';
 import { Deployment, ledgerCheck, type StressBackend } from './deployment';

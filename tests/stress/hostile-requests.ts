@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { actionNames } from '@/lib/payments/actions';
+import { ACTION_NAMES as actionNames } from '@/lib/contract';
 import { DEMO_KEY } from '../helpers/server-process';
 
 /** A request as the fuzzer sends it: header values and body bytes exactly as given. */

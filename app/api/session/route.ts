@@ -1,5 +1,6 @@
 // POST /api/session: sign in with a secret key (checked by calling the API). DELETE: sign out.
-import { ConsoleError, notSignedIn } from '@/lib/console/errors';
+import { ApiError } from '@/lib/contract';
+import { notSignedIn } from '@/lib/console/errors';
 import { looksLikeSecretKey, signInSchema } from '@/lib/console/request-schemas';
 import { assertNoForeignBody, consoleRoute, ok, readJson } from '@/lib/console/route-handler';
 import { paymentClient } from '@/lib/upstream';
@@ -9,7 +10,7 @@ import { endSession, startSession, verifySession } from '@/lib/session/session';
 
 export const dynamic = 'force-dynamic';
 
-const rejected = () => new ConsoleError('invalid_secret_key', 'That secret key was not accepted.', 'secretKey');
+const rejected = () => new ApiError('invalid_secret_key', 'That secret key was not accepted.', 'secretKey');
 
 export const POST = consoleRoute({ mutates: true }, async ({ req }) => {
   const { secretKey } = await readJson(req, signInSchema);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { ACTIONS, type ActionName, type ActionRequest } from '../../contract';
 import type { Queryable } from '../../db/types';
 import type { Merchant } from '../merchants';
 
@@ -19,12 +19,16 @@ export interface ActionContext {
   origin: string;
 }
 
-export interface Action<S extends z.ZodType = z.ZodType> {
-  /** Parses the whole command body, `action` included: unknown fields are refused. */
-  schema: S;
-  /** State-changing actions run in a transaction and honour the idempotency key. */
-  mutates: boolean;
-  run(ctx: ActionContext, input: z.infer<S>): Promise<object>;
+/** The core's implementation of one action of the contract (lib/contract/actions.ts). */
+export interface Action<N extends ActionName = ActionName> {
+  name: N;
+  /** Request and response schemas, and whether the action changes state (then: one transaction, idempotency key). */
+  contract: (typeof ACTIONS)[N];
+  run(ctx: ActionContext, input: ActionRequest<N>): Promise<object>;
 }
 
-export const defineAction = <S extends z.ZodType>(action: Action<S>) => action;
+export const implement = <N extends ActionName>(name: N, run: Action<N>['run']): Action<N> => ({
+  name,
+  contract: ACTIONS[name],
+  run,
+});

@@ -1,24 +1,19 @@
-import { z } from 'zod';
-import { defineAction } from './action';
+import { implement } from './action';
 
 /** get_balance: what can be paid out now, and what is already on its way out. */
-export const getBalance = defineAction({
-  schema: z.strictObject({ action: z.literal('get_balance') }),
-  mutates: false,
-  async run({ db, merchant }) {
-    // pending_payouts is kept with the balance (lib/payments/ledger.ts): one row, whatever the backlog.
-    const [row] = await db.query<{ currency: string; available: number; pending_payouts: number }>(
-      `SELECT currency, available, pending_payouts FROM balances WHERE merchant_id = $1`,
-      [merchant.id],
-    );
-    if (!row) throw new Error(`merchant ${merchant.id} has no balance row`);
-    return {
-      object: 'balance',
-      merchant: { id: merchant.id, name: merchant.name },
-      currency: row.currency,
-      available: row.available,
-      pending_payouts: row.pending_payouts,
-      livemode: false,
-    };
-  },
+export const getBalance = implement('get_balance', async ({ db, merchant }) => {
+  // pending_payouts is kept with the balance (lib/payments/ledger.ts): one row, whatever the backlog.
+  const [row] = await db.query<{ currency: string; available: number; pending_payouts: number }>(
+    `SELECT currency, available, pending_payouts FROM balances WHERE merchant_id = $1`,
+    [merchant.id],
+  );
+  if (!row) throw new Error(`merchant ${merchant.id} has no balance row`);
+  return {
+    object: 'balance',
+    merchant: { id: merchant.id, name: merchant.name },
+    currency: row.currency,
+    available: row.available,
+    pending_payouts: row.pending_payouts,
+    livemode: false,
+  };
 });

@@ -1,28 +1,22 @@
-import { z } from 'zod';
-import { ApiError } from '../errors';
+import { ApiError } from '../../contract';
 import { newId } from '../random-id';
-import { checkoutFields, idField, listFields } from '../schemas';
 import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../serialize';
-import { defineAction, type ActionContext } from './action';
+import { implement, type ActionContext } from './action';
 import { listPage } from './list-page';
 
 const DEFAULT_EXPIRES_IN = 86_400;
 
-export const createCheckoutSession = defineAction({
-  schema: z.strictObject({ action: z.literal('create_checkout_session'), ...checkoutFields }),
-  mutates: true,
-  async run({ db, merchant, origin }, input) {
-    const [row] = await db.query<CheckoutSessionRow>(
-      `INSERT INTO checkout_sessions (id, merchant_id, amount, currency, description, success_url, cancel_url, status, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', now() + make_interval(secs => $8))
-       RETURNING ${CHECKOUT_COLUMNS}`,
-      [
-        newId('cs'), merchant.id, input.amount, merchant.currency, input.description ?? null,
-        input.success_url ?? null, input.cancel_url ?? null, input.expires_in ?? DEFAULT_EXPIRES_IN,
-      ],
-    );
-    return checkoutSessionObject(row!, origin);
-  },
+export const createCheckoutSession = implement('create_checkout_session', async ({ db, merchant, origin }, input) => {
+  const [row] = await db.query<CheckoutSessionRow>(
+    `INSERT INTO checkout_sessions (id, merchant_id, amount, currency, description, success_url, cancel_url, status, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', now() + make_interval(secs => $8))
+     RETURNING ${CHECKOUT_COLUMNS}`,
+    [
+      newId('cs'), merchant.id, input.amount, merchant.currency, input.description ?? null,
+      input.success_url ?? null, input.cancel_url ?? null, input.expires_in ?? DEFAULT_EXPIRES_IN,
+    ],
+  );
+  return checkoutSessionObject(row!, origin);
 });
 
 async function findSession({ db, merchant }: ActionContext, id: string) {
@@ -34,42 +28,32 @@ async function findSession({ db, merchant }: ActionContext, id: string) {
   return row;
 }
 
-export const getCheckoutSession = defineAction({
-  schema: z.strictObject({ action: z.literal('get_checkout_session'), id: idField('cs') }),
-  mutates: false,
-  run: async (ctx, input) => checkoutSessionObject(await findSession(ctx, input.id), ctx.origin),
-});
+export const getCheckoutSession = implement('get_checkout_session', async (ctx, input) =>
+  checkoutSessionObject(await findSession(ctx, input.id), ctx.origin),
+);
 
-export const listCheckoutSessions = defineAction({
-  schema: z.strictObject({ action: z.literal('list_checkout_sessions'), ...listFields('cs') }),
-  mutates: false,
-  async run(ctx, input) {
-    const page = await listPage<CheckoutSessionRow>(ctx.db, {
-      table: 'checkout_sessions',
-      columns: CHECKOUT_COLUMNS,
-      merchantId: ctx.merchant.id,
-      limit: input.limit,
-      startingAfter: input.starting_after,
-    });
-    return { ...page, data: page.data.map((r) => checkoutSessionObject(r, ctx.origin)) };
-  },
+export const listCheckoutSessions = implement('list_checkout_sessions', async (ctx, input) => {
+  const page = await listPage<CheckoutSessionRow>(ctx.db, {
+    table: 'checkout_sessions',
+    columns: CHECKOUT_COLUMNS,
+    merchantId: ctx.merchant.id,
+    limit: input.limit,
+    startingAfter: input.starting_after,
+  });
+  return { ...page, data: page.data.map((r) => checkoutSessionObject(r, ctx.origin)) };
 });
 
 /** Expires an open session at once; a complete one cannot be expired (409). Expiring twice is harmless. */
-export const expireCheckoutSession = defineAction({
-  schema: z.strictObject({ action: z.literal('expire_checkout_session'), id: idField('cs') }),
-  mutates: true,
-  async run(ctx, input) {
-    const [row] = await ctx.db.query<CheckoutSessionRow>(
-      `UPDATE checkout_sessions SET status = 'expired', expires_at = LEAST(expires_at, now())
-       WHERE id = $1 AND merchant_id = $2 AND status = 'open' RETURNING ${CHECKOUT_COLUMNS}`,
-      [input.id, ctx.merchant.id],
-    );
-    if (row) return checkoutSessionObject(row, ctx.origin);
-    const current = await findSession(ctx, input.id);
-    if (current.status === 'complete') {
-      throw new ApiError('checkout_session_not_open', `Checkout session ${input.id} is complete and cannot be expired.`, 'id');
-    }
-    return checkoutSessionObject(current, ctx.origin);
-  },
+export const expireCheckoutSession = implement('expire_checkout_session', async (ctx, input) => {
+  const [row] = await ctx.db.query<CheckoutSessionRow>(
+    `UPDATE checkout_sessions SET status = 'expired', expires_at = LEAST(expires_at, now())
+     WHERE id = $1 AND merchant_id = $2 AND status = 'open' RETURNING ${CHECKOUT_COLUMNS}`,
+    [input.id, ctx.merchant.id],
+  );
+  if (row) return checkoutSessionObject(row, ctx.origin);
+  const current = await findSession(ctx, input.id);
+  if (current.status === 'complete') {
+    throw new ApiError('checkout_session_not_open', `Checkout session ${input.id} is complete and cannot be expired.`, 'id');
+  }
+  return checkoutSessionObject(current, ctx.origin);
 });

@@ -1,3 +1,4 @@
+import type { ActionName } from '../../contract';
 import type { Action } from './action';
 import { getBalance } from './balance';
 import {
@@ -8,8 +9,8 @@ import {
 } from './checkout-sessions';
 import { getPayout, listPayouts, withdraw } from './payouts';
 
-/** Every action of `POST /v1/index.php`, by the name a command gives in `action`. */
-export const actions: Readonly<Record<string, Action>> = {
+/** The core's implementation of every action of the contract: a missing one does not compile. */
+export const actions: { readonly [N in ActionName]: Action<N> } = {
   get_balance: getBalance,
   withdraw,
   get_payout: getPayout,
@@ -19,5 +20,3 @@ export const actions: Readonly<Record<string, Action>> = {
   list_checkout_sessions: listCheckoutSessions,
   expire_checkout_session: expireCheckoutSession,
 };
-
-export const actionNames = Object.keys(actions);

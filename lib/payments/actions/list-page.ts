@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types';
-import { ApiError } from '../errors';
+import { ApiError } from '../../contract';
 import { listObject } from '../serialize';
 
 /**

@@ -1,10 +1,27 @@
 import { z } from 'zod';
-import { ACCOUNT_NUMBER_PATTERN, PAYOUT_LIMITS, TEST_BANK_CODES } from './test-banks';
 
 /**
- * Field schemas of the API's actions. Pure zod, no Node imports: the console's
- * payout form validates with `payoutFields` in the browser as the API does.
+ * Field schemas and value lists of the API's actions. Pure zod, no Node imports:
+ * the console's payout form validates with `payoutFields` in the browser as the
+ * API does, and the OpenAPI document is generated from the same schemas.
  */
+
+/** Test-mode banks. */
+export const TEST_BANK_CODES = ['BCA', 'BNI', 'BRI', 'MANDIRI', 'PERMATA', 'CIMB', 'BSI', 'DANAMON'] as const;
+export type BankCode = (typeof TEST_BANK_CODES)[number];
+
+/** Per payout, in IDR (whole rupiah: IDR is used without a minor unit). */
+export const PAYOUT_LIMITS = { min: 10_000, max: 100_000_000 } as const;
+
+/** Account numbers: digits only, 6 to 20 of them. */
+export const ACCOUNT_NUMBER_PATTERN = /^[0-9]{6,20}$/;
+
+export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
+export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
+
+export const payoutStatusField = z.enum(PAYOUT_STATUSES, { error: `status must be ${PAYOUT_STATUSES.join(', ')}` });
 export const amountField = (min: number, max: number) =>
   z
     .int({ error: (i) => (i.input === undefined ? 'amount is required' : 'amount must be an integer in the smallest currency unit') })

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { checkoutFields, idField, listFields, payoutFields, payoutStatusField } from './fields';
+import {
+  balanceSchema,
+  checkoutSessionListSchema,
+  checkoutSessionSchema,
+  payoutListSchema,
+  payoutSchema,
+} from './objects';
+
+/**
+ * Every action of `POST /v1/index.php`: its request (the whole body, `action`
+ * included; unknown fields are refused), its answer, and whether it changes
+ * state (then it runs in one transaction and honours the idempotency header).
+ * The core implements each entry (lib/payments/actions), the OpenAPI document
+ * and the SDK are generated from this table.
+ */
+export interface ActionContract<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  request: Req;
+  response: Res;
+  mutates: boolean;
+  summary: string;
+}
+
+const command = <N extends string, S extends z.ZodRawShape>(name: N, shape: S) =>
+  z.strictObject({ action: z.literal(name), ...shape });
+
+const define = <Req extends z.ZodType, Res extends z.ZodType>(c: ActionContract<Req, Res>) => c;
+
+export const ACTIONS = {
+  get_balance: define({
+    request: command('get_balance', {}),
+    response: balanceSchema,
+    mutates: false,
+    summary: 'What can be paid out now, and what is already on its way out.',
+  }),
+  withdraw: define({
+    request: command('withdraw', payoutFields),
+    response: payoutSchema,
+    mutates: true,
+    summary: 'Moves the amount from available to pending payouts and creates a pending payout that settles in the background.',
+  }),
+  get_payout: define({
+    request: command('get_payout', { id: idField('po') }),
+    response: payoutSchema,
+    mutates: false,
+    summary: 'One payout of this merchant.',
+  }),
+  list_payouts: define({
+    request: command('list_payouts', { ...listFields('po'), status: payoutStatusField.optional() }),
+    response: payoutListSchema,
+    mutates: false,
+    summary: 'Payouts, newest first, in cursor pages.',
+  }),
+  create_checkout_session: define({
+    request: command('create_checkout_session', checkoutFields),
+    response: checkoutSessionSchema,
+    mutates: true,
+    summary: 'A hosted payment link for an amount; the customer pays it on the hosted checkout page.',
+  }),
+  get_checkout_session: define({
+    request: command('get_checkout_session', { id: idField('cs') }),
+    response: checkoutSessionSchema,
+    mutates: false,
+    summary: 'One checkout session of this merchant.',
+  }),
+  list_checkout_sessions: define({
+    request: command('list_checkout_sessions', listFields('cs')),
+    response: checkoutSessionListSchema,
+    mutates: false,
+    summary: 'Checkout sessions, newest first, in cursor pages.',
+  }),
+  expire_checkout_session: define({
+    request: command('expire_checkout_session', { id: idField('cs') }),
+    response: checkoutSessionSchema,
+    mutates: true,
+    summary: 'Expires an open session at once; a complete one cannot be expired (409).',
+  }),
+} as const satisfies Record<string, ActionContract>;
+
+export type ActionName = keyof typeof ACTIONS;
+export const ACTION_NAMES = Object.keys(ACTIONS) as [ActionName, ...ActionName[]];
+export type ActionRequest<N extends ActionName> = z.infer<(typeof ACTIONS)[N]['request']>;
+export type ActionResponse<N extends ActionName> = z.infer<(typeof ACTIONS)[N]['response']>;

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/**
+ * The one error vocabulary of the service: the API, the console's routes and the
+ * hosted checkout page all answer { "error": { type, code, message, param? } }
+ * with a code from this table, which is the only place a code meets its HTTP
+ * status. Codes are stable: clients (and the SDK) branch on them.
+ */
+export const ERROR_CODES = {
+  invalid_json: { status: 400, type: 'invalid_request_error', description: 'The body is not valid UTF-8 JSON.' },
+  invalid_request: { status: 400, type: 'invalid_request_error', description: 'A field is missing or invalid; `param` names it.' },
+  unknown_action: { status: 400, type: 'invalid_request_error', description: '`action` names no action of this API.' },
+  invalid_idempotency_key: { status: 400, type: 'idempotency_error', description: 'The idempotency key breaks the key rule.' },
+  invalid_card: { status: 400, type: 'invalid_request_error', description: 'Hosted checkout: the card number is malformed.' },
+  unauthorized: { status: 401, type: 'authentication_error', description: 'No valid key (API) or no live session (console).' },
+  invalid_secret_key: { status: 401, type: 'authentication_error', description: 'Console sign-in: the key was not accepted.' },
+  card_declined: { status: 402, type: 'card_error', description: 'Hosted checkout: the test card was declined.' },
+  cross_origin_request: { status: 403, type: 'invalid_request_error', description: 'Console: a state change from another origin.' },
+  not_found: { status: 404, type: 'invalid_request_error', description: 'No such object for this merchant.' },
+  method_not_allowed: { status: 405, type: 'invalid_request_error', description: 'Only POST is served on the API path.' },
+  idempotency_request_in_progress: { status: 409, type: 'idempotency_error', description: 'The original request with this key is still running: retry with the same key.' },
+  checkout_session_not_open: { status: 409, type: 'invalid_request_error', description: 'The checkout session was paid or expired.' },
+  payload_too_large: { status: 413, type: 'invalid_request_error', description: 'The body is larger than the limit.' },
+  unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not application/json.' },
+  insufficient_funds: { status: 422, type: 'invalid_request_error', description: 'The available balance does not cover the amount.' },
+  idempotency_key_reused: { status: 422, type: 'idempotency_error', description: 'The key was used with a different request.' },
+  rate_limited: { status: 429, type: 'rate_limit_error', description: 'Too many failed authentications from this address.' },
+  internal_error: { status: 500, type: 'api_error', description: 'Unexpected; logged. Retrying with the same idempotency key is safe.' },
+  upstream_invalid_response: { status: 502, type: 'api_error', description: 'Console: the payment API sent an answer the console does not understand.' },
+  service_unavailable: { status: 503, type: 'api_error', description: 'A dependency (the database) is unreachable: retry after `Retry-After` with the same key.' },
+  upstream_unavailable: { status: 503, type: 'api_error', description: 'Console: the payment API did not answer; the outcome is unknown, retry with the same key.' },
+} as const satisfies Record<string, { status: number; type: string; description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+
+/** The error body as it travels; `code` is a string so that a newer server's code still parses. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    type: z.string(),
+    code: z.string(),
+    message: z.string(),
+    param: z.string().optional(),
+    request_id: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** An error that becomes an answer in the one shape: thrown by the core, the console and the hosted page. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    const { type } = ERROR_CODES[this.code];
+    return { error: { type, code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) } };
+  }
+}
+
+export const internalError = () =>
+  new ApiError('internal_error', 'An internal error occurred. It has been logged; retrying with the same idempotency key is safe.');

@@ -1,0 +1,12 @@
+/**
+ * The wire contract of the payment API, in one place: what the core implements,
+ * what the OpenAPI document and the SDK are generated from, what the console
+ * parses. Pure zod and constants: no Node, no Next, no database.
+ */
+export * from './actions';
+export * from './body';
+export * from './errors';
+export * from './fields';
+export * from './objects';
+export * from './protocol';
+export * from './zod-issue';
