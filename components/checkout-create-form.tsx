@@ -2,8 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
-import { checkoutFields } from '@/lib/contract';
-import type { CheckoutSession } from '@/lib/contract';
+import { checkoutFields, type CheckoutSession } from '@/lib/contract';
 import { CopyLink } from './copy-link';
 
 type CheckoutInput = { amount: number; description?: string };

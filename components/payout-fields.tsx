@@ -1,7 +1,6 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { payoutInputSchema, type PayoutInput } from '@/lib/contract';
-import { TEST_BANK_CODES } from '@/lib/contract';
+import { type PayoutInput, payoutInputSchema, TEST_BANK_CODES } from '@/lib/contract';
 
 type Draft = { amount: string; bank_code: string; account_number: string };
 export const emptyDraft: Draft = { amount: '', bank_code: '', account_number: '' };

@@ -4,9 +4,7 @@ import { useState } from 'react';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { formatMoney } from '@/lib/format';
-import type { PayoutInput } from '@/lib/contract';
-import { maskAccountNumber } from '@/lib/payments/test-banks';
-import type { Payout } from '@/lib/contract';
+import { maskAccountNumber, type Payout, type PayoutInput } from '@/lib/contract';
 import { emptyDraft, PayoutFields, type Draft } from './payout-fields';
 
 /**

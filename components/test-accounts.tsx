@@ -1,5 +1,4 @@
-import { PAYOUT_LIMITS, TEST_BANK_CODES } from '@/lib/contract';
-import { TEST_ACCOUNTS } from '@/lib/payments/test-banks';
+import { PAYOUT_LIMITS, TEST_ACCOUNTS, TEST_BANK_CODES } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 
 /** The documented test values, next to the form that uses them. */

@@ -1,9 +1,8 @@
 import 'server-only';
 import type { z } from 'zod';
-import { isJsonContentType } from '../contract';
+import { ApiError, isJsonContentType } from '../contract';
 import { getRuntime } from '../server/runtime';
 import { verifySession, type ConsoleSession } from '../session/session';
-import { ApiError } from '../contract';
 import { jsonResponse, notSignedIn, toErrorResponse, validationError } from './errors';
 import { crossOriginRefusal } from './same-origin';
 

@@ -10,3 +10,4 @@ export * from './fields';
 export * from './objects';
 export * from './protocol';
 export * from './zod-issue';
+export * from './test-accounts';

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 import { PG_LOCK_NOT_AVAILABLE, pgErrorCode, type Db, type Queryable } from '../db/types';
 import type { HeaderReader } from './api-request';
-import { ApiError } from '../contract';
-import { IDEMPOTENCY_HEADER } from '../contract';
+import { ApiError, IDEMPOTENCY_HEADER } from '../contract';
 
 /** Visible ASCII only (no spaces or control characters), 1 to 255 of them. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

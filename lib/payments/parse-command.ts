@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import { ACTION_NAMES, ApiError, describeFirstIssue } from '../contract';
+import { ACTION_NAMES, type ActionContract, type ActionName, ApiError, describeFirstIssue } from '../contract';
 import { actions } from './actions';
-import type { ActionContract, ActionName } from '../contract';
 import type { ActionContext } from './actions/action';
 
 /** An action with its types erased: the contract schema has just validated the input it gets. */

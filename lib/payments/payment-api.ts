@@ -4,12 +4,10 @@ import { actions } from './actions';
 import type { CoreSettings } from './actions/action';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { authenticate } from './authenticate';
-import { ApiError, internalError } from '../contract';
+import { ApiError, internalError, readJsonObject, REPLAYED_HEADER } from '../contract';
 import { fingerprint, parseIdempotencyKey, runIdempotent } from './idempotency';
-import { REPLAYED_HEADER } from '../contract';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
-import { readJsonObject } from '../contract';
 
 export interface PaymentApiDeps {
   db: Db;

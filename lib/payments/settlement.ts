@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/types';
 import { settlePending } from './ledger';
-import { simulatedOutcome } from './test-banks';
+import { simulatedOutcome } from '../contract';
 
 export interface SettlementResult {
   paid: number;

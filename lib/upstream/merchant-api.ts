@@ -1,7 +1,6 @@
 import 'server-only';
-import type { PayoutInput } from '../contract';
+import { balanceSchema, checkoutSessionListSchema, checkoutSessionSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
 import type { PaymentClient } from './payment-client';
-import { balanceSchema, checkoutSessionListSchema, checkoutSessionSchema, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
 
 export interface ListQuery {
   limit?: number;

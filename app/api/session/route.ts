@@ -1,4 +1,5 @@
 // POST /api/session: sign in with a secret key (checked by calling the API). DELETE: sign out.
+import 'server-only';
 import { ApiError } from '@/lib/contract';
 import { notSignedIn } from '@/lib/console/errors';
 import { looksLikeSecretKey, signInSchema } from '@/lib/console/request-schemas';

@@ -1,8 +1,7 @@
-import { ApiError } from '../../contract';
+import { ApiError, simulatedOutcome } from '../../contract';
 import { reserveForPayout } from '../ledger';
 import { newId } from '../random-id';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
-import { simulatedOutcome } from '../test-banks';
 import { implement } from './action';
 import { listPage } from './list-page';
 

@@ -1,6 +1,6 @@
 /**
  * Test-mode accounts and what each does to a payout. Pure data: the console shows
- * them beside the payout form. The banks and limits are the contract's (lib/contract/fields.ts).
+ * them beside the payout form; the core settles by them. Banks and limits: fields.ts.
  */
 
 export type SimulatedOutcome =

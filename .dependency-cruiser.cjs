@@ -1,0 +1,68 @@
+// The layering of the app, written down and checked with the tests
+// (tests/architecture/layering.test.ts). See README "Architecture".
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'contract-is-pure',
+      comment: 'lib/contract is the wire contract: pure zod and constants, imported by the core, the console, the browser and the SDK.',
+      severity: 'error',
+      from: { path: '^lib/contract/' },
+      to: { pathNot: ['^lib/contract/', '^node_modules/zod/'] },
+    },
+    {
+      name: 'core-is-framework-agnostic',
+      comment: 'lib/payments imports nothing from Next, React, the console, the session or the upstream client.',
+      severity: 'error',
+      from: { path: '^lib/payments/' },
+      to: { path: ['^node_modules/(next|react|react-dom|server-only|iron-session|@tanstack)/', '^(app|components|pages)/', '^lib/(console|upstream|session|client)/'] },
+    },
+    {
+      name: 'data-layer-below-core',
+      comment: 'lib/db knows nothing of the layers above it.',
+      severity: 'error',
+      from: { path: '^lib/db/' },
+      to: { path: '^(app|components|pages)/|^lib/(payments|console|upstream|session|client|server)/' },
+    },
+    {
+      name: 'upstream-does-not-reach-into-the-core',
+      comment: 'The console talks to the payment API through lib/upstream, the same contract in process or over HTTP; it never calls the core by value.',
+      severity: 'error',
+      from: { path: '^lib/upstream/' },
+      to: { path: '^lib/payments/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'session-uses-only-key-hashing-from-the-core',
+      comment: 'Console sessions keep a hash of the key (to revoke every session of a key) and random ids; nothing else of the core.',
+      severity: 'error',
+      from: { path: '^lib/session/' },
+      to: { path: '^lib/payments/', pathNot: '^lib/payments/(secret-keys|random-id)\\.ts$' },
+    },
+    {
+      name: 'browser-code-stays-off-the-server',
+      comment: 'Client components and lib/client run in the browser: no database, session, upstream client, server runtime or core.',
+      severity: 'error',
+      from: { path: '^(components|lib/client)/' },
+      to: { path: ['^lib/(db|server|session|upstream|console|payments)/', '^node_modules/(pg|@electric-sql|iron-session|pino)/'] },
+    },
+    {
+      name: 'app-only-routes-and-renders',
+      comment: 'Routes and pages reach data through lib/console, lib/session and lib/upstream, not the database.',
+      severity: 'error',
+      from: { path: '^app/' },
+      to: { path: '^lib/db/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^(lib|app|components)/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|\\.next)' },
+  },
+};

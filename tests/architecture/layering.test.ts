@@ -1,0 +1,44 @@
+// The layering written down in .dependency-cruiser.cjs holds for the whole source tree.
+import fs from 'node:fs';
+import path from 'node:path';
+import { cruise } from 'dependency-cruiser';
+import { describe, expect, it } from 'vitest';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const config = require('../../.dependency-cruiser.cjs');
+
+describe('architecture', () => {
+  it('keeps every layering rule (contract pure, core framework-agnostic, browser code off the server)', async () => {
+    const result = await cruise(['app', 'lib', 'components', 'pages', 'proxy.ts', 'instrumentation.ts'], {
+      ...config.options,
+      ruleSet: { forbidden: config.forbidden },
+      validate: true,
+    });
+    const output = result.output as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+    const violations = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('catches a violation: a contract module importing the core (fixture tree)', async () => {
+    const result = await cruise(['lib'], {
+      baseDir: path.join(__dirname, 'fixture'),
+      ruleSet: { forbidden: config.forbidden },
+      validate: true,
+    });
+    const output = result.output as { summary: { violations: { rule: { name: string }; from: string }[] } };
+    expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from}`)).toEqual(['contract-is-pure: lib/contract/leak.ts']);
+  });
+});
+
+describe('server-only markers', () => {
+  // Modules that hold a merchant's key or the session secrets. Those that never see a key are listed by
+  // name: pure helpers, and the purge that the background jobs run outside Next (where the marker throws).
+  const NO_KEY_HERE = new Set(['lib/upstream/in-process-fetch.ts', 'lib/upstream/upstream-error.ts', 'lib/session/session-purge.ts']);
+  const root = path.join(__dirname, '../..');
+  const files = ['lib/session', 'lib/upstream']
+    .flatMap((dir) => fs.readdirSync(path.join(root, dir)).map((f) => `${dir}/${f}`))
+    .filter((f) => f.endsWith('.ts') && !NO_KEY_HERE.has(f));
+
+  it.each(files)('%s starts with import "server-only"', (file) => {
+    expect(fs.readFileSync(path.join(root, file), 'utf8').split('\n')[0]).toBe("import 'server-only';");
+  });
+});
