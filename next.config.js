@@ -7,12 +7,10 @@ const nextConfig = {
   // are Node-only. Keep them out of the server bundle.
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino'],
   poweredByHeader: false,
+  // The payment API (/v1/index.php), health and metrics are answered ahead of Next by the
+  // process's own node:http server (scripts/start.ts, lib/server/app-server.ts).
   // Console JSON routes skip proxy.ts (a CSP nonce means nothing to JSON, and the
   // proxy cost ~3 ms per call): their security headers are static, set here.
-  // The payment API's public path; its route lives in pages/api (see that file for why).
-  async rewrites() {
-    return { beforeFiles: [{ source: '/v1/index.php', destination: '/api/v1/index.php' }] };
-  },
   async headers() {
     return [
       {

@@ -5,7 +5,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 /**
  * End-to-end tests in real Chromium against the real app (next start) on a fresh
- * embedded database. Set E2E_PREBUILT=1 when .next-e2e was just built (npm test does).
+ * embedded database, served by npm start's server (scripts/start.ts), which builds .next-e2e when
+ * a source changed since its last build (npm test builds it first, in a step of its own).
  */
 const PORT = Number(process.env.E2E_PORT ?? 3150);
 export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -41,7 +42,8 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
     // Playwright passes its own environment on: DATABASE_URL is removed so the app runs on the fresh embedded database.
-    command: `env -u DATABASE_URL ${process.env.E2E_PREBUILT ? '' : 'npx next build && env -u DATABASE_URL '}npx next start`,
+    // npm start's server (the API ahead of Next); it builds .next-e2e first unless a current build is there.
+    command: `env -u DATABASE_URL node --import tsx scripts/start.ts`,
     url: `${E2E_BASE_URL}/login`,
     reuseExistingServer: false,
     timeout: 300_000,
@@ -50,7 +52,7 @@ export default defineConfig({
     env: {
       NODE_ENV: 'production',
       PORT: String(PORT),
-      HOSTNAME: '127.0.0.1',
+      HOST: '127.0.0.1',
       DATA_DIR: process.env.E2E_DATA_DIR!,
       DEMO_SECRET_KEY: E2E_DEMO_KEY,
       SETTLEMENT_DELAY_SECONDS: '1',

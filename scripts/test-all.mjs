@@ -68,7 +68,6 @@ const built = step('build for the end-to-end tests (next build, .next-e2e)', bin
 });
 if (built) {
   step('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
-    E2E_PREBUILT: '1',
     PLAYWRIGHT_JSON_OUTPUT_FILE: e2eReport,
   });
 }

@@ -14,6 +14,12 @@ export const SECRET_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32,200}$/;
 const envSchema = z.object({
   NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),
   PORT: withDefault(z.coerce.number().int().min(1).max(65535), 3000),
+  /** Address to listen on (all interfaces when unset). */
+  HOST: opt(z.string().min(1)),
+  /** SIGTERM: how long requests in flight may take to finish before their connections are closed. */
+  SHUTDOWN_GRACE_SECONDS: withDefault(z.coerce.number().min(0).max(600), 10),
+  /** Bearer token for GET /metrics (Prometheus); /metrics is not served without one. */
+  METRICS_TOKEN: opt(z.string().min(16, 'must be at least 16 characters')),
   /** Folder of the embedded PGlite database (ignored when DATABASE_URL is set). */
   DATA_DIR: withDefault(z.string(), './.data'),
   /** postgres://... switches from embedded PGlite to a real PostgreSQL server. */

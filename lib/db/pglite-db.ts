@@ -25,6 +25,8 @@ export async function openPgliteDb(dir: string | undefined): Promise<Db> {
           };
           return fn(scoped);
         }),
+      // PGlite runs one query at a time on its one connection; its queue is not visible.
+      poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
       async close() {
         try {
           await pg.close();

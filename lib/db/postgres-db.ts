@@ -42,5 +42,6 @@ export function openPostgresDb(connectionString: string, poolSize = 10): Db {
       }
     },
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

@@ -10,6 +10,8 @@ export interface Db extends Queryable {
   /** Runs `fn` in one transaction: COMMIT when it resolves, ROLLBACK when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Connections in use and requests waiting for one (metrics); the embedded database has one connection. */
+  poolStats(): { total: number; idle: number; waiting: number };
 }
 
 /** PostgreSQL error codes the core reacts to. */
@@ -18,4 +20,20 @@ export const PG_LOCK_NOT_AVAILABLE = '55P03';
 export function pgErrorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The database cannot be reached or dropped the connection: a failure of the
+ * dependency, not of the request. SQLSTATE class 08 (connection exception),
+ * 57P01-57P03 (the server shutting down or not accepting connections), 53300 (too
+ * many connections), and node-postgres' own connection errors (no SQLSTATE).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  if (code) return code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code);
+  const message = (error as { message?: unknown } | null)?.message;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|Cannot use a pool after calling end/i.test(message)
+  );
 }

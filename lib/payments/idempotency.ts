@@ -53,6 +53,8 @@ export async function runIdempotent(
   db: Db,
   call: IdempotentCall,
   execute: (tx: Queryable) => Promise<{ status: number; body: string }>,
+  /** Stored in a refusal's body: a replay names the request that was carried out. */
+  requestId?: string,
 ): Promise<StoredResult> {
   try {
     return await db.transaction(async (tx) => {
@@ -80,7 +82,9 @@ export async function runIdempotent(
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         await tx.query('ROLLBACK TO SAVEPOINT business');
-        result = { status: error.status, body: JSON.stringify(error.toBody()) };
+        const body = error.toBody();
+        if (requestId) body.error.request_id = requestId;
+        result = { status: error.status, body: JSON.stringify(body) };
       }
       await tx.query(
         `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`,

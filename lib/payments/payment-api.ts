@@ -4,15 +4,28 @@ import { actions } from './actions';
 import type { CoreSettings } from './actions/action';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { authenticate } from './authenticate';
-import { ApiError, internalError, readJsonObject, REPLAYED_HEADER } from '../contract';
+import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER } from '../contract';
+import { isDatabaseUnavailable } from '../db/types';
 import { fingerprint, parseIdempotencyKey, runIdempotent } from './idempotency';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
+import { randomBase62 } from './random-id';
+
+/** What the core tells its host about each request it answered (metrics); never a key or a body. */
+export interface RequestOutcome {
+  action: string;
+  status: number;
+  /** The error code, for answers that are errors. */
+  code?: string;
+  replayed: boolean;
+  ms: number;
+}
 
 export interface PaymentApiDeps {
   db: Db;
   settings: CoreSettings & { authFailuresPerMinute: number };
   log: Logger;
+  onRequest?: (outcome: RequestOutcome) => void;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -33,8 +46,11 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
 
   return async function handle(req, meta = {}) {
     const started = performance.now();
+    // Every answer and every log line of this request carry its id, so a support ticket finds the log.
+    const requestId = `req_${randomBase62(20)}`;
     let action = '-';
     let response: ApiResponse;
+    let code: string | undefined;
     try {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
@@ -61,27 +77,46 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
           ttlSeconds: deps.settings.idempotencyTtlSeconds,
           waitSeconds: deps.settings.idempotencyWaitSeconds,
         };
-        const stored = await runIdempotent(db, call, async (tx) => ({ status: 200, body: await run(tx) }));
+        const stored = await runIdempotent(db, call, async (tx) => ({ status: 200, body: await run(tx) }), requestId);
         response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
       }
     } catch (error) {
-      response = errorResponse(error, deps.log, action);
+      const apiError = toApiError(error, deps.log, action, requestId);
+      code = apiError.code;
+      response = json(apiError.status, JSON.stringify(withRequestId(apiError, requestId)), apiError.headers);
     }
-    deps.log.debug({ action, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
+    response.headers[REQUEST_ID_HEADER] = requestId;
+    const ms = performance.now() - started;
+    deps.log.debug({ requestId, action, status: response.status, ms: Math.round(ms) }, 'request');
+    deps.onRequest?.({ action, status: response.status, code, replayed: response.headers[REPLAYED_HEADER] === 'true', ms });
     return response;
   };
 }
+
+/** The error body with the request's id, so a merchant can quote it to support. */
+export const withRequestId = (error: ApiError, requestId: string) => {
+  const body = error.toBody();
+  body.error.request_id = requestId;
+  return body;
+};
 
 function json(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
   return { status, headers: { ...JSON_HEADERS, ...headers }, body };
 }
 
-/** The one place errors become responses; anything unexpected is logged and answered generically. */
-function errorResponse(error: unknown, log: Logger, action = '-'): ApiResponse {
-  if (!(error instanceof ApiError)) {
-    log.error({ err: error, action }, 'unhandled error in payment API');
-    error = internalError();
+/**
+ * The one place a failure becomes an error of the table: a database that cannot
+ * be reached is a 503 the client may retry (with the same idempotency key);
+ * anything else unexpected is logged and answered generically.
+ */
+function toApiError(error: unknown, log: Logger, action: string, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ requestId, action, reason: (error as { code?: string })?.code ?? 'connection' }, 'database unavailable');
+    return new ApiError('service_unavailable', 'The service cannot reach its database right now. Retry after a moment with the same idempotency key.', undefined, {
+      'Retry-After': '1',
+    });
   }
-  const apiError = error as ApiError;
-  return json(apiError.status, JSON.stringify(apiError.toBody()), apiError.headers);
+  log.error({ err: error, requestId, action }, 'unhandled error in payment API');
+  return internalError();
 }

@@ -6,12 +6,14 @@ import { seedDemoMerchant } from '../payments/merchants';
 import type { PaymentCore } from '../payments/api-request';
 import { createPaymentCore } from '../payments/payment-api';
 import { startBackgroundJobs } from './background-jobs';
+import { createMetrics, type Metrics } from './metrics';
 
 export interface Runtime {
   db: Db;
   /** The payment core: served on node:http by the standalone server and Next's API route, and in process to the console. */
   core: PaymentCore;
   log: Logger;
+  metrics: Metrics;
   settings: Env;
   stop(): Promise<void>;
 }
@@ -26,9 +28,11 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   const demo = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
   if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
 
+  const metrics = createMetrics(db);
   const core = createPaymentCore({
     db,
     log,
+    onRequest: metrics.observe,
     settings: {
       idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
       idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
@@ -44,6 +48,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
     db,
     core,
     log,
+    metrics,
     settings,
     async stop() {
       await jobs.stop();

@@ -32,7 +32,7 @@ describe.each(apiTargets)('authentication ($name)', (backend) => {
     const res = await api().call({ action: 'get_balance' }, { key: null, headers: header === undefined ? {} : { authorization: header } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(res.body).toEqual({ error: { type: 'authentication_error', code: 'unauthorized', message: expect.any(String) } });
+    expect(res.body).toEqual({ error: { type: 'authentication_error', code: 'unauthorized', message: expect.any(String), request_id: expect.stringMatching(/^req_/) } });
   });
 
   it('authenticates before reading the body: a 401 for an invalid body too', async () => {

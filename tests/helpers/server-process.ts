@@ -5,8 +5,13 @@ import path from 'node:path';
 import { API_PATH } from './api-path';
 import { freePort } from './ports';
 
-/** floor: the benchmark's bare node:http server (bench/floor-server.ts). */
+/**
+ * standalone: `npm run start:api`; next: `npm start` (the API ahead of Next, the console
+ * in Next); floor: the benchmark's bare node:http server (bench/floor-server.ts).
+ */
 export type ServerKind = 'standalone' | 'next' | 'floor';
+
+const ENTRY: Record<ServerKind, string> = { standalone: 'scripts/start-api.ts', next: 'scripts/start.ts', floor: 'bench/floor-server.ts' };
 
 /** Fixed demo key for spawned servers: the servers seed their demo merchant with it. */
 export const DEMO_KEY = 'sk_test_proveProveProve0123456789abcdefABCDEF';
@@ -72,6 +77,7 @@ export class ServerProcess {
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(this.port),
+      HOST: '127.0.0.1',
       DEMO_SECRET_KEY: DEMO_KEY,
       LOG_LEVEL: 'info',
       // Needed by the console with DATABASE_URL; a fixed test value.
@@ -80,10 +86,7 @@ export class ServerProcess {
       ...(this.opts.distDir ? { NEXT_DIST_DIR: this.opts.distDir } : {}),
       ...this.opts.env,
     };
-    const args =
-      this.opts.kind === 'next'
-        ? [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(this.port), '-H', '127.0.0.1']
-        : ['--import', 'tsx', path.join(ROOT, this.opts.kind === 'floor' ? 'bench/floor-server.ts' : 'scripts/start-api.ts')];
+    const args = ['--import', 'tsx', path.join(ROOT, ENTRY[this.opts.kind])];
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     live.add(child);

@@ -44,7 +44,7 @@ describe.each(kinds)('failed authentications against the %s server', (kind) => {
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(limited.body).toEqual({ error: { type: 'rate_limit_error', code: 'rate_limited', message: expect.any(String) } });
+    expect(limited.body).toEqual({ error: { type: 'rate_limit_error', code: 'rate_limited', message: expect.any(String), request_id: expect.stringMatching(/^req_/) } });
 
     const during = [];
     for (let i = 0; i < 10; i++) during.push(await timedBalance(server.url));

@@ -1,0 +1,127 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import { API_PATH, OPENAPI_PATH } from '../contract';
+import { nodeHandler } from './node-http';
+import type { Runtime } from './runtime';
+
+/** Next's request handler (`app.getRequestHandler()`), for everything that is not the API's. */
+export type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+export interface AppServerOptions {
+  runtime: Runtime;
+  /** `npm start` / `npm run dev`: Next serves the console; absent for `npm run start:api`. */
+  next?: NextHandler;
+  /** Bearer token for GET /metrics; without one, /metrics is not served. */
+  metricsToken?: string;
+  /** How long SIGTERM waits for requests in flight before closing their connections. */
+  shutdownGraceMs: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const NOT_FOUND = '{"error":{"type":"invalid_request_error","code":"not_found","message":"Not found. The API lives at POST /v1/index.php."}}';
+
+/**
+ * The one node:http server of a process. The payment API, health and metrics
+ * are answered here, ahead of Next's router (which costs as much CPU per call as
+ * a whole API request of a bare server); everything else goes to Next when it is
+ * mounted. `shutdown()` drains: no new connections, requests in flight finish
+ * (bounded by the grace period), then the jobs stop and the pool closes.
+ */
+export function createAppServer(opts: AppServerOptions) {
+  const { runtime } = opts;
+  const api = nodeHandler(runtime.core);
+  let shuttingDown = false;
+  const inFlight = new Set<http.ServerResponse>();
+  let drained: (() => void) | undefined;
+
+  const server = http.createServer((req, res) => {
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0) drained?.();
+    });
+    // Draining: answer, then close the connection instead of keeping it alive.
+    if (shuttingDown) res.setHeader('connection', 'close');
+    const path = (req.url ?? '/').split('?', 1)[0];
+    switch (path) {
+      case API_PATH:
+        return void api(req, res);
+      case '/healthz':
+        return send(res, 200, '{"status":"ok"}');
+      case '/readyz':
+        return void ready(res);
+      case '/metrics':
+        if (opts.metricsToken) return void metrics(req, res);
+        break;
+      case OPENAPI_PATH:
+        break;
+    }
+    if (opts.next) return void opts.next(req, res);
+    send(res, 404, NOT_FOUND);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  /**
+   * Ready: the database answers (migrations ran before the runtime was handed over).
+   * Once a shutdown begins the server takes no new connection, so a probe fails at once.
+   */
+  async function ready(res: http.ServerResponse) {
+    try {
+      await runtime.db.query('SELECT 1');
+      send(res, 200, '{"status":"ready"}');
+    } catch {
+      send(res, 503, '{"status":"database_unavailable"}', { 'retry-after': '1' });
+    }
+  }
+
+  async function metrics(req: http.IncomingMessage, res: http.ServerResponse) {
+    const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!token || !constantTimeEqual(token, opts.metricsToken!)) {
+      return send(res, 401, '{"error":{"type":"authentication_error","code":"unauthorized","message":"A valid metrics token is required."}}', {
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
+    }
+    const { contentType, body } = await runtime.metrics.render();
+    send(res, 200, body, { 'content-type': contentType });
+  }
+
+  return {
+    server,
+    listen(port: number, hostname?: string) {
+      return new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, hostname, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    },
+    /** Graceful stop (SIGTERM): see above. Resolves when the runtime is closed. */
+    async shutdown() {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Requests in flight are answered, then their connections close rather than wait for another.
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      if (inFlight.size > 0) {
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, opts.shutdownGraceMs).unref());
+        await Promise.race([new Promise<void>((resolve) => (drained = resolve)), grace]);
+      }
+      server.closeAllConnections();
+      await closed;
+      await runtime.stop();
+    },
+  };
+}
+
+/** Compares digests, so neither the token's content nor its length leaks through timing. */
+const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+const constantTimeEqual = (a: string, b: string) => timingSafeEqual(sha256(a), sha256(b));
+
+function send(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+export type AppServer = ReturnType<typeof createAppServer>;

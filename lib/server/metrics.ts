@@ -1,0 +1,85 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../db/types';
+import type { RequestOutcome } from '../payments/payment-api';
+
+/**
+ * The process's Prometheus metrics (GET /metrics). The core reports each answer
+ * through its `onRequest` hook; database gauges are read at scrape time, so an
+ * idle process does no work for them.
+ */
+export function createMetrics(db: Db) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'payments_' });
+
+  const requests = new Counter({
+    name: 'payments_api_requests_total',
+    help: 'API requests answered, by action and HTTP status.',
+    labelNames: ['action', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'payments_api_request_duration_seconds',
+    help: 'Time from reading a request to its answer, by action.',
+    labelNames: ['action'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const replays = new Counter({ name: 'payments_api_idempotent_replays_total', help: 'Answers replayed from the idempotency store.', registers: [registry] });
+  const inProgress = new Counter({
+    name: 'payments_api_idempotency_conflicts_total',
+    help: '409 idempotency_request_in_progress answers.',
+    registers: [registry],
+  });
+  const authFailures = new Counter({ name: 'payments_api_auth_failures_total', help: '401 answers (no valid key).', registers: [registry] });
+  const rateLimited = new Counter({ name: 'payments_api_rate_limited_total', help: '429 answers.', registers: [registry] });
+
+  new Gauge({
+    name: 'payments_settlement_backlog',
+    help: 'Pending payouts whose settlement time has come.',
+    registers: [registry],
+    async collect() {
+      const [row] = await db.query<{ due: number; oldest: number | null }>(
+        `SELECT count(*)::int AS due, EXTRACT(EPOCH FROM now() - min(settle_after))::float8 AS oldest
+         FROM payouts WHERE status = 'pending' AND settle_after <= now()`,
+      );
+      this.set(row?.due ?? 0);
+      oldestDue.set(row?.oldest ?? 0);
+    },
+  });
+  const oldestDue = new Gauge({
+    name: 'payments_settlement_oldest_due_seconds',
+    help: 'Age of the oldest due payout not yet settled (0 when none).',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'payments_db_pool_connections',
+    help: 'Database connections by state: in_use, idle, and requests waiting for one.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const { total, idle, waiting } = db.poolStats();
+      this.set({ state: 'in_use' }, total - idle);
+      this.set({ state: 'idle' }, idle);
+      this.set({ state: 'waiting' }, waiting);
+    },
+  });
+
+  return {
+    registry,
+    /** The core's `onRequest` hook. */
+    observe(outcome: RequestOutcome) {
+      requests.inc({ action: outcome.action, status: String(outcome.status) });
+      latency.observe({ action: outcome.action }, outcome.ms / 1000);
+      if (outcome.replayed) replays.inc();
+      if (outcome.code === 'idempotency_request_in_progress') inProgress.inc();
+      if (outcome.status === 401) authFailures.inc();
+      if (outcome.status === 429) rateLimited.inc();
+    },
+    /** Prometheus text exposition. */
+    async render(): Promise<{ contentType: string; body: string }> {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,32 @@
+import type { NextHandler } from '../lib/server/app-server';
+import { createAppServer } from '../lib/server/app-server';
+import type { Runtime } from '../lib/server/runtime';
+
+/**
+ * Listens with the process's one server and shuts it down gracefully on SIGTERM
+ * or SIGINT (exit 0 once requests in flight are answered and the pool is closed).
+ */
+export async function serve(runtime: Runtime, next?: NextHandler) {
+  const { settings, log } = runtime;
+  const app = createAppServer({
+    runtime,
+    next,
+    metricsToken: settings.METRICS_TOKEN,
+    shutdownGraceMs: settings.SHUTDOWN_GRACE_SECONDS * 1000,
+  });
+  await app.listen(settings.PORT, settings.HOST);
+  log.info({ port: settings.PORT, console: Boolean(next) }, 'listening');
+  const stop = (signal: string) => {
+    log.info({ signal }, 'shutting down: draining requests in flight');
+    app.shutdown().then(
+      () => process.exit(0),
+      (error) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return app;
+}

@@ -1,0 +1,120 @@
+// The process's one server: health, readiness, metrics, and a graceful SIGTERM.
+import fs from 'node:fs';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseEnv } from '@/lib/config/env';
+import { createLogger } from '@/lib/log';
+import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
+import { startRuntime, type Runtime } from '@/lib/server/runtime';
+import { callApi, withdrawal } from '../helpers/api-server';
+
+const DEMO = 'sk_test_appServerAppServerAppServer0123456789';
+const TOKEN = 'metrics-token-0123456789';
+
+let running: { app: AppServer; runtime: Runtime } | undefined;
+afterEach(async () => {
+  await running?.app.shutdown().catch(() => {});
+  running = undefined;
+});
+
+async function start(next?: NextHandler, graceMs = 5_000) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-server-'));
+  const settings = parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '1000' });
+  const runtime = await startRuntime(settings, createLogger({ level: 'silent' }));
+  const app = createAppServer({ runtime, next, metricsToken: TOKEN, shutdownGraceMs: graceMs });
+  await app.listen(0, '127.0.0.1');
+  running = { app, runtime };
+  return { app, runtime, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
+/** A console page that takes its time: stands in for a slow request in flight. */
+const slowPage = (ms: number): NextHandler => async (_req: http.IncomingMessage, res: http.ServerResponse) => {
+  await new Promise((r) => setTimeout(r, ms));
+  res.writeHead(200, { 'content-type': 'text/plain' }).end('slow page');
+};
+
+describe('health and readiness', () => {
+  it('/healthz is up; /readyz is ready while the database answers and 503 once it does not', async () => {
+    const { url, runtime } = await start();
+    expect((await fetch(url + '/healthz')).status).toBe(200);
+    const ready = await fetch(url + '/readyz');
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
+
+    await runtime.db.close(); // the database goes away under the server
+    const down = await fetch(url + '/readyz');
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('1');
+  });
+});
+
+describe('metrics', () => {
+  it('needs the token, and counts what was sent: requests by action and status, replays, 401s', async () => {
+    const { url } = await start();
+    expect((await fetch(url + '/metrics')).status).toBe(401);
+    expect((await fetch(url + '/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+
+    for (let i = 0; i < 3; i++) await callApi(url, DEMO, { action: 'get_balance' });
+    await callApi(url, DEMO, withdrawal(), { idempotencyKey: 'metrics-1' });
+    await callApi(url, DEMO, withdrawal(), { idempotencyKey: 'metrics-1' }); // replay
+    for (let i = 0; i < 2; i++) await callApi(url, 'sk_test_unknownUnknownUnknownUnknown0123', { action: 'get_balance' });
+
+    const res = await fetch(url + '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toContain('payments_api_requests_total{action="get_balance",status="200"} 3');
+    expect(text).toContain('payments_api_requests_total{action="withdraw",status="200"} 2');
+    expect(text).toContain('payments_api_requests_total{action="-",status="401"} 2');
+    expect(text).toContain('payments_api_idempotent_replays_total 1');
+    expect(text).toContain('payments_api_auth_failures_total 2');
+    expect(text).toContain('payments_api_request_duration_seconds_count{action="get_balance"} 3');
+    expect(text).toMatch(/payments_settlement_backlog \d+/);
+    expect(text).toMatch(/payments_db_pool_connections\{state="in_use"\} \d+/);
+    expect(text).toMatch(/payments_process_resident_memory_bytes \d+/);
+  });
+
+  it('is not served without a token configured', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-server-'));
+    const runtime = await startRuntime(parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), createLogger({ level: 'silent' }));
+    const app = createAppServer({ runtime, shutdownGraceMs: 1000 });
+    running = { app, runtime };
+    await app.listen(0, '127.0.0.1');
+    const res = await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/metrics`);
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes a request in flight (telling it to close its connection), refuses new connections (so /readyz fails), then closes the runtime', async () => {
+    const { app, url, runtime } = await start(slowPage(400));
+    const inFlight = fetch(url + '/slow');
+    await new Promise((r) => setTimeout(r, 100)); // the request has reached the server
+    const stopped = app.shutdown();
+
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('slow page');
+    expect(res.headers.get('connection')).toBe('close');
+    await stopped;
+    await expect(fetch(url + '/readyz')).rejects.toThrow();
+    await expect(runtime.db.query('SELECT 1')).rejects.toThrow(); // the pool is closed
+    running = undefined;
+  });
+
+  it('closes requests that outlive the grace period', async () => {
+    const { app, url } = await start(slowPage(60_000), 200);
+    const hung = fetch(url + '/hung').then(
+      () => 'answered',
+      () => 'closed',
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const t = performance.now();
+    await app.shutdown();
+    expect(performance.now() - t).toBeLessThan(5_000);
+    expect(await hung).toBe('closed');
+    running = undefined;
+  });
+});
