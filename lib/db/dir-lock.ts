@@ -30,7 +30,9 @@ function isAlive(pid: number): boolean {
 }
 
 export function lockDataDir(dir: string): DirLock {
-  fs.mkdirSync(dir, { recursive: true });
+  // The folder holds every merchant's data: owner only, whoever creates it (server, CLI, tests).
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
   const file = path.join(dir, 'app.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

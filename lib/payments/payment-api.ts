@@ -59,7 +59,7 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       const body = await readJsonObject(req);
       const command = parseCommand(body);
       action = command.name;
-      const origin = deps.settings.publicBaseUrl ?? new URL(req.url).origin;
+      const origin = deps.settings.publicBaseUrl ?? requestOrigin(req.url);
       const run = async (tx: Queryable) =>
         JSON.stringify(await command.run({ db: tx, merchant, settings: deps.settings, origin }));
       const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
@@ -91,6 +91,15 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     deps.onRequest?.({ action, status: response.status, code, replayed: response.headers[REPLAYED_HEADER] === 'true', ms });
     return response;
   };
+}
+
+/** Where links in answers point without PUBLIC_BASE_URL: the request's own origin, from its Host header. */
+function requestOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    throw new ApiError('invalid_request', 'The Host header is not a valid host.', 'host');
+  }
 }
 
 /** The error body with the request's id, so a merchant can quote it to support. */

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { ApiRequest, BodyRead, PaymentCore } from '../payments/api-request';
-import { API_PATH } from '../contract';
 
 /** Past this many unread body bytes after the response, the connection is closed rather than drained. */
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
@@ -34,18 +33,6 @@ export function nodeHandler(
     // Answered before the whole body arrived (401, 413): drain the rest so the
     // connection stays usable, within bounds.
     if (!req.complete) drain(req);
-  };
-}
-
-/** Routes only the API path to the payment core; anything else is a JSON 404. */
-export function mountAtApiPath(core: PaymentCore): PaymentCore {
-  return async (req, meta) => {
-    if (new URL(req.url).pathname === API_PATH) return core(req, meta);
-    return {
-      status: 404,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: '{"error":{"type":"invalid_request_error","code":"not_found","message":"Not found. The API lives at POST /v1/index.php."}}',
-    };
   };
 }
 

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { useTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
@@ -73,6 +74,25 @@ describe.each(apiTargets)('malformed input ($name)', (backend) => {
     expect(res.body.error.code).toBe(code);
     expect(res.body.error.message).toEqual(expect.any(String));
     if (param) expect(res.body.error.param).toBe(param);
+  });
+
+  it('answers 400 naming host to a Host header that is no host (a link could not be built from it)', async () => {
+    // fetch sets Host itself: node:http sends it as given.
+    const { url, merchant } = api();
+    const body = JSON.stringify({ action: 'create_checkout_session', amount: 5000 });
+    const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(url + '/v1/index.php', {
+        method: 'POST',
+        headers: { host: 'a b', authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      }, (r) => {
+        let text = '';
+        r.on('data', (c) => (text += c)).on('end', () => resolve({ status: r.statusCode!, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).error).toMatchObject({ code: 'invalid_request', param: 'host' });
   });
 
   it('answers 405 with Allow: POST to other methods', async () => {

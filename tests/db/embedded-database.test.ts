@@ -31,6 +31,16 @@ describe('the embedded database folder', () => {
     await b.close();
   });
 
+  it('creates the folder for its owner only (0700), and tightens one that exists', async () => {
+    const fresh = path.join(tempDir(), 'nested', 'data');
+    lockDataDir(fresh).release();
+    expect(fs.statSync(fresh).mode & 0o777).toBe(0o700);
+    const loose = tempDir();
+    fs.chmodSync(loose, 0o755);
+    lockDataDir(loose).release();
+    expect(fs.statSync(loose).mode & 0o777).toBe(0o700);
+  });
+
   it('refuses a second process with a clear message while the first holds the folder', async () => {
     const dir = tempDir();
     const child = await lockInChild(dir);

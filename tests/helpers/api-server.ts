@@ -5,7 +5,8 @@ import type { Backend } from './databases';
 import { createLogger, type Logger } from '@/lib/log';
 import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
 import { createPaymentCore, type PaymentApiDeps } from '@/lib/payments/payment-api';
-import { createNodeServer, mountAtApiPath } from '@/lib/server/node-http';
+import type { PaymentCore } from '@/lib/payments/api-request';
+import { createNodeServer } from '@/lib/server/node-http';
 
 export interface ApiCallOptions {
   key?: string | null;
@@ -85,6 +86,18 @@ export async function startTestApi(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** The API path to the core, anything else a JSON 404: what the app server does for the API (lib/server/app-server.ts). */
+function mountAtApiPath(core: PaymentCore): PaymentCore {
+  return async (req, meta) => {
+    if (req.url.replace(/^[a-z]+:\/\/[^/]*/i, '').split('?', 1)[0] === API_PATH) return core(req, meta);
+    return {
+      status: 404,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '{"error":{"type":"invalid_request_error","code":"not_found","message":"Not found. The API lives at POST /v1/index.php."}}',
+    };
   };
 }
 

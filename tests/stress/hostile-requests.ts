@@ -100,6 +100,8 @@ export const hostileRequest: fc.Arbitrary<HostileRequest> = fc
     contentType: fc.option(fc.array(contentType, { minLength: 1, maxLength: 2 }), { nil: undefined }),
     idempotency: fc.option(fc.array(idempotencyKey, { minLength: 1, maxLength: 2 }), { nil: undefined }),
     extra: fc.array(fc.tuple(headerName, headerText), { maxLength: 4 }),
+    // Host headers no URL parser accepts (spaces, brackets, ports out of range) as well as fuzz.
+    host: fc.option(fc.oneof(fc.constantFrom('a b', '[::1', 'x:99999', '%', 'h\u00e9llo', '', 'user@host', 'a/b', '[zz]'), headerText), { nil: undefined }),
     body,
     chunked: fc.boolean(),
   })
@@ -110,6 +112,7 @@ export const hostileRequest: fc.Arbitrary<HostileRequest> = fc
       ...(r.authorization ?? []).map((v): [string, string] => ['authorization', v]),
       ...(r.contentType ?? []).map((v): [string, string] => ['content-type', v]),
       ...(r.idempotency ?? []).map((v): [string, string] => ['x-service-idempotency', v]),
+      ...(r.host !== undefined ? [['host', r.host] as [string, string]] : []),
       ...r.extra.filter(([n]) => !['content-length', 'transfer-encoding', 'host', 'connection', 'expect', 'upgrade'].includes(n)),
     ],
     body: r.body,
