@@ -2,8 +2,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { callApi, withdrawal } from '../helpers/api-server';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
+import { backends, createSchemaUrl, postgresUrl } from '../helpers/databases';
 import { signInToConsole } from '../helpers/console-session';
 import { countAnnouncements, findLeaks } from '../helpers/log-scan';
 import { ensureNextBuild } from '../helpers/next-build';
@@ -24,6 +24,28 @@ describe('the logger', () => {
     expect(out.split('\n').filter(Boolean)).toHaveLength(3);
     expect(findLeaks(out, [['account', ACCOUNT], ['cookie', COOKIE]])).toEqual([]);
     expect(out).toContain('[redacted]');
+  });
+});
+
+describe.each(backends)('an unexpected database error during a withdraw ($name)', (backend) => {
+  it('is logged without the query, its parameters or the row values (no account number)', async () => {
+    let out = '';
+    const log = createLogger({ level: 'info', destination: new Writable({ write: (c, _e, cb) => ((out += c), cb()) }) });
+    const api = await startTestApi(await backend.open(), { log });
+    try {
+      // A constraint the code does not expect: the second payout to the account fails in the database,
+      // whose error carries the INSERT's parameters (PGlite) and the row's values (PostgreSQL's detail).
+      await api.db.exec('CREATE UNIQUE INDEX forced_error ON payouts (account_number)');
+      expect((await api.call(withdrawal(20_000, { account_number: ACCOUNT }))).status).toBe(200);
+      expect((await api.call(withdrawal(20_000, { account_number: ACCOUNT }))).status).toBe(500);
+      log.flush?.();
+      expect(out).toContain('unhandled error in payment API');
+      expect(out).toContain('forced_error');
+      expect(findLeaks(out, [['full account number', ACCOUNT], ['secret key', api.merchant.secretKey]])).toEqual([]);
+    } finally {
+      await api.close();
+      await api.db.close();
+    }
   });
 });
 
