@@ -72,7 +72,7 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
     try {
       expect(await migrate(db)).toEqual([]);
       const rows = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+      expect(rows.map((r) => r.version)).toEqual(migrations.map((m) => m.version));
     } finally {
       await db.close();
     }
@@ -99,7 +99,7 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
         );
       }
 
-      expect(await migrate(db)).toEqual([2]);
+      expect(await migrate(db, migrations.slice(0, 2))).toEqual([2]);
       const rows = await db.query('SELECT merchant_id, available, pending_payouts FROM balances ORDER BY merchant_id');
       expect(rows).toEqual([
         { merchant_id: 'acct_a', available: 1000, pending_payouts: 75_000 },

@@ -1,5 +1,6 @@
 import { sql as initialSchema } from './001-initial-schema';
 import { sql as pendingPayouts } from './002-pending-payouts';
+import { sql as hardening } from './003-hardening';
 
 /**
  * Versioned migrations, applied in order by `migrate`. Never edit one that has
@@ -9,4 +10,5 @@ import { sql as pendingPayouts } from './002-pending-payouts';
 export const migrations: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'initial-schema', sql: initialSchema },
   { version: 2, name: 'pending-payouts', sql: pendingPayouts },
+  { version: 3, name: 'hardening', sql: hardening },
 ];
