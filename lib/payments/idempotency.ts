@@ -121,11 +121,22 @@ async function replay(tx: Queryable, call: IdempotentCall): Promise<StoredResult
   return { status: row.response_status ?? 500, body: row.response_body ?? '', replayed: true };
 }
 
-/** Deletes keys past retention; returns how many went. */
-export async function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number): Promise<number> {
-  const rows = await db.query(
-    `DELETE FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1) RETURNING 1`,
-    [ttlSeconds],
-  );
-  return rows.length;
+/**
+ * Deletes keys past retention in batches of `batchSize` (each its own short
+ * statement, counting rows rather than returning them); returns how many went.
+ */
+export async function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number, batchSize = 1000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = await db.query<{ deleted: number }>(
+      `WITH gone AS (
+         DELETE FROM idempotency_keys WHERE (merchant_id, key) IN (
+           SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1) LIMIT $2)
+         RETURNING 1)
+       SELECT count(*)::int AS deleted FROM gone`,
+      [ttlSeconds, batchSize],
+    );
+    total += row!.deleted;
+    if (row!.deleted < batchSize) return total;
+  }
 }

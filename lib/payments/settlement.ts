@@ -5,6 +5,8 @@ import { simulatedOutcome } from '../contract';
 export interface SettlementResult {
   paid: number;
   failed: number;
+  /** Payouts whose settlement threw: rolled back alone and retried later, with backoff. */
+  postponed: number;
 }
 
 export interface SettlementLimits {
@@ -20,14 +22,20 @@ export interface SettlementLimits {
  * a tick keeps up with sustained withdrawals. Rows are claimed with FOR UPDATE
  * SKIP LOCKED: several instances on one PostgreSQL share the work without overlap.
  */
-export async function settleDuePayouts(db: Db, limits: SettlementLimits = {}): Promise<SettlementResult> {
+export async function settleDuePayouts(
+  db: Db,
+  limits: SettlementLimits = {},
+  /** Told once per payout, at its first failed attempt (the job logs it). */
+  onPostponed: (failure: { merchantId: string; payoutIds: string[]; error: unknown }) => void = () => {},
+): Promise<SettlementResult> {
   const { batchSize = 500, maxBatches = 10 } = limits;
-  const total: SettlementResult = { paid: 0, failed: 0 };
+  const total: SettlementResult = { paid: 0, failed: 0, postponed: 0 };
   for (let i = 0; i < maxBatches; i++) {
-    const batch = await db.transaction((tx) => settleBatch(tx, batchSize));
+    const batch = await db.transaction((tx) => settleBatch(tx, batchSize, onPostponed));
     total.paid += batch.paid;
     total.failed += batch.failed;
-    if (batch.paid + batch.failed < batchSize) break;
+    total.postponed += batch.postponed;
+    if (batch.paid + batch.failed + batch.postponed < batchSize) break;
   }
   return total;
 }
@@ -37,20 +45,72 @@ interface DuePayout {
   merchant_id: string;
   amount: number;
   account_number: string;
+  settle_attempts: number;
 }
 
+type Postponed = NonNullable<Parameters<typeof settleDuePayouts>[2]>;
+
 /**
- * One batch, set-based: status changes in one statement per outcome, then one
- * balance update per merchant (pending down, failures back to available with
- * their ledger entries), all in the same transaction.
+ * One batch: claimed, then settled set-based. Should that throw (one bad row
+ * would roll back the whole batch, and the next tick would claim the same rows),
+ * each merchant's payouts are settled in a savepoint of their own: a merchant
+ * whose settlement throws is rolled back alone and its payouts back off, the
+ * rest settle.
  */
-async function settleBatch(tx: Queryable, limit: number): Promise<SettlementResult> {
+async function settleBatch(tx: Queryable, limit: number, onPostponed: Postponed): Promise<SettlementResult> {
   const due = await tx.query<DuePayout>(
-    `SELECT id, merchant_id, amount, account_number FROM payouts
+    `SELECT id, merchant_id, amount, account_number, settle_attempts FROM payouts
      WHERE status = 'pending' AND settle_after <= now()
      ORDER BY settle_after, seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
     [limit],
   );
+  if (due.length === 0) return { paid: 0, failed: 0, postponed: 0 };
+  await tx.query('SAVEPOINT whole_batch');
+  try {
+    const settled = await settleSet(tx, due);
+    await tx.query('RELEASE SAVEPOINT whole_batch');
+    return { ...settled, postponed: 0 };
+  } catch {
+    await tx.query('ROLLBACK TO SAVEPOINT whole_batch');
+  }
+  const total: SettlementResult = { paid: 0, failed: 0, postponed: 0 };
+  const byMerchant = new Map<string, DuePayout[]>();
+  for (const p of due) byMerchant.set(p.merchant_id, [...(byMerchant.get(p.merchant_id) ?? []), p]);
+  for (const merchantId of [...byMerchant.keys()].sort()) {
+    const payouts = byMerchant.get(merchantId)!;
+    await tx.query('SAVEPOINT one_merchant');
+    try {
+      const settled = await settleSet(tx, payouts);
+      await tx.query('RELEASE SAVEPOINT one_merchant');
+      total.paid += settled.paid;
+      total.failed += settled.failed;
+    } catch (error) {
+      await tx.query('ROLLBACK TO SAVEPOINT one_merchant');
+      await postpone(tx, payouts);
+      total.postponed += payouts.length;
+      const firstTime = payouts.filter((p) => p.settle_attempts === 0).map((p) => p.id);
+      if (firstTime.length > 0) onPostponed({ merchantId, payoutIds: firstTime, error });
+    }
+  }
+  return total;
+}
+
+/** Tries again after 10 s, doubling up to an hour: the row stays pending, the rest of the work goes on. */
+async function postpone(tx: Queryable, payouts: DuePayout[]) {
+  await tx.query(
+    `UPDATE payouts SET settle_attempts = settle_attempts + 1,
+       settle_after = now() + make_interval(secs => LEAST(3600, 10 * power(2, settle_attempts)))
+     WHERE id = ANY($1::text[])`,
+    [payouts.map((p) => p.id)],
+  );
+}
+
+/**
+ * Set-based settlement of claimed payouts: status changes in one statement per
+ * outcome, then one balance update per merchant (pending down, failures back to
+ * available with their ledger entries).
+ */
+async function settleSet(tx: Queryable, due: DuePayout[]): Promise<{ paid: number; failed: number }> {
   const paid: DuePayout[] = [];
   const failed: { payout: DuePayout; code: string; message: string }[] = [];
   for (const payout of due) {

@@ -4,51 +4,100 @@ import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
 import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
 import { purgeEndedConsoleSessions } from '../session/session-purge';
 
+/** Told after every run of a job: for the metrics. */
+export type JobObserver = (job: string, outcome: 'ok' | 'failed', ms: number) => void;
+
+interface Job {
+  name: string;
+  /** Milliseconds between the ends of two runs. */
+  everyMs: number;
+  run(): Promise<void>;
+}
+
 /**
  * Work that happens after commit, from rows the requests wrote: settling due
  * payouts, expiring checkout sessions, purging idempotency keys past retention
- * and console sessions that ended a day ago.
- * Every job reads its work from the database, so it survives restarts and is safe
- * to run in every instance at once.
+ * and console sessions that ended a day ago. Each job has its own timer, its own
+ * error handling and its own metric, so one that fails (or one bad row inside
+ * it) never stops the others; a failing job logs once until it recovers.
+ * Every job reads its work from the database, so it survives restarts and is
+ * safe to run in every instance at once.
  */
-export function startBackgroundJobs(db: Db, log: Logger, opts: { idempotencyTtlSeconds: number; tickMs?: number }) {
+export function startBackgroundJobs(
+  db: Db,
+  log: Logger,
+  opts: { idempotencyTtlSeconds: number; tickMs?: number; observe?: JobObserver },
+) {
   const tickMs = opts.tickMs ?? 1000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let lastPurge = 0;
-
-  const tick = async () => {
-    try {
-      const settled = await settleDuePayouts(db);
-      if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
-      await expireCheckoutSessions(db);
-      if (Date.now() - lastPurge > 10 * 60_000) {
-        lastPurge = Date.now();
+  const jobs: Job[] = [
+    {
+      name: 'settlement',
+      everyMs: tickMs,
+      async run() {
+        const settled = await settleDuePayouts(db, {}, ({ merchantId, payoutIds, error }) =>
+          log.error({ err: error, merchantId, payoutIds }, 'payouts could not be settled; retrying them later with backoff'),
+        );
+        if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
+      },
+    },
+    { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db)) },
+    {
+      name: 'idempotency_purge',
+      everyMs: 10 * 60_000,
+      async run() {
         const purged = await purgeExpiredIdempotencyKeys(db, opts.idempotencyTtlSeconds);
         if (purged > 0) log.info({ purged }, 'expired idempotency keys purged');
-        const sessions = await purgeEndedConsoleSessions(db);
-        if (sessions > 0) log.info({ purged: sessions }, 'ended console sessions purged');
-      }
-    } catch (err) {
-      if (!stopped) log.error({ err }, 'background job failed; retrying next tick');
-    }
-  };
+      },
+    },
+    {
+      name: 'console_session_purge',
+      everyMs: 10 * 60_000,
+      async run() {
+        const purged = await purgeEndedConsoleSessions(db);
+        if (purged > 0) log.info({ purged }, 'ended console sessions purged');
+      },
+    },
+  ];
 
-  const schedule = () => {
+  let stopped = false;
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<void>>();
+
+  const schedule = (job: Job, failing: boolean, delay: number) => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick().finally(schedule);
-    }, tickMs);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const started = performance.now();
+      const run = job
+        .run()
+        .then(() => {
+          opts.observe?.(job.name, 'ok', performance.now() - started);
+          if (failing) log.info({ job: job.name }, 'background job recovered');
+          return false;
+        })
+        .catch((err) => {
+          opts.observe?.(job.name, 'failed', performance.now() - started);
+          if (!failing && !stopped) log.error({ err, job: job.name }, 'background job failed; retrying on its next tick');
+          return true;
+        })
+        .then((nowFailing) => {
+          running.delete(run);
+          schedule(job, nowFailing, job.everyMs);
+        });
+      running.add(run);
+    }, delay);
     timer.unref();
+    timers.add(timer);
   };
-  schedule();
+  // The purges run once soon after start, then on their own period.
+  for (const job of jobs) schedule(job, false, Math.min(job.everyMs, tickMs));
 
   return {
+    /** Stops at a safe point: no new run starts, runs in progress finish (each is one transaction per batch). */
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await running;
+      timers.forEach(clearTimeout);
+      await Promise.all(running);
     },
   };
 }

@@ -32,6 +32,19 @@ export function createMetrics(db: Db) {
   });
   const authFailures = new Counter({ name: 'payments_api_auth_failures_total', help: '401 answers (no valid key).', registers: [registry] });
   const rateLimited = new Counter({ name: 'payments_api_rate_limited_total', help: '429 answers.', registers: [registry] });
+  const jobRuns = new Counter({
+    name: 'payments_job_runs_total',
+    help: 'Runs of each background job, by outcome.',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [registry],
+  });
+  const jobSeconds = new Histogram({
+    name: 'payments_job_duration_seconds',
+    help: 'Duration of each run of a background job.',
+    labelNames: ['job'] as const,
+    buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+    registers: [registry],
+  });
 
   new Gauge({
     name: 'payments_settlement_backlog',
@@ -74,6 +87,11 @@ export function createMetrics(db: Db) {
       if (outcome.code === 'idempotency_request_in_progress') inProgress.inc();
       if (outcome.status === 401) authFailures.inc();
       if (outcome.status === 429) rateLimited.inc();
+    },
+    /** The background jobs' observer (lib/server/background-jobs.ts). */
+    observeJob(job: string, outcome: 'ok' | 'failed', ms: number) {
+      jobRuns.inc({ job, outcome });
+      jobSeconds.observe({ job }, ms / 1000);
     },
     /** Prometheus text exposition. */
     async render(): Promise<{ contentType: string; body: string }> {

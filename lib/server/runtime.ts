@@ -42,7 +42,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
       publicBaseUrl: settings.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     },
   });
-  const jobs = startBackgroundJobs(db, log, { idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS });
+  const jobs = startBackgroundJobs(db, log, { idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS, observe: metrics.observeJob });
   log.info({ database: db.kind }, 'payment runtime ready');
   return {
     db,

@@ -5,7 +5,9 @@
  *   its row could no longer be read correctly);
  * - one ledger entry per payout, per reversal of a payout, and per checkout payment;
  * - the checkout expiry sweep finds open sessions past their time by index; the index on
- *   console_sessions.key_hash served no query and goes.
+ *   console_sessions.key_hash served no query and goes;
+ * - payouts count failed settlement attempts, so that one that cannot be settled backs off
+ *   instead of blocking its batch on every tick.
  */
 export const sql = /* sql */ `
 ALTER TABLE balances
@@ -20,6 +22,8 @@ ALTER TABLE checkout_sessions ADD CONSTRAINT checkout_sessions_amount_exact CHEC
 
 CREATE UNIQUE INDEX ledger_entries_one_per_source ON ledger_entries (kind, reference_id)
   WHERE kind IN ('payout', 'payout_reversal', 'checkout_payment');
+
+ALTER TABLE payouts ADD COLUMN settle_attempts integer NOT NULL DEFAULT 0;
 
 CREATE INDEX checkout_sessions_open_expiry ON checkout_sessions (expires_at) WHERE status = 'open';
 DROP INDEX IF EXISTS console_sessions_key;
