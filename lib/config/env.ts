@@ -25,6 +25,12 @@ const envSchema = z.object({
   /** postgres://... switches from embedded PGlite to a real PostgreSQL server. */
   DATABASE_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
   DATABASE_POOL_SIZE: withDefault(z.coerce.number().int().min(1).max(200), 10),
+  /** PostgreSQL: longest wait for a pooled connection before a request gets 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(120_000), 5_000),
+  /** PostgreSQL: longest any statement may run (statement_timeout). */
+  DATABASE_STATEMENT_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(600_000), 15_000),
+  /** PostgreSQL: a transaction idle this long is ended by the server (idle_in_transaction_session_timeout). */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(600_000), 30_000),
   /** Fixes the demo merchant's key on first start (tests, scripted demos). */
   DEMO_SECRET_KEY: opt(z.string().regex(SECRET_KEY_PATTERN, 'must be sk_test_ followed by at least 32 letters or digits')),
   IDEMPOTENCY_KEY_TTL_SECONDS: withDefault(z.coerce.number().int().min(1), 86_400),

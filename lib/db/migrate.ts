@@ -11,6 +11,8 @@ const MIGRATION_LOCK = 4_242_001;
 export async function migrate(db: Db, list: typeof migrations = migrations): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // A migration may rewrite a large table: not bounded by the pool's statement_timeout.
+    await tx.exec('SET LOCAL statement_timeout = 0');
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Set(

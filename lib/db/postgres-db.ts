@@ -2,15 +2,32 @@ import pg from 'pg';
 import { INT8_OID, NUMERIC_OID, parseMoneyInt } from './int8';
 import type { Db, Queryable } from './types';
 
+/** Time limits, so that a stuck request or client cannot starve the others. */
+export interface PoolLimits {
+  /** Longest wait for a pooled connection; past it the request fails (503), the others go on. */
+  connectTimeoutMs?: number;
+  /** Longest any one statement may run on the server. */
+  statementTimeoutMs?: number;
+  /** A transaction left idle this long (a client that died mid-request) is ended by the server. */
+  idleInTransactionTimeoutMs?: number;
+}
+
 /** A real PostgreSQL server through a connection pool; several app instances may share it. */
-export function openPostgresDb(connectionString: string, poolSize = 10): Db {
+export function openPostgresDb(connectionString: string, poolSize = 10, limits: PoolLimits = {}): Db {
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8_OID || oid === NUMERIC_OID) return parseMoneyInt;
       return pg.types.getTypeParser(oid, format);
     },
   };
-  const pool = new pg.Pool({ connectionString, max: poolSize, types: types as pg.CustomTypesConfig });
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    types: types as pg.CustomTypesConfig,
+    connectionTimeoutMillis: limits.connectTimeoutMs ?? 5_000,
+    statement_timeout: limits.statementTimeoutMs ?? 15_000,
+    idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs ?? 30_000,
+  });
   // An idle client that loses its server emits here; without a listener it would crash the process.
   pool.on('error', () => {});
   const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
@@ -23,6 +40,13 @@ export function openPostgresDb(connectionString: string, poolSize = 10): Db {
     async transaction(fn) {
       const client = await pool.connect();
       let broken = false;
+      // A connection the server drops while checked out (restart, failover, pg_terminate_backend)
+      // emits 'error' on the client: unheard, it would end the process. The query in flight
+      // fails on its own; the client is then thrown away instead of going back to the pool.
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const scoped: Queryable = {
@@ -38,6 +62,7 @@ export function openPostgresDb(connectionString: string, poolSize = 10): Db {
         });
         throw error;
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },

@@ -30,7 +30,8 @@ export function pgErrorCode(error: unknown): string | undefined {
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = pgErrorCode(error);
-  if (code) return code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code);
+  // 57014: a statement ran past statement_timeout (the server is overloaded); 25P03: a transaction idled past its limit.
+  if (code) return code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', '57014', '25P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code);
   const message = (error as { message?: unknown } | null)?.message;
   return (
     typeof message === 'string' &&

@@ -24,7 +24,16 @@ export interface Runtime {
  * by the Next app and the standalone server.
  */
 export async function startRuntime(settings: Env, log: Logger = createLogger({ level: settings.LOG_LEVEL })): Promise<Runtime> {
-  const db = await openDb({ databaseUrl: settings.DATABASE_URL, dataDir: settings.DATA_DIR, poolSize: settings.DATABASE_POOL_SIZE });
+  const db = await openDb({
+    databaseUrl: settings.DATABASE_URL,
+    dataDir: settings.DATA_DIR,
+    poolSize: settings.DATABASE_POOL_SIZE,
+    limits: {
+      connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+  });
   const demo = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
   if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
 

@@ -16,9 +16,16 @@ export class Deployment {
   servers: ServerProcess[] = [];
   private constructor(readonly backend: StressBackend, readonly databaseUrl?: string) {}
 
-  static async create(backend: StressBackend, kinds: ServerKind[], env: Record<string, string> = {}) {
+  /** `urlParams` go into DATABASE_URL (an application_name, so a test can find its own connections). */
+  static async create(backend: StressBackend, kinds: ServerKind[], env: Record<string, string> = {}, urlParams: Record<string, string> = {}) {
     if (kinds.length > 1 && backend === 'pglite') throw new Error('an embedded database serves one process');
-    const d = new Deployment(backend, backend === 'postgres' ? await createSchemaUrl() : undefined);
+    let databaseUrl: string | undefined;
+    if (backend === 'postgres') {
+      const url = new URL(await createSchemaUrl());
+      for (const [k, v] of Object.entries(urlParams)) url.searchParams.set(k, v);
+      databaseUrl = url.toString();
+    }
+    const d = new Deployment(backend, databaseUrl);
     const distDir = kinds.includes('next') ? await ensureNextBuild() : undefined;
     d.servers = kinds.map((kind) => new ServerProcess({ kind, databaseUrl: d.databaseUrl, distDir, env }));
     // One after the other: the first start migrates and seeds, the next ones find it done.
