@@ -1,12 +1,10 @@
 import 'server-only';
 import type { z } from 'zod';
-import { ApiError, isJsonContentType } from '../contract';
+import { ApiError, CONSOLE_MAX_BODY_BYTES, isJsonContentType, readJsonObject, type BodyRead } from '../contract';
 import { getRuntime } from '../server/runtime';
 import { verifySession, type ConsoleSession } from '../session/session';
 import { jsonResponse, notSignedIn, toErrorResponse, validationError } from './errors';
 import { crossOriginRefusal } from './same-origin';
-
-const MAX_BODY_BYTES = 16 * 1024;
 
 interface Context<P> {
   req: Request;
@@ -47,20 +45,35 @@ export function sessionRoute<P = Record<string, never>>(
   });
 }
 
-/** The body as JSON, validated: 415 for anything but application/json (which no plain HTML form can send). */
+/**
+ * The body as JSON, validated, through the contract's one body reader: 415 for
+ * anything but application/json (which no plain HTML form can send), 413 past
+ * 16 KiB, refused on Content-Length before reading and, for a body without one,
+ * by stopping the stream there: a multi-gigabyte body costs no memory.
+ */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  if (!isJsonContentType(req.headers.get('content-type'))) throw new ApiError('unsupported_media_type', 'Content-Type must be application/json.', 'content-type');
-  const text = await req.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError('payload_too_large', 'The request body is too large.');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
-  }
+  const value = await readJsonObject({ headers: req.headers, readBody: (limit) => readStream(req.body, limit) }, CONSOLE_MAX_BODY_BYTES);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
+}
+
+/** Reads a web stream up to `limit` bytes; past it, cancels the stream and says so. */
+async function readStream(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<BodyRead> {
+  if (!stream) return new Uint8Array(0);
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, size);
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return 'too_large';
+    }
+    chunks.push(value);
+  }
 }
 
 /** Refuses a body on a route that takes none, unless it is JSON. */
