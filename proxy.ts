@@ -3,7 +3,8 @@
 // all. The real check is verifySession() in the data layer.
 import { NextResponse, type NextRequest } from 'next/server';
 
-const SESSION_COOKIE = 'console_session';
+// Either name of the session cookie (lib/session/session.ts: __Host- over https).
+const SESSION_COOKIES = ['console_session', '__Host-console_session'];
 const CONSOLE_PAGES = ['/dashboard', '/payouts', '/checkout-sessions'];
 
 function contentSecurityPolicy(nonce: string, https: boolean): string {
@@ -30,7 +31,7 @@ export function proxy(request: NextRequest) {
   const nonce = btoa(crypto.randomUUID());
   const csp = contentSecurityPolicy(nonce, request.nextUrl.protocol === 'https:');
 
-  if (isConsolePage && !request.cookies.has(SESSION_COOKIE)) {
+  if (isConsolePage && !SESSION_COOKIES.some((name) => request.cookies.has(name))) {
     // nextUrl keeps the host the browser used (from the Host header), unlike a URL built from server settings.
     const login = request.nextUrl.clone();
     login.pathname = '/login';

@@ -1,6 +1,7 @@
 import type { NextHandler } from '../lib/server/app-server';
 import { createAppServer } from '../lib/server/app-server';
 import type { Runtime } from '../lib/server/runtime';
+import { servedOverHttps } from '../lib/config/env';
 
 /**
  * Listens with the process's one server and shuts it down gracefully on SIGTERM
@@ -13,6 +14,7 @@ export async function serve(runtime: Runtime, next?: NextHandler) {
     next,
     metricsToken: settings.METRICS_TOKEN,
     shutdownGraceMs: settings.SHUTDOWN_GRACE_SECONDS * 1000,
+    https: servedOverHttps(settings),
   });
   await app.listen(settings.PORT, settings.HOST);
   log.info({ port: settings.PORT, console: Boolean(next) }, 'listening');

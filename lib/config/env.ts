@@ -14,8 +14,8 @@ export const SECRET_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32,200}$/;
 const envSchema = z.object({
   NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),
   PORT: withDefault(z.coerce.number().int().min(1).max(65535), 3000),
-  /** Address to listen on (all interfaces when unset). */
-  HOST: opt(z.string().min(1)),
+  /** Address to listen on: loopback unless set (0.0.0.0 for every interface). */
+  HOST: withDefault(z.string().min(1), '127.0.0.1'),
   /** SIGTERM: how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_SECONDS: withDefault(z.coerce.number().min(0).max(600), 10),
   /** Bearer token for GET /metrics (Prometheus); /metrics is not served without one. */
@@ -56,11 +56,35 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
+/** Links and cookies go over TLS: the public address is https. */
+export const servedOverHttps = (settings: Pick<Env, 'PUBLIC_BASE_URL'>) => settings.PUBLIC_BASE_URL?.startsWith('https://') ?? false;
+
+/**
+ * Settings that are wrong together. In production on a reachable address, links
+ * built from the request's Host header would be cleartext (or someone else's
+ * host): an https PUBLIC_BASE_URL is required there.
+ */
+function crossCheck(settings: Env): string[] {
+  const problems: string[] = [];
+  if (settings.NODE_ENV === 'production' && !isLoopback(settings.HOST) && !servedOverHttps(settings)) {
+    problems.push(
+      `  PUBLIC_BASE_URL: must be an https:// URL when NODE_ENV=production and HOST=${settings.HOST} is not a loopback address (checkout links are built from it)`,
+    );
+  }
+  return problems;
+}
+
 export class ConfigError extends Error {}
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
-  if (result.success) return result.data;
+  if (result.success) {
+    const problems = crossCheck(result.data);
+    if (problems.length === 0) return result.data;
+    throw new ConfigError(`Invalid environment settings:\n${problems.join('\n')}`);
+  }
   const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
   throw new ConfigError(`Invalid environment settings:\n${lines.join('\n')}`);
 }

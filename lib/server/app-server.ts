@@ -15,6 +15,8 @@ export interface AppServerOptions {
   metricsToken?: string;
   /** How long SIGTERM waits for requests in flight before closing their connections. */
   shutdownGraceMs: number;
+  /** The public address is https: every answer tells browsers to use nothing else (HSTS). */
+  https?: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -42,6 +44,7 @@ export function createAppServer(opts: AppServerOptions) {
     });
     // Draining: answer, then close the connection instead of keeping it alive.
     if (shuttingDown) res.setHeader('connection', 'close');
+    if (opts.https) res.setHeader('strict-transport-security', 'max-age=63072000; includeSubDomains');
     const path = (req.url ?? '/').split('?', 1)[0];
     switch (path) {
       case API_PATH:

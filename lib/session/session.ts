@@ -2,7 +2,7 @@ import 'server-only';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
-import { env } from '../config/env';
+import { env, servedOverHttps } from '../config/env';
 import { hashSecretKey } from '../payments/secret-keys';
 import { getRuntime } from '../server/runtime';
 import { paymentClient } from '../upstream';
@@ -11,8 +11,26 @@ import { seal, unseal } from './session-seal';
 import { sessionSecrets } from './session-secrets';
 import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from './session-store';
 
-export const SESSION_COOKIE = 'console_session';
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
+
+/**
+ * The cookie's name and attributes. Over https it is `__Host-console_session`: the
+ * browser then guarantees Secure, Path=/ and no Domain, so no subdomain or plain-http
+ * page can set or shadow it.
+ */
+export function sessionCookie(settings: Parameters<typeof servedOverHttps>[0] & { NODE_ENV: string }) {
+  const https = servedOverHttps(settings);
+  return {
+    name: https ? '__Host-console_session' : 'console_session',
+    options: {
+      httpOnly: true,
+      secure: https || settings.NODE_ENV === 'production',
+      sameSite: 'strict' as const,
+      path: '/',
+      maxAge: SESSION_TTL_SECONDS,
+    },
+  };
+}
 
 export interface ConsoleSession {
   id: string;
@@ -23,13 +41,6 @@ export interface ConsoleSession {
   api: MerchantApi;
 }
 
-const cookieOptions = () => ({
-  httpOnly: true,
-  secure: env().NODE_ENV === 'production',
-  sameSite: 'strict' as const,
-  path: '/',
-  maxAge: SESSION_TTL_SECONDS,
-});
 
 /**
  * Starts a session for a key the payment API has just accepted: a new server-side
@@ -39,7 +50,8 @@ export async function startSession(secretKey: string, merchantId: string): Promi
   const { db } = await getRuntime();
   const sid = await createSessionRecord(db, { merchantId, keyHash: hashSecretKey(secretKey), ttlSeconds: SESSION_TTL_SECONDS });
   const sealed = await seal({ sid, secretKey }, sessionSecrets(), SESSION_TTL_SECONDS);
-  (await cookies()).set(SESSION_COOKIE, sealed, cookieOptions());
+  const cookie = sessionCookie(env());
+  (await cookies()).set(cookie.name, sealed, cookie.options);
 }
 
 /**
@@ -48,7 +60,7 @@ export async function startSession(secretKey: string, merchantId: string): Promi
  * route handlers and anything that reads data call this; proxy.ts only guesses.
  */
 export const verifySession = cache(async (): Promise<ConsoleSession | null> => {
-  const cookie = (await cookies()).get(SESSION_COOKIE)?.value;
+  const cookie = (await cookies()).get(sessionCookie(env()).name)?.value;
   if (!cookie) return null;
   const data = await unseal(cookie, sessionSecrets(), SESSION_TTL_SECONDS);
   if (!data) return null;
@@ -85,5 +97,6 @@ export async function endAllSessions(session: ConsoleSession): Promise<number> {
 
 /** Same attributes as when set: a browser ignores a deletion that differs (a Secure cookie is only replaced by a Secure one). */
 async function clearCookie() {
-  (await cookies()).set(SESSION_COOKIE, '', { ...cookieOptions(), maxAge: 0 });
+  const cookie = sessionCookie(env());
+  (await cookies()).set(cookie.name, '', { ...cookie.options, maxAge: 0 });
 }

@@ -15,6 +15,18 @@ describe('settings from the environment', () => {
   });
 
   it.each([
+    [{ NODE_ENV: 'production', HOST: '0.0.0.0' }, false],
+    [{ NODE_ENV: 'production', HOST: '0.0.0.0', PUBLIC_BASE_URL: 'http://pay.example.com' }, false],
+    [{ NODE_ENV: 'production', HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://pay.example.com' }, true],
+    [{ NODE_ENV: 'production' }, true], // loopback by default
+    [{ NODE_ENV: 'production', HOST: '127.0.0.1' }, true],
+    [{ NODE_ENV: 'development', HOST: '0.0.0.0' }, true],
+  ])('requires an https PUBLIC_BASE_URL in production on a reachable address: %j -> %s', (source, ok) => {
+    if (ok) expect(() => parseEnv(source)).not.toThrow();
+    else expect(() => parseEnv(source)).toThrow(/PUBLIC_BASE_URL: must be an https/);
+  });
+
+  it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],

@@ -20,11 +20,11 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start(next?: NextHandler, graceMs = 5_000) {
+async function start(next?: NextHandler, graceMs = 5_000, https = false) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-server-'));
   const settings = parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '1000' });
   const runtime = await startRuntime(settings, createLogger({ level: 'silent' }));
-  const app = createAppServer({ runtime, next, metricsToken: TOKEN, shutdownGraceMs: graceMs });
+  const app = createAppServer({ runtime, next, metricsToken: TOKEN, shutdownGraceMs: graceMs, https });
   await app.listen(0, '127.0.0.1');
   running = { app, runtime };
   return { app, runtime, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
@@ -47,6 +47,18 @@ describe('health and readiness', () => {
     const down = await fetch(url + '/readyz');
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('1');
+  });
+});
+
+describe('transport', () => {
+  it('sends Strict-Transport-Security on every answer when the public address is https, and not otherwise', async () => {
+    const { url, app } = await start(undefined, 1000, true);
+    for (const res of [await fetch(url + '/healthz'), await callApi(url, DEMO, { action: 'get_balance' })]) {
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
+    }
+    await app.shutdown();
+    const plain = await start();
+    expect((await fetch(plain.url + '/healthz')).headers.get('strict-transport-security')).toBeNull();
   });
 });
 
