@@ -15,6 +15,7 @@ export async function serve(runtime: Runtime, next?: NextHandler) {
     metricsToken: settings.METRICS_TOKEN,
     shutdownGraceMs: settings.SHUTDOWN_GRACE_SECONDS * 1000,
     https: servedOverHttps(settings),
+    trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
   });
   await app.listen(settings.PORT, settings.HOST);
   log.info({ port: settings.PORT, console: Boolean(next) }, 'listening');

@@ -37,6 +37,8 @@ const envSchema = z.object({
   /** How long a duplicate waits for the original request before 409. */
   IDEMPOTENCY_WAIT_SECONDS: withDefault(z.coerce.number().min(0.1).max(60), 5),
   SETTLEMENT_DELAY_SECONDS: withDefault(z.coerce.number().min(0).max(86_400), 3),
+  /** Proxies in front of the app whose X-Forwarded-For entries are believed; 0 uses the socket's address. */
+  TRUSTED_PROXY_HOPS: withDefault(z.coerce.number().int().min(0).max(10), 0),
   /** Failed authentications allowed per client address per minute before 429. */
   AUTH_FAILURES_PER_MINUTE: withDefault(z.coerce.number().int().min(1), 20),
   /** Seals the console's session cookie: one secret, or several comma-separated (newest first) to rotate. */

@@ -2,7 +2,6 @@ import type { Db, Queryable } from '../db/types';
 import type { Logger } from '../log';
 import { actions } from './actions';
 import type { CoreSettings } from './actions/action';
-import { AuthFailureLimiter } from './auth-failure-limiter';
 import { authenticate } from './authenticate';
 import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER } from '../contract';
 import { isDatabaseUnavailable } from '../db/types';
@@ -41,7 +40,6 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
  * actions with a key run through the idempotency store.
  */
 export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
-  const limiter = new AuthFailureLimiter(deps.settings.authFailuresPerMinute);
   const { db } = deps;
 
   return async function handle(req, meta = {}) {
@@ -55,7 +53,7 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
       }
-      const merchant = await authenticate(db, req.headers.get('authorization'), meta.clientAddress ?? 'unknown', limiter);
+      const merchant = await authenticate(db, req.headers.get('authorization'), meta.clientAddress ?? 'unknown', deps.settings.authFailuresPerMinute);
       const body = await readJsonObject(req);
       const command = parseCommand(body);
       action = command.name;

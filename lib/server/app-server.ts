@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { API_PATH, OPENAPI_PATH } from '../contract';
+import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { nodeHandler } from './node-http';
 import type { Runtime } from './runtime';
 
@@ -17,6 +18,8 @@ export interface AppServerOptions {
   shutdownGraceMs: number;
   /** The public address is https: every answer tells browsers to use nothing else (HSTS). */
   https?: boolean;
+  /** Proxies in front whose X-Forwarded-For entries are believed (0: the socket's address). */
+  trustedProxyHops?: number;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -31,7 +34,8 @@ const NOT_FOUND = '{"error":{"type":"invalid_request_error","code":"not_found","
  */
 export function createAppServer(opts: AppServerOptions) {
   const { runtime } = opts;
-  const api = nodeHandler(runtime.core);
+  const hops = opts.trustedProxyHops ?? 0;
+  const api = nodeHandler(runtime.core, (req) => clientAddress(req, hops));
   let shuttingDown = false;
   const inFlight = new Set<http.ServerResponse>();
   let drained: (() => void) | undefined;
@@ -59,7 +63,11 @@ export function createAppServer(opts: AppServerOptions) {
       case OPENAPI_PATH:
         break;
     }
-    if (opts.next) return void opts.next(req, res);
+    if (opts.next) {
+      // Console routes rate-limit sign-ins by the browser's address: only this server may say what it is.
+      req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req, hops);
+      return void opts.next(req, res);
+    }
     send(res, 404, NOT_FOUND);
   });
   server.keepAliveTimeout = 65_000;

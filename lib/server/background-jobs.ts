@@ -1,3 +1,4 @@
+import { purgeAuthFailures } from '../db/auth-failures';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
@@ -49,6 +50,7 @@ export function startBackgroundJobs(
         if (purged > 0) log.info({ purged }, 'expired idempotency keys purged');
       },
     },
+    { name: 'auth_failure_purge', everyMs: 60_000, run: async () => void (await purgeAuthFailures(db)) },
     {
       name: 'console_session_purge',
       everyMs: 10 * 60_000,

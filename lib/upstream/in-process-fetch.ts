@@ -18,8 +18,10 @@ export function inProcessFetch(getCore: () => Promise<PaymentCore>, clientAddres
     const request = plainRequest(input, init);
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
+    // In process, the console's own forwarded address is believed: nothing else can reach this path.
+    const forwarded = request.headers.get('x-forwarded-for');
     const answer = getCore()
-      .then((core) => core(request, { clientAddress }))
+      .then((core) => core(request, { clientAddress: forwarded ?? clientAddress }))
       .then((res) => new Response(res.body, { status: res.status, headers: res.headers }));
     if (!signal) return answer;
     return Promise.race([

@@ -13,7 +13,7 @@ export interface ListQuery {
  */
 export function merchantApi(client: PaymentClient, secretKey: string) {
   return {
-    getBalance: () => client.call(secretKey, { action: 'get_balance' }, balanceSchema),
+    getBalance: (opts: { clientAddress?: string } = {}) => client.call(secretKey, { action: 'get_balance' }, balanceSchema, opts),
     withdraw: (input: PayoutInput, idempotencyKey: string) =>
       client.call(secretKey, { action: 'withdraw', ...input }, payoutSchema, { idempotencyKey }),
     getPayout: (id: string) => client.call(secretKey, { action: 'get_payout', id }, payoutSchema),

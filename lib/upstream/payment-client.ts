@@ -29,6 +29,12 @@ export interface CallResult<T> {
   replayed: boolean;
 }
 
+export interface CallOptions {
+  idempotencyKey?: string;
+  /** The browser's address, sent as X-Forwarded-For (believed in process, and by an API that trusts the console as a proxy). */
+  clientAddress?: string;
+}
+
 type Attempt<T> = { done: true; result: CallResult<T> } | { done: false; reason: string; error: UpstreamError };
 
 /**
@@ -43,9 +49,11 @@ export function createPaymentClient(options: PaymentClientOptions) {
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? 8000;
 
-  async function attempt<T>(secretKey: string, command: Command, schema: z.ZodType<T>, idempotencyKey?: string): Promise<Attempt<T>> {
+  async function attempt<T>(secretKey: string, command: Command, schema: z.ZodType<T>, opts: CallOptions): Promise<Attempt<T>> {
     const headers: Record<string, string> = { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', accept: 'application/json' };
-    if (idempotencyKey !== undefined) headers[IDEMPOTENCY_HEADER] = idempotencyKey;
+    if (opts.idempotencyKey !== undefined) headers[IDEMPOTENCY_HEADER] = opts.idempotencyKey;
+    // The browser's address, for the API's failed-authentication limit (the console is its proxy).
+    if (opts.clientAddress !== undefined) headers['x-forwarded-for'] = opts.clientAddress;
     let status: number;
     let text: string;
     let replayed: boolean;
@@ -73,9 +81,9 @@ export function createPaymentClient(options: PaymentClientOptions) {
   }
 
   return {
-    async call<T>(secretKey: string, command: Command, schema: z.ZodType<T>, opts: { idempotencyKey?: string } = {}): Promise<CallResult<T>> {
+    async call<T>(secretKey: string, command: Command, schema: z.ZodType<T>, opts: CallOptions = {}): Promise<CallResult<T>> {
       for (let i = 0; ; i++) {
-        const outcome = await attempt(secretKey, command, schema, opts.idempotencyKey);
+        const outcome = await attempt(secretKey, command, schema, opts);
         if (outcome.done) return outcome.result;
         const delay = delays[i];
         if (delay === undefined) throw outcome.error;

@@ -8,18 +8,23 @@ import { paymentClient } from '@/lib/upstream';
 import { merchantApi } from '@/lib/upstream/merchant-api';
 import { UpstreamError } from '@/lib/upstream/upstream-error';
 import { endSession, startSession, verifySession } from '@/lib/session/session';
+import { assertSignInAllowed, signInFailed } from '@/lib/session/sign-in-limit';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/server/client-address';
 
 export const dynamic = 'force-dynamic';
 
 const rejected = () => new ApiError('invalid_secret_key', 'That secret key was not accepted.', 'secretKey');
 
 export const POST = consoleRoute({ mutates: true }, async ({ req }) => {
+  // Attempts are limited per browser address (set by the app server), checked before anything else.
+  const address = req.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown';
+  await assertSignInAllowed(address);
   const { secretKey } = await readJson(req, signInSchema);
-  if (!looksLikeSecretKey(secretKey)) throw rejected();
+  if (!looksLikeSecretKey(secretKey)) throw await signInFailed(address, rejected());
   const balance = await merchantApi(paymentClient(), secretKey)
-    .getBalance()
-    .catch((error) => {
-      throw error instanceof UpstreamError && error.status === 401 ? rejected() : error;
+    .getBalance({ clientAddress: address })
+    .catch(async (error) => {
+      throw error instanceof UpstreamError && error.status === 401 ? await signInFailed(address, rejected()) : error;
     });
   await startSession(secretKey, balance.data.merchant.id);
   return ok({ merchant: { name: balance.data.merchant.name }, test_mode: secretKey.startsWith('sk_test_') });

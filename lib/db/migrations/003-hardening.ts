@@ -7,7 +7,9 @@
  * - the checkout expiry sweep finds open sessions past their time by index; the index on
  *   console_sessions.key_hash served no query and goes;
  * - payouts count failed settlement attempts, so that one that cannot be settled backs off
- *   instead of blocking its batch on every tick.
+ *   instead of blocking its batch on every tick;
+ * - failed authentications are counted per address and clock minute in the database, so that
+ *   several instances share one limit instead of allowing N times it.
  */
 export const sql = /* sql */ `
 ALTER TABLE balances
@@ -24,6 +26,13 @@ CREATE UNIQUE INDEX ledger_entries_one_per_source ON ledger_entries (kind, refer
   WHERE kind IN ('payout', 'payout_reversal', 'checkout_payment');
 
 ALTER TABLE payouts ADD COLUMN settle_attempts integer NOT NULL DEFAULT 0;
+
+CREATE TABLE auth_failures (
+  address       text NOT NULL,
+  window_start  timestamptz NOT NULL,
+  count         integer NOT NULL,
+  PRIMARY KEY (address, window_start)
+);
 
 CREATE INDEX checkout_sessions_open_expiry ON checkout_sessions (expires_at) WHERE status = 'open';
 DROP INDEX IF EXISTS console_sessions_key;
