@@ -8,11 +8,12 @@ import { CopyLink } from './copy-link';
 type CheckoutInput = { amount: number; description?: string };
 
 /** Creates a checkout session; one idempotency key per intent, as for payouts. */
-export function CheckoutCreateForm() {
+export function CheckoutCreateForm({ retentionSeconds }: { retentionSeconds: number }) {
   const intent = useIdempotentMutation<CheckoutInput, CheckoutSession>({
     path: '/api/checkout-sessions',
     storageKey: 'console.checkout-intent',
     invalidates: [consoleKeys.checkoutSessions.all()],
+    retentionSeconds,
   });
   const [error, setError] = useState<string | null>(null);
   const { mutation } = intent;
@@ -28,6 +29,17 @@ export function CheckoutCreateForm() {
     if (!description.success) return setError(description.error.issues[0]!.message);
     setError(null);
     intent.send({ amount: amount.data, ...(description.data ? { description: description.data } : {}) });
+  }
+
+  if (intent.staleIntent) {
+    return (
+      <div className="warning" role="alert" data-testid="stale-intent">
+        <p>A checkout session got no answer when this page was last open, too long ago to ask again safely. It was not resent: check the list below first.</p>
+        <button type="button" onClick={intent.dismissStale}>
+          Dismiss
+        </button>
+      </div>
+    );
   }
 
   if (mutation.isSuccess) {

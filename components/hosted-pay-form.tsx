@@ -1,15 +1,18 @@
 'use client';
 import { useState, type FormEvent } from 'react';
 import { ConsoleRequestError, consoleFetch } from '@/lib/client/console-fetch';
+import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
 
 /** The customer's test-card form. The server lets exactly one payment through, whatever the clicks or tabs. */
 export function HostedPayForm({ sessionId, payLabel }: { sessionId: string; payLabel: string }) {
+  const hydrated = useHydrated();
+  const [card, setCard] = useState('');
   const [state, setState] = useState<{ kind: 'idle' | 'paying' | 'paid' } | { kind: 'error'; message: string; closed: boolean }>({ kind: 'idle' });
 
   async function pay(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (state.kind === 'paying') return;
-    const card_number = String(new FormData(event.currentTarget).get('card_number') ?? '');
+    const card_number = card;
     setState({ kind: 'paying' });
     try {
       const result = await consoleFetch<{ success_url: string | null }>(`/api/checkout/${encodeURIComponent(sessionId)}/pay`, {
@@ -33,17 +36,20 @@ export function HostedPayForm({ sessionId, payLabel }: { sessionId: string; payL
   }
   const closed = state.kind === 'error' && state.closed;
   return (
-    <form onSubmit={pay} noValidate>
+    <form onSubmit={pay} noValidate method="post" action={noScriptAction(`/checkout/${encodeURIComponent(sessionId)}`)}>
       <label>
         Card number
-        <input name="card_number" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" disabled={closed} />
+        <input value={card} onChange={(e) => setCard(e.target.value)} inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" disabled={closed} />
       </label>
+      <noscript>
+        <p className="error">This payment page needs JavaScript.</p>
+      </noscript>
       {state.kind === 'error' && (
         <p className="error" role="alert">
           {state.message}
         </p>
       )}
-      <button type="submit" disabled={state.kind === 'paying' || closed}>
+      <button type="submit" disabled={!hydrated || state.kind === 'paying' || closed}>
         {state.kind === 'paying' ? 'Paying…' : payLabel}
       </button>
     </form>

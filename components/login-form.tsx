@@ -1,15 +1,18 @@
 'use client';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { ConsoleRequestError, consoleFetch } from '@/lib/client/console-fetch';
+import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
 
 export function LoginForm() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+  const keyField = useRef<HTMLInputElement>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
-    const secretKey = String(new FormData(form).get('secretKey') ?? '');
+    const secretKey = keyField.current?.value ?? '';
     setBusy(true);
     setError(null);
     try {
@@ -24,18 +27,22 @@ export function LoginForm() {
   }
 
   return (
-    <form className="card narrow" onSubmit={onSubmit} autoComplete="off">
+    // No `name` on the key field and a POST action: without the script nothing secret can leave (see useHydrated).
+    <form className="card narrow" onSubmit={onSubmit} autoComplete="off" method="post" action={noScriptAction('/login')}>
       <h1>Sign in</h1>
       <label>
         Secret key
-        <input name="secretKey" type="password" required autoComplete="off" spellCheck={false} placeholder="sk_test_…" />
+        <input ref={keyField} type="password" required autoComplete="off" spellCheck={false} placeholder="sk_test_…" />
       </label>
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <button type="submit" disabled={busy}>
+      <noscript>
+        <p className="error">The console needs JavaScript to sign in.</p>
+      </noscript>
+      <button type="submit" disabled={busy || !hydrated}>
         Sign in
       </button>
       <p className="hint">The key is checked by the server and kept there, sealed in an httpOnly cookie. This page never stores it.</p>

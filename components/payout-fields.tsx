@@ -1,5 +1,6 @@
 'use client';
 import { useState, type FormEvent } from 'react';
+import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
 import { type PayoutInput, payoutInputSchema, TEST_BANK_CODES } from '@/lib/contract';
 
 type Draft = { amount: string; bank_code: string; account_number: string };
@@ -19,6 +20,7 @@ function toInput(d: Draft) {
 export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: (input: PayoutInput, draft: Draft) => void }) {
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
+  const hydrated = useHydrated();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -33,7 +35,7 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
     <label>
       {label}
       <input
-        name={name}
+        id={`payout-${name}`}
         value={draft[name]}
         aria-invalid={errors[name] ? true : undefined}
         aria-describedby={errors[name] ? `${name}-error` : undefined}
@@ -50,7 +52,8 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
   );
 
   return (
-    <form onSubmit={submit} noValidate>
+    // Fields without `name` and a POST action: without the script no account number can leave the page.
+    <form onSubmit={submit} noValidate method="post" action={noScriptAction('/dashboard')}>
       {field('amount', 'Amount', { inputMode: 'numeric' })}
       {field('bank_code', 'Bank code', { list: 'bank-codes' })}
       <datalist id="bank-codes">
@@ -59,7 +62,12 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
         ))}
       </datalist>
       {field('account_number', 'Account number', { inputMode: 'numeric' })}
-      <button type="submit">Review payout</button>
+      <noscript>
+        <p className="error">Sending a payout needs JavaScript.</p>
+      </noscript>
+      <button type="submit" disabled={!hydrated}>
+        Review payout
+      </button>
     </form>
   );
 }

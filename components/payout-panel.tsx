@@ -12,11 +12,12 @@ import { emptyDraft, PayoutFields, type Draft } from './payout-fields';
  * intent keeps its idempotency key until a real answer arrives; a lost response
  * shows as "outcome unknown" and is asked again with the same key.
  */
-export function PayoutPanel({ currency }: { currency: string }) {
+export function PayoutPanel({ currency, retentionSeconds }: { currency: string; retentionSeconds: number }) {
   const intent = useIdempotentMutation<PayoutInput, Payout>({
     path: '/api/payouts',
     storageKey: 'console.payout-intent',
     invalidates: [consoleKeys.balance(), consoleKeys.payouts.all()],
+    retentionSeconds,
   });
   const [draft, setDraft] = useState<Draft>(emptyDraft);
   const [review, setReview] = useState<PayoutInput | null>(null);
@@ -28,6 +29,22 @@ export function PayoutPanel({ currency }: { currency: string }) {
     setReview(null);
     if (!keepDraft) setDraft(emptyDraft);
   };
+
+  if (intent.staleIntent) {
+    const stale = intent.staleIntent;
+    return (
+      <div className="warning" role="alert" data-testid="stale-intent">
+        <p>
+          A payout of {formatMoney(stale.amount, currency)} to {stale.bank_code} {maskAccountNumber(stale.account_number)} got no answer
+          when this page was last open, too long ago to ask again safely. It was not resent. Look for it in the{' '}
+          <Link href="/payouts">payouts list</Link> before sending it again.
+        </p>
+        <button type="button" onClick={intent.dismissStale}>
+          I have checked: dismiss
+        </button>
+      </div>
+    );
+  }
 
   if (!input) {
     return <PayoutFields key={intent.idempotencyKey} initial={draft} onReview={(i, d) => (setReview(i), setDraft(d))} />;

@@ -119,3 +119,30 @@ test('a reload while the payout is in flight resumes it with the same key: one p
   expect(keys[1]).toBe(keys[0]);
   expect(await payoutsWithAmount(request, 222_222)).toHaveLength(1);
 });
+
+test('an unanswered payout intent older than the key retention is shown, never resent', async ({ page, request }) => {
+  await signIn(page);
+  const before = await payoutsWithAmount(request, 313_131);
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/payouts') && r.method() === 'POST') sent.push(r.postData() ?? '');
+  });
+  // Left by a tab two days ago (the retention here is a day): its key may have been forgotten by the API.
+  await page.evaluate(() =>
+    sessionStorage.setItem(
+      'console.payout-intent',
+      JSON.stringify({
+        vars: { amount: 313_131, bank_code: 'BCA', account_number: '2718281828', idempotency_key: crypto.randomUUID() },
+        storedAt: Date.now() - 2 * 86_400_000,
+      }),
+    ),
+  );
+  await page.reload();
+  await expect(page.getByTestId('stale-intent')).toContainText('313,131');
+  await expect(page.getByTestId('stale-intent')).toContainText('•••• 1828');
+  await page.getByRole('button', { name: /dismiss/i }).click();
+  await expect(page.getByTestId('stale-intent')).toHaveCount(0);
+  expect(sent).toEqual([]);
+  expect(await payoutsWithAmount(request, 313_131)).toHaveLength(before.length);
+  expect(await page.evaluate(() => sessionStorage.getItem('console.payout-intent'))).toBeNull();
+});

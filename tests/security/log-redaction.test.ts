@@ -59,7 +59,8 @@ describe.each(kinds)('the captured output of a full run of the %s server', (kind
       databaseUrl: postgresUrl ? await createSchemaUrl() : undefined,
       distDir: kind === 'next' ? await ensureNextBuild() : undefined,
       // The most talkative level, and settlement soon, so that the background jobs log too.
-      env: { LOG_LEVEL: 'trace', SETTLEMENT_DELAY_SECONDS: '0', AUTH_FAILURES_PER_MINUTE: '3' },
+      // Behind one trusted proxy, so that the unknown keys below come from an address of their own.
+      env: { LOG_LEVEL: 'trace', SETTLEMENT_DELAY_SECONDS: '0', AUTH_FAILURES_PER_MINUTE: '3', TRUSTED_PROXY_HOPS: '1' },
     });
     await server.start();
   });
@@ -72,7 +73,7 @@ describe.each(kinds)('the captured output of a full run of the %s server', (kind
     expect((await call(withdrawal(20_000, { account_number: '4000000001' }))).status).toBe(200);
     expect((await call(withdrawal(20_000, { account_number: `${ACCOUNT}x` }))).status).toBe(400);
     expect((await call({ action: 'create_checkout_session', amount: 50_000 })).status).toBe(200);
-    for (let i = 0; i < 5; i++) await call({ action: 'get_balance' }, { key: UNKNOWN_KEY });
+    for (let i = 0; i < 5; i++) await call({ action: 'get_balance' }, { key: UNKNOWN_KEY, headers: { cookie: COOKIE, 'x-forwarded-for': '10.66.0.1' } });
     await call(undefined, { raw: `{"action":"withdraw","account_number":"${ACCOUNT}",` });
     // The console (Next only): a real session cookie, a payout through the proxy, a sign-out.
     let sessionCookie = '';

@@ -2,6 +2,7 @@
 import { CheckoutCreateForm } from '@/components/checkout-create-form';
 import { CheckoutSessionsTable } from '@/components/checkout-sessions-table';
 import { ConsoleShell } from '@/components/console-shell';
+import { env } from '@/lib/config/env';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Checkout · Merchant Console' };
@@ -14,7 +15,7 @@ export default async function CheckoutSessionsPage() {
       <div className="columns">
         <section className="card" aria-labelledby="new-checkout-heading">
           <h2 id="new-checkout-heading">New checkout session</h2>
-          <CheckoutCreateForm />
+          <CheckoutCreateForm retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS} />
         </section>
         <aside className="card test-values">
           <h3>Test cards</h3>

@@ -4,6 +4,7 @@ import { ConsoleShell } from '@/components/console-shell';
 import { PayoutPanel } from '@/components/payout-panel';
 import { RecentPayouts } from '@/components/recent-payouts';
 import { TestAccounts } from '@/components/test-accounts';
+import { env } from '@/lib/config/env';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Dashboard · Merchant Console' };
@@ -16,7 +17,7 @@ export default async function DashboardPage() {
       <div className="columns">
         <section className="card" aria-labelledby="payout-heading">
           <h2 id="payout-heading">Send a payout</h2>
-          <PayoutPanel currency="IDR" />
+          <PayoutPanel currency="IDR" retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS} />
         </section>
         <TestAccounts />
       </div>
