@@ -37,9 +37,15 @@ describe.each(backends)('an unexpected database error during a withdraw ($name)'
       // whose error carries the INSERT's parameters (PGlite) and the row's values (PostgreSQL's detail).
       await api.db.exec('CREATE UNIQUE INDEX forced_error ON payouts (account_number)');
       expect((await api.call(withdrawal(20_000, { account_number: ACCOUNT }))).status).toBe(200);
-      expect((await api.call(withdrawal(20_000, { account_number: ACCOUNT }))).status).toBe(500);
+      const failed = await api.call(withdrawal(20_000, { account_number: ACCOUNT }));
+      expect(failed.status).toBe(500);
       log.flush?.();
       expect(out).toContain('unhandled error in payment API');
+      // The log line names the request as the answer does (header and body), for a support ticket.
+      const requestId = failed.headers.get('request-id')!;
+      expect(requestId).toMatch(/^req_/);
+      expect(failed.body.error.request_id).toBe(requestId);
+      expect(out.split('\n').find((l) => l.includes('unhandled error'))).toContain(`"requestId":"${requestId}"`);
       expect(out).toContain('forced_error');
       expect(findLeaks(out, [['full account number', ACCOUNT], ['secret key', api.merchant.secretKey]])).toEqual([]);
     } finally {
