@@ -2,11 +2,14 @@
 // get_balance and withdraw, with nothing else (no Request objects, no zod, no error mapping).
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { ALL_ADDRESSES } from '../lib/db/auth-failures';
 import { openDb } from '../lib/db/open-db';
+import { AUTH_SQL } from '../lib/payments/authenticate';
+import { CLAIM_SQL, storeAnswerSql } from '../lib/payments/idempotency';
+import { withdrawStatement } from '../lib/payments/withdraw-statement';
 
 type Db = Awaited<ReturnType<typeof openDb>>;
 let db: Db;
-let pg = false;
 
 async function read(req: http.IncomingMessage): Promise<any> {
   const chunks: Buffer[] = [];
@@ -14,14 +17,14 @@ async function read(req: http.IncomingMessage): Promise<any> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-async function merchantFor(header: string | undefined) {
+async function merchantFor(header: string | undefined, address: string) {
   const key = header?.slice(7) ?? '';
-  const [m] = await db.query<{ id: string; name: string; currency: string }>(
-    `SELECT m.id, m.name, m.currency FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
-     WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [createHash('sha256').update(key, 'utf8').digest('hex')],
-  );
-  return m;
+  const [m] = await db.query<{ id: string | null; name: string; currency: string; failures: number }>(AUTH_SQL, [
+    createHash('sha256').update(key, 'utf8').digest('hex'),
+    address,
+    ALL_ADDRESSES,
+  ]);
+  return m?.id ? (m as { id: string; name: string; currency: string }) : undefined;
 }
 
 async function balance(m: { id: string; name: string }) {
@@ -32,48 +35,33 @@ async function balance(m: { id: string; name: string }) {
   return { object: 'balance', merchant: { id: m.id, name: m.name }, currency: row!.currency, available: row!.available, pending_payouts: row!.pending_payouts };
 }
 
+/** The core's withdraw transaction, SQL for SQL: claim, one statement that also stores the answer, COMMIT. */
 async function withdraw(m: { id: string; currency: string }, key: string, body: any) {
-  return db.transaction(async (tx) => {
-    if (pg) await tx.query(`SELECT set_config('lock_timeout', $1, true)`, ['5000ms']);
-    await tx.query(
-      `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (merchant_id, key) DO UPDATE SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
-         response_status = NULL, response_body = NULL
-       WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5) RETURNING 1`,
-      [m.id, key, 'withdraw', 'f', 86_400],
-    );
-    if (pg) await tx.query(`SELECT set_config('lock_timeout', '0', true)`);
-    await tx.query('SAVEPOINT business');
-    const id = `po_${randomBytes(12).toString('hex')}`;
-    const [debited] = await tx.query<{ available: number }>(
-      `UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2, updated_at = now()
-     WHERE merchant_id = $1 AND available >= $2 RETURNING available`,
-      [m.id, body.amount],
-    );
-    await tx.query(`INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id) VALUES ($1, $2, $3, $4, $5)`, [
-      m.id, -body.amount, debited!.available, 'payout', id,
-    ]);
-    const [row] = await tx.query(
-      `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after)
-       VALUES ($1, $2, $3, $4, $5, $6, 'pending', now() + make_interval(secs => $7)) RETURNING *`,
-      [id, m.id, body.amount, m.currency, body.bank_code, body.account_number, 3],
-    );
-    const out = JSON.stringify(row);
-    await tx.query(`UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`, [m.id, key, 200, out]);
-    return out;
-  });
+  return db.transaction(
+    async (tx) => {
+      const [claim] = await tx.query<{ now: Date }>(CLAIM_SQL, [m.id, key, 'withdraw', 'f', 86_400]);
+      const id = `po_${randomBytes(12).toString('hex')}`;
+      const out = JSON.stringify({ object: 'payout', id, amount: body.amount, currency: m.currency, status: 'pending', created_at: claim!.now });
+      const { sql, params } = withdrawStatement(
+        { payoutId: id, merchantId: m.id, amount: body.amount, currency: m.currency, bankCode: body.bank_code, accountNumber: body.account_number, settleDelaySeconds: 3 },
+        (n, cte) => storeAnswerSql(m.id, key, out, n, cte),
+      );
+      await tx.query(sql, params);
+      return out;
+    },
+    { lockTimeoutMs: 5000 },
+  );
 }
 
 async function main() {
   db = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-  pg = db.kind === 'postgres';
   http.createServer(handle).listen(Number(process.env.PORT), '127.0.0.1');
 }
 
 const handle: http.RequestListener = async (req, res) => {
     try {
       if (req.method !== 'POST') return void res.writeHead(405).end();
-      const m = await merchantFor(req.headers.authorization);
+      const m = await merchantFor(req.headers.authorization, req.socket.remoteAddress ?? 'unknown');
       const body = await read(req);
       if (!m) return void res.writeHead(401).end();
       const out =

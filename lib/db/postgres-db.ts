@@ -37,7 +37,7 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
     kind: 'postgres',
     query: (sql, params) => run(pool, sql, params),
     exec: async (sql) => void (await pool.query(sql)),
-    async transaction(fn) {
+    async transaction(fn, opts = {}) {
       const client = await pool.connect();
       let broken = false;
       // A connection the server drops while checked out (restart, failover, pg_terminate_backend)
@@ -48,7 +48,9 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
       };
       client.on('error', onError);
       try {
-        await client.query('BEGIN');
+        // One round trip: BEGIN and the transaction's lock bound (an integer, so inlined safely).
+        const lockTimeout = opts.lockTimeoutMs === undefined ? '' : `; SET LOCAL lock_timeout = '${Math.max(1, Math.round(opts.lockTimeoutMs))}ms'`;
+        await client.query(`BEGIN${lockTimeout}`);
         const scoped: Queryable = {
           query: (sql, params) => run(client, sql, params),
           exec: async (sql) => void (await client.query(sql)),

@@ -7,8 +7,12 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction: COMMIT when it resolves, ROLLBACK when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction: COMMIT when it resolves, ROLLBACK when it throws.
+   * `lockTimeoutMs` bounds every lock wait in it (PostgreSQL; set with BEGIN, in the
+   * same round trip). The embedded database runs one transaction at a time.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { lockTimeoutMs?: number }): Promise<T>;
   close(): Promise<void>;
   /** Connections in use and requests waiting for one (metrics); the embedded database has one connection. */
   poolStats(): { total: number; idle: number; waiting: number };

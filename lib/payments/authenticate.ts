@@ -9,6 +9,13 @@ const unauthorized = () =>
     'WWW-Authenticate': 'Bearer realm="payments"',
   });
 
+/** The key's merchant (if any) and this minute's failures of the address and of all addresses: one round trip. */
+export const AUTH_SQL = `SELECT m.id, m.name, m.currency, ${failuresNowSql('$2')} AS failures, ${failuresNowSql('$3')} AS all_failures,
+         ${windowEndsInSql} AS retry_after
+  FROM (SELECT 1) one
+  LEFT JOIN api_keys k ON k.key_hash = $1 AND k.revoked_at IS NULL
+  LEFT JOIN merchants m ON m.id = k.merchant_id`;
+
 /** Every address together may fail this many times the per-address limit per minute. */
 const GLOBAL_FACTOR = 50;
 
@@ -27,14 +34,11 @@ const GLOBAL_FACTOR = 50;
 export async function authenticate(db: Queryable, header: string | null, clientAddress: string, limitPerMinute: number): Promise<Merchant> {
   const match = /^bearer +(\S+) *$/i.exec(header ?? '');
   const key = match?.[1];
-  const [row] = await db.query<Partial<Merchant> & { failures: number; all_failures: number; retry_after: number }>(
-    `SELECT m.id, m.name, m.currency, ${failuresNowSql('$2')} AS failures, ${failuresNowSql('$3')} AS all_failures,
-            ${windowEndsInSql} AS retry_after
-     FROM (SELECT 1) one
-     LEFT JOIN api_keys k ON k.key_hash = $1 AND k.revoked_at IS NULL
-     LEFT JOIN merchants m ON m.id = k.merchant_id`,
-    [key && isWellFormedSecretKey(key) ? hashSecretKey(key) : '', clientAddress, ALL_ADDRESSES],
-  );
+  const [row] = await db.query<Partial<Merchant> & { failures: number; all_failures: number; retry_after: number }>(AUTH_SQL, [
+    key && isWellFormedSecretKey(key) ? hashSecretKey(key) : '',
+    clientAddress,
+    ALL_ADDRESSES,
+  ]);
   const limited = () =>
     new ApiError('rate_limited', 'Too many failed authentication attempts. Retry later.', undefined, {
       'Retry-After': String(Math.max(1, row!.retry_after)),

@@ -30,6 +30,26 @@ export interface StoredResult {
   replayed: boolean;
 }
 
+/**
+ * Claims (merchant, key): a new key, or one past retention, returns a row; a key in
+ * use returns none (then replay). A concurrent duplicate waits here, on the unique
+ * index, for the original's transaction. Params: merchant, key, action, fingerprint, ttl seconds.
+ */
+export const CLAIM_SQL = `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
+  VALUES ($1, $2, $3, $4)
+  ON CONFLICT (merchant_id, key) DO UPDATE
+    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
+        response_status = NULL, response_body = NULL
+    WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
+  RETURNING now() AS now, set_config('lock_timeout', '0', true) AS unbounded`;
+
+/** The UPDATE that stores a 200 answer, as a CTE of another statement: only when `cte` returned rows. */
+export const storeAnswerSql = (merchantId: string, key: string, body: string, firstParam: number, cte: string) => ({
+  sql: `UPDATE idempotency_keys SET response_status = 200, response_body = $${firstParam + 2}
+        WHERE merchant_id = $${firstParam} AND key = $${firstParam + 1} AND EXISTS (SELECT 1 FROM ${cte})`,
+  params: [merchantId, key, body],
+});
+
 export interface IdempotentCall {
   merchantId: string;
   key: string;
@@ -40,6 +60,26 @@ export interface IdempotentCall {
 }
 
 /**
+ * Lets an action store its own success answer inside its last statement, so that
+ * its transaction ends with that statement and COMMIT: the rows it locks (a
+ * merchant's balance) are held for one round trip. The answer must be final when
+ * the statement is written, hence `now`, the timestamp every row of this
+ * transaction gets from now().
+ */
+export interface InlineAnswer {
+  now: Date;
+  /** An UPDATE for a CTE of the action's statement: stores `body` as the 200 answer when `cte` returned rows. */
+  store(body: string, firstParam: number, cte: string): { sql: string; params: unknown[] };
+}
+
+export interface ExecuteResult {
+  status: number;
+  body: string;
+  /** The action stored the answer itself (InlineAnswer). */
+  stored?: boolean;
+}
+
+/**
  * Runs `execute` at most once per (merchant, key) within the retention period.
  *
  * Everything happens in one transaction: the claim of the key, the business
@@ -47,51 +87,48 @@ export interface IdempotentCall {
  * duplicate blocks on the unique index until the original commits, then replays
  * its response; past `waitSeconds` it gets 409. A business refusal (an ApiError
  * from `execute`) is stored like a success, after rolling back to a savepoint so
- * that nothing it may have written survives.
+ * that nothing it may have written survives (`atomic` actions write in one
+ * statement that writes nothing when it refuses: they need no savepoint).
  */
 export async function runIdempotent(
   db: Db,
   call: IdempotentCall,
-  execute: (tx: Queryable) => Promise<{ status: number; body: string }>,
-  /** Stored in a refusal's body: a replay names the request that was carried out. */
-  requestId?: string,
+  execute: (tx: Queryable, inline: InlineAnswer) => Promise<ExecuteResult>,
+  opts: { requestId?: string; atomic?: boolean } = {},
 ): Promise<StoredResult> {
   try {
-    return await db.transaction(async (tx) => {
-      if (db.kind === 'postgres') {
-        await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [`${Math.round(call.waitSeconds * 1000)}ms`]);
-      }
-      const claimed = await tx.query(
-        `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (merchant_id, key) DO UPDATE
-           SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
-               response_status = NULL, response_body = NULL
-           WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
-         RETURNING 1`,
-        [call.merchantId, call.key, call.action, call.fingerprint, call.ttlSeconds],
-      );
-      // The wait bound is for the claim alone: business writes may queue on a busy balance row.
-      if (db.kind === 'postgres') await tx.query(`SELECT set_config('lock_timeout', '0', true)`);
-      if (claimed.length === 0) return replay(tx, call);
+    return await db.transaction(
+      async (tx) => {
+        const claimed = await tx.query<{ now: Date }>(CLAIM_SQL, [call.merchantId, call.key, call.action, call.fingerprint, call.ttlSeconds]);
+        // The wait bound is for the claim alone: the RETURNING above lifted it in the same round trip,
+        // since business writes may queue on a busy balance row (bounded by statement_timeout).
+        if (claimed.length === 0) return replay(tx, call);
 
-      await tx.query('SAVEPOINT business');
-      let result: { status: number; body: string };
-      try {
-        result = await execute(tx);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        await tx.query('ROLLBACK TO SAVEPOINT business');
-        const body = error.toBody();
-        if (requestId) body.error.request_id = requestId;
-        result = { status: error.status, body: JSON.stringify(body) };
-      }
-      await tx.query(
-        `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`,
-        [call.merchantId, call.key, result.status, result.body],
-      );
-      return { ...result, replayed: false };
-    });
+        const inline: InlineAnswer = {
+          now: new Date(claimed[0]!.now),
+          store: (body, n, cte) => storeAnswerSql(call.merchantId, call.key, body, n, cte),
+        };
+        if (!opts.atomic) await tx.query('SAVEPOINT business');
+        let result: ExecuteResult;
+        try {
+          result = await execute(tx, inline);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          if (!opts.atomic) await tx.query('ROLLBACK TO SAVEPOINT business');
+          const body = error.toBody();
+          if (opts.requestId) body.error.request_id = opts.requestId;
+          result = { status: error.status, body: JSON.stringify(body) };
+        }
+        if (!result.stored) {
+          await tx.query(
+            `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`,
+            [call.merchantId, call.key, result.status, result.body],
+          );
+        }
+        return { status: result.status, body: result.body, replayed: false };
+      },
+      { lockTimeoutMs: call.waitSeconds * 1000 },
+    );
   } catch (error) {
     if (pgErrorCode(error) === PG_LOCK_NOT_AVAILABLE) {
       throw new ApiError(

@@ -9,24 +9,7 @@ export type LedgerKind = 'opening_balance' | 'adjustment' | 'payout' | 'payout_r
  * one conditional UPDATE, never read-then-write.
  */
 
-/**
- * withdraw: moves `amount` from `available` to `pending_payouts` in one update,
- * only when available covers it; undefined when it does not.
- */
-export async function reserveForPayout(
-  tx: Queryable,
-  merchantId: string,
-  amount: number,
-  payoutId: string,
-): Promise<{ available: number } | undefined> {
-  const [row] = await tx.query<{ available: number }>(
-    `UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2, updated_at = now()
-     WHERE merchant_id = $1 AND available >= $2 RETURNING available`,
-    [merchantId, amount],
-  );
-  if (row) await addEntry(tx, merchantId, -amount, row.available, 'payout', payoutId);
-  return row;
-}
+// withdraw's debit is one statement of its own, ledger entry included: withdraw-statement.ts.
 
 export async function credit(tx: Queryable, merchantId: string, amount: number, kind: LedgerKind, referenceId: string) {
   const [row] = await tx.query<{ available: number }>(

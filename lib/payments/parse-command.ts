@@ -6,6 +6,7 @@ import type { ActionContext } from './actions/action';
 /** An action with its types erased: the contract schema has just validated the input it gets. */
 interface AnyAction {
   contract: ActionContract;
+  atomic?: boolean;
   run(ctx: ActionContext, input: unknown): Promise<object>;
 }
 
@@ -13,6 +14,7 @@ interface AnyAction {
 export interface Command {
   name: string;
   mutates: boolean;
+  atomic: boolean;
   run(ctx: ActionContext): Promise<object>;
 }
 
@@ -27,7 +29,7 @@ export function parseCommand(body: Record<string, unknown>): Command {
   }
   const parsed = action.contract.request.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error);
-  return { name, mutates: action.contract.mutates, run: (ctx) => action.run(ctx, parsed.data) };
+  return { name, mutates: action.contract.mutates, atomic: action.atomic ?? false, run: (ctx) => action.run(ctx, parsed.data) };
 }
 
 function validationError(error: z.ZodError): ApiError {

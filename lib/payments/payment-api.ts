@@ -5,7 +5,8 @@ import type { CoreSettings } from './actions/action';
 import { authenticate } from './authenticate';
 import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER } from '../contract';
 import { isDatabaseUnavailable } from '../db/types';
-import { fingerprint, parseIdempotencyKey, runIdempotent } from './idempotency';
+import { STORED_INLINE } from './actions/action';
+import { fingerprint, parseIdempotencyKey, runIdempotent, type InlineAnswer } from './idempotency';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
 import { randomBase62 } from './random-id';
@@ -58,14 +59,13 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       const command = parseCommand(body);
       action = command.name;
       const origin = deps.settings.publicBaseUrl ?? requestOrigin(req.url);
-      const run = async (tx: Queryable) =>
-        JSON.stringify(await command.run({ db: tx, merchant, settings: deps.settings, origin }));
+      const run = (tx: Queryable, inline?: InlineAnswer) => command.run({ db: tx, merchant, settings: deps.settings, origin, inline });
       const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
 
       if (!command.mutates) {
-        response = json(200, await run(db));
+        response = json(200, JSON.stringify(await run(db)));
       } else if (key === undefined) {
-        response = json(200, await db.transaction(run));
+        response = json(200, JSON.stringify(await db.transaction((tx) => run(tx))));
       } else {
         const call = {
           merchantId: merchant.id,
@@ -75,7 +75,15 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
           ttlSeconds: deps.settings.idempotencyTtlSeconds,
           waitSeconds: deps.settings.idempotencyWaitSeconds,
         };
-        const stored = await runIdempotent(db, call, async (tx) => ({ status: 200, body: await run(tx) }), requestId);
+        const stored = await runIdempotent(
+          db,
+          call,
+          async (tx, inline) => {
+            const answer = await run(tx, inline);
+            return { status: 200, body: JSON.stringify(answer), stored: STORED_INLINE in answer };
+          },
+          { requestId, atomic: command.atomic },
+        );
         response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
       }
     } catch (error) {

@@ -1,5 +1,6 @@
 import { ACTIONS, type ActionName, type ActionRequest } from '../../contract';
 import type { Queryable } from '../../db/types';
+import type { InlineAnswer } from '../idempotency';
 import type { Merchant } from '../merchants';
 
 export interface CoreSettings {
@@ -17,18 +18,27 @@ export interface ActionContext {
   settings: CoreSettings;
   /** Origin that links in responses point to. */
   origin: string;
+  /** Under an idempotency key: lets the action store its answer in its own last statement. */
+  inline?: InlineAnswer;
 }
+
+/** Marks an answer the action already stored through `ctx.inline` (JSON.stringify skips symbols). */
+export const STORED_INLINE = Symbol('stored inline');
+export const storedInline = <T extends object>(answer: T): T => Object.assign(answer, { [STORED_INLINE]: true });
 
 /** The core's implementation of one action of the contract (lib/contract/actions.ts). */
 export interface Action<N extends ActionName = ActionName> {
   name: N;
   /** Request and response schemas, and whether the action changes state (then: one transaction, idempotency key). */
   contract: (typeof ACTIONS)[N];
+  /** Writes in one statement that writes nothing when the action refuses: no savepoint needed around it. */
+  atomic?: boolean;
   run(ctx: ActionContext, input: ActionRequest<N>): Promise<object>;
 }
 
-export const implement = <N extends ActionName>(name: N, run: Action<N>['run']): Action<N> => ({
+export const implement = <N extends ActionName>(name: N, run: Action<N>['run'], opts: { atomic?: boolean } = {}): Action<N> => ({
   name,
   contract: ACTIONS[name],
   run,
+  ...opts,
 });

@@ -1,32 +1,39 @@
 import { ApiError, simulatedOutcome } from '../../contract';
-import { reserveForPayout } from '../ledger';
 import { newId } from '../random-id';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
-import { implement } from './action';
+import { implement, storedInline } from './action';
 import { listPage } from './list-page';
+import { withdrawStatement } from '../withdraw-statement';
 
 /**
  * withdraw: moves the amount from `available` to `pending_payouts` and creates a
- * pending payout, in the request's transaction. The move is a conditional update,
- * so concurrent withdrawals can never take the balance below zero; the ledger
- * entry records the change of `available`.
+ * pending payout with its ledger entry, in one statement (withdraw-statement.ts).
+ * Under an idempotency key the answer is known before that statement (the payout's
+ * id and the transaction's timestamp are), so the statement stores it too and the
+ * balance row stays locked for one round trip only.
  */
-export const withdraw = implement('withdraw', async ({ db, merchant, settings }, input) => {
-  const id = newId('po');
-  const reserved = await reserveForPayout(db, merchant.id, input.amount, id);
-  if (!reserved) {
-    throw new ApiError('insufficient_funds', `The available balance is lower than the amount ${input.amount}.`, 'amount');
-  }
-  const outcome = simulatedOutcome(input.account_number);
-  const delay = outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds;
-  const [row] = await db.query<PayoutRow>(
-    `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after)
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending', now() + make_interval(secs => $7))
-     RETURNING ${PAYOUT_COLUMNS}`,
-    [id, merchant.id, input.amount, merchant.currency, input.bank_code, input.account_number, delay],
-  );
-  return payoutObject(row!);
-});
+export const withdraw = implement(
+  'withdraw',
+  async ({ db, merchant, settings, inline }, input) => {
+    const payoutId = newId('po');
+    const outcome = simulatedOutcome(input.account_number);
+    const settleDelaySeconds = outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds;
+    const answer = inline
+      ? payoutObject({
+          id: payoutId, amount: input.amount, currency: merchant.currency, bank_code: input.bank_code, account_number: input.account_number,
+          status: 'pending', failure_code: null, failure_message: null, created_at: inline.now, settled_at: null,
+        })
+      : undefined;
+    const { sql, params } = withdrawStatement(
+      { payoutId, merchantId: merchant.id, amount: input.amount, currency: merchant.currency, bankCode: input.bank_code, accountNumber: input.account_number, settleDelaySeconds },
+      answer && inline ? (n, cte) => inline.store(JSON.stringify(answer), n, cte) : undefined,
+    );
+    const [row] = await db.query<PayoutRow>(sql, params);
+    if (!row) throw new ApiError('insufficient_funds', `The available balance is lower than the amount ${input.amount}.`, 'amount');
+    return answer ? storedInline(answer) : payoutObject(row);
+  },
+  { atomic: true },
+);
 
 export const getPayout = implement('get_payout', async ({ db, merchant }, input) => {
   const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1 AND merchant_id = $2`, [
