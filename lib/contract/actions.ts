@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { checkoutFields, idField, listFields, payoutFields, payoutStatusField } from './fields';
+import { batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutStatusField } from './fields';
 import {
   balanceSchema,
   checkoutSessionListSchema,
   checkoutSessionSchema,
+  payoutBatchListSchema,
+  payoutBatchSchema,
   payoutListSchema,
   payoutSchema,
 } from './objects';
@@ -47,10 +49,33 @@ export const ACTIONS = {
     summary: 'One payout of this merchant.',
   }),
   list_payouts: define({
-    request: command('list_payouts', { ...listFields('po'), status: payoutStatusField.optional() }),
+    request: command('list_payouts', { ...listFields('po'), status: payoutStatusField.optional(), batch_id: idField('pb').optional() }),
     response: payoutListSchema,
     mutates: false,
-    summary: 'Payouts, newest first, in cursor pages.',
+    summary: 'Payouts, newest first, in cursor pages; `status` and `batch_id` filter them.',
+  }),
+  create_payout_batch: define({
+    request: command('create_payout_batch', {
+      payouts: z
+        .array(batchItemSchema, { error: 'payouts must be a list of payouts' })
+        .min(1, { error: 'payouts must hold at least 1 payout' })
+        .max(MAX_BATCH_PAYOUTS, { error: `payouts must hold at most ${MAX_BATCH_PAYOUTS} payouts` }),
+    }),
+    response: payoutBatchSchema,
+    mutates: true,
+    summary: 'Up to 1,000 payouts in one request and one transaction: all reserved against available together, or none (insufficient_funds).',
+  }),
+  get_payout_batch: define({
+    request: command('get_payout_batch', { id: idField('pb') }),
+    response: payoutBatchSchema,
+    mutates: false,
+    summary: 'One payout batch, with its payouts counted by status.',
+  }),
+  list_payout_batches: define({
+    request: command('list_payout_batches', listFields('pb')),
+    response: payoutBatchListSchema,
+    mutates: false,
+    summary: 'Payout batches, newest first, in cursor pages.',
   }),
   create_checkout_session: define({
     request: command('create_checkout_session', checkoutFields),

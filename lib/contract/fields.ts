@@ -21,6 +21,8 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
 export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
 
+export const PAYOUT_BATCH_STATUSES = ['processing', 'completed'] as const;
+
 export const payoutStatusField = z.enum(PAYOUT_STATUSES, { error: `status must be ${PAYOUT_STATUSES.join(', ')}` });
 export const amountField = (min: number, max: number) =>
   z
@@ -37,6 +39,18 @@ export const payoutFields = {
 };
 
 export const payoutInputSchema = z.strictObject(payoutFields);
+
+/** Items of a batch payout: a payout's fields and the merchant's own reference. */
+export const MAX_BATCH_PAYOUTS = 1000;
+export const batchItemSchema = z.strictObject({
+  ...payoutFields,
+  reference: z
+    .string({ error: 'reference must be a string' })
+    .min(1, { error: 'reference must not be empty' })
+    .max(100, { error: 'reference must be at most 100 characters' })
+    .optional(),
+});
+export type BatchItem = z.infer<typeof batchItemSchema>;
 export type PayoutInput = z.infer<typeof payoutInputSchema>;
 
 const resourceId = (prefix: string) =>

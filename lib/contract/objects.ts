@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHECKOUT_SESSION_STATUSES, PAYOUT_STATUSES } from './fields';
+import { CHECKOUT_SESSION_STATUSES, PAYOUT_BATCH_STATUSES, PAYOUT_STATUSES } from './fields';
 
 /**
  * The objects the API answers with. The SDK and the console parse answers with
@@ -32,6 +32,23 @@ export const payoutSchema = z.object({
   failure_message: z.string().nullable(),
   created_at: isoTime,
   settled_at: isoTime.nullable(),
+  /** The batch it was sent in (create_payout_batch), and the merchant's reference for it. */
+  batch_id: z.string().nullable(),
+  reference: z.string().nullable(),
+  livemode: z.boolean(),
+});
+
+export const payoutBatchSchema = z.object({
+  object: z.literal('payout_batch'),
+  id: z.string(),
+  /** processing while any of its payouts is pending; completed once each is paid or failed. */
+  status: z.enum(PAYOUT_BATCH_STATUSES),
+  currency,
+  total_amount: money,
+  payout_count: z.int().positive(),
+  counts: z.object({ pending: z.int().nonnegative(), paid: z.int().nonnegative(), failed: z.int().nonnegative() }),
+  payout_ids: z.array(z.string()),
+  created_at: isoTime,
   livemode: z.boolean(),
 });
 
@@ -56,8 +73,10 @@ export const listOf = <T extends z.ZodType>(item: T) =>
   z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean() });
 export const payoutListSchema = listOf(payoutSchema);
 export const checkoutSessionListSchema = listOf(checkoutSessionSchema);
+export const payoutBatchListSchema = listOf(payoutBatchSchema);
 
 export type Balance = z.infer<typeof balanceSchema>;
 export type Payout = z.infer<typeof payoutSchema>;
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
+export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
 export type List<T> = { object: 'list'; data: T[]; has_more: boolean };

@@ -14,7 +14,7 @@ export const idempotencyKeySchema = z
   .string({ error: 'idempotency_key is required' })
   .regex(IDEMPOTENCY_KEY_PATTERN, { error: `idempotency_key must be ${IDEMPOTENCY_KEY_RULE}` });
 
-/** Largest JSON body the API reads; past it, 413 without reading further. */
-export const MAX_BODY_BYTES = 64 * 1024;
+/** Largest JSON body the API reads (a batch of 1,000 payouts with references fits); past it, 413 without reading further. */
+export const MAX_BODY_BYTES = 256 * 1024;
 /** Largest JSON body a console route reads. */
 export const CONSOLE_MAX_BODY_BYTES = 16 * 1024;

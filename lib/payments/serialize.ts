@@ -14,10 +14,12 @@ export interface PayoutRow {
   failure_message: string | null;
   created_at: Date;
   settled_at: Date | null;
+  batch_id: string | null;
+  reference: string | null;
 }
 
 export const PAYOUT_COLUMNS =
-  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at';
+  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference';
 
 export const payoutObject = (r: PayoutRow) => ({
   object: 'payout' as const,
@@ -31,6 +33,8 @@ export const payoutObject = (r: PayoutRow) => ({
   failure_message: r.failure_message,
   created_at: iso(r.created_at),
   settled_at: iso(r.settled_at),
+  batch_id: r.batch_id,
+  reference: r.reference,
   livemode: false,
 });
 

@@ -5,7 +5,7 @@ import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';
 
 const w = withdrawal();
-const BIG = 'x'.repeat(65 * 1024);
+const BIG = 'x'.repeat(257 * 1024);
 
 /** [what, request, status, code, param]: every malformed input gets its 4xx, naming the field. */
 const cases: Array<[string, { body?: unknown; raw?: string; headers?: Record<string, string> }, number, string, string?]> = [
@@ -17,7 +17,7 @@ const cases: Array<[string, { body?: unknown; raw?: string; headers?: Record<str
   ['body is not UTF-8', { raw: undefined, headers: {} , body: Symbol.for('latin1') }, 400, 'invalid_json'],
   ['content type is text/plain', { body: w, headers: { 'content-type': 'text/plain' } }, 415, 'unsupported_media_type', 'content-type'],
   ['content type is form data', { body: w, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'unsupported_media_type', 'content-type'],
-  ['body over 64 KiB', { body: { action: 'get_balance', pad: BIG } }, 413, 'payload_too_large'],
+  ['body over 256 KiB', { body: { action: 'get_balance', pad: BIG } }, 413, 'payload_too_large'],
   ['action missing', { body: { amount: 1 } }, 400, 'invalid_request', 'action'],
   ['action not a string', { body: { action: 7 } }, 400, 'invalid_request', 'action'],
   ['action unknown', { body: { action: 'steal' } }, 400, 'unknown_action', 'action'],

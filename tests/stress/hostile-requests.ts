@@ -67,11 +67,11 @@ const jsonText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
 );
 
-/** Body bytes: JSON text, invalid UTF-8, or a size around and far beyond the 64 KiB limit. */
+/** Body bytes: JSON text, invalid UTF-8, or a size around and far beyond the 256 KiB limit. */
 const body = fc.oneof(
   { weight: 6, arbitrary: jsonText.map((t) => Buffer.from(t, 'utf8')) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)) },
-  { weight: 1, arbitrary: fc.constantFrom(64 * 1024 - 40, 64 * 1024 + 1, 1024 * 1024).map(padded) },
+  { weight: 1, arbitrary: fc.constantFrom(256 * 1024 - 40, 256 * 1024 + 1, 2 * 1024 * 1024).map(padded) },
 );
 
 function padded(size: number): Buffer {

@@ -7,6 +7,7 @@ import {
   getCheckoutSession,
   listCheckoutSessions,
 } from './checkout-sessions';
+import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-batches';
 import { getPayout, listPayouts, withdraw } from './payouts';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
@@ -15,6 +16,9 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   withdraw,
   get_payout: getPayout,
   list_payouts: listPayouts,
+  create_payout_batch: createPayoutBatch,
+  get_payout_batch: getPayoutBatch,
+  list_payout_batches: listPayoutBatches,
   create_checkout_session: createCheckoutSession,
   get_checkout_session: getCheckoutSession,
   list_checkout_sessions: listCheckoutSessions,

@@ -9,13 +9,13 @@ import { listObject } from '../serialize';
 export async function listPage<Row>(
   db: Queryable,
   opts: {
-    table: 'payouts' | 'checkout_sessions';
+    table: 'payouts' | 'checkout_sessions' | 'payout_batches';
     columns: string;
     merchantId: string;
     limit?: number;
     startingAfter?: string;
-    /** An extra condition on the rows, with its one parameter ($4). */
-    filter?: { sql: string; value: unknown };
+    /** Columns that must equal a value (undefined values are no condition). */
+    where?: Record<string, unknown>;
   },
 ) {
   const limit = opts.limit ?? 10;
@@ -28,10 +28,15 @@ export async function listPage<Row>(
     cursor = row.seq;
   }
   const params: unknown[] = [opts.merchantId, cursor, limit + 1];
-  if (opts.filter) params.push(opts.filter.value);
+  let conditions = '';
+  for (const [column, value] of Object.entries(opts.where ?? {})) {
+    if (value === undefined) continue;
+    params.push(value);
+    conditions += ` AND ${column} = $${params.length}`;
+  }
   const rows = await db.query<Row>(
     `SELECT ${opts.columns} FROM ${opts.table}
-     WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint) ${opts.filter ? `AND ${opts.filter.sql}` : ''}
+     WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
      ORDER BY seq DESC LIMIT $3`,
     params,
   );

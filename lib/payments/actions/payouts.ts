@@ -21,7 +21,7 @@ export const withdraw = implement(
     const answer = inline
       ? payoutObject({
           id: payoutId, amount: input.amount, currency: merchant.currency, bank_code: input.bank_code, account_number: input.account_number,
-          status: 'pending', failure_code: null, failure_message: null, created_at: inline.now, settled_at: null,
+          status: 'pending', failure_code: null, failure_message: null, created_at: inline.now, settled_at: null, batch_id: null, reference: null,
         })
       : undefined;
     const { sql, params } = withdrawStatement(
@@ -51,7 +51,7 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
     merchantId: merchant.id,
     limit: input.limit,
     startingAfter: input.starting_after,
-    filter: input.status ? { sql: 'status = $4', value: input.status } : undefined,
+    where: { status: input.status, batch_id: input.batch_id },
   });
   return { ...page, data: page.data.map(payoutObject) };
 });

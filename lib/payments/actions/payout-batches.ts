@@ -1,0 +1,119 @@
+import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch } from '../../contract';
+import type { Queryable } from '../../db/types';
+import { newId } from '../random-id';
+import { implement, storedInline, type ActionContext } from './action';
+import { listPage } from './list-page';
+
+interface BatchRow {
+  id: string;
+  currency: string;
+  total_amount: number;
+  payout_count: number;
+  created_at: Date;
+}
+
+const BATCH_COLUMNS = 'id, currency, total_amount, payout_count, created_at';
+
+/**
+ * create_payout_batch: every item was validated by the contract before this runs
+ * (a bad one is a 400 naming `payouts[n].field`, and nothing is written). Then one
+ * statement reserves the total against `available` in one conditional update and
+ * writes the batch, a payout and a ledger entry per item (set-based, in item
+ * order, each entry with the balance as if debited one by one) and, under a key,
+ * the stored answer; or, when the total is not covered, writes nothing
+ * (insufficient_funds for the whole batch). Each payout then settles on its own.
+ */
+export const createPayoutBatch = implement(
+  'create_payout_batch',
+  async ({ db, merchant, settings, inline }, input) => {
+    const batchId = newId('pb');
+    const items = input.payouts.map((p: BatchItem) => {
+      const outcome = simulatedOutcome(p.account_number);
+      return { ...p, id: newId('po'), delay: outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds };
+    });
+    const total = items.reduce((sum, p) => sum + p.amount, 0);
+    const answer: PayoutBatch | undefined = inline && {
+      object: 'payout_batch', id: batchId, status: 'processing', currency: merchant.currency, total_amount: total,
+      payout_count: items.length, counts: { pending: items.length, paid: 0, failed: 0 }, payout_ids: items.map((p) => p.id),
+      created_at: inline.now.toISOString(), livemode: false,
+    };
+    const params: unknown[] = [
+      merchant.id, total, batchId, merchant.currency, items.length,
+      items.map((p) => p.id), items.map((p) => p.amount), items.map((p) => p.bank_code), items.map((p) => p.account_number),
+      items.map((p) => p.reference ?? null), items.map((p) => p.delay),
+    ];
+    const stored = answer && inline ? inline.store(JSON.stringify(answer), params.length + 1, 'batch') : undefined;
+    const [row] = await db.query<BatchRow>(
+      `WITH bal AS (
+         UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2, updated_at = now()
+         WHERE merchant_id = $1 AND available >= $2 RETURNING available),
+       items AS (
+         SELECT * FROM unnest($6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::float8[])
+           WITH ORDINALITY AS i(id, amount, bank_code, account_number, reference, delay, n)),
+       batch AS (
+         INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count)
+         SELECT $3, $1, $4, $2, $5 FROM bal RETURNING ${BATCH_COLUMNS}),
+       po AS (
+         INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, reference)
+         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, 'pending', now() + make_interval(secs => i.delay), $3, i.reference
+         FROM items i, bal ORDER BY i.n),
+       entries AS (
+         INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
+         SELECT $1, -i.amount, bal.available + $2 - SUM(i.amount) OVER (ORDER BY i.n), 'payout', i.id
+         FROM items i, bal ORDER BY i.n)${stored ? `,
+       stored AS (${stored.sql})` : ''}
+       SELECT * FROM batch`,
+      stored ? [...params, ...stored.params] : params,
+    );
+    if (!row) {
+      throw new ApiError('insufficient_funds', `The available balance is lower than the batch's total ${total}; no payout of it was created.`, 'payouts');
+    }
+    return answer ? storedInline(answer) : (await batchObjects(db, [row]))[0]!;
+  },
+  { atomic: true },
+);
+
+export const getPayoutBatch = implement('get_payout_batch', async (ctx, input) => {
+  const [row] = await ctx.db.query<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE id = $1 AND merchant_id = $2`, [
+    input.id, ctx.merchant.id,
+  ]);
+  if (!row) throw new ApiError('not_found', `No such payout batch: ${input.id}`, 'id');
+  return (await batchObjects(ctx.db, [row]))[0]!;
+});
+
+export const listPayoutBatches = implement('list_payout_batches', async (ctx: ActionContext, input) => {
+  const page = await listPage<BatchRow>(ctx.db, {
+    table: 'payout_batches',
+    columns: BATCH_COLUMNS,
+    merchantId: ctx.merchant.id,
+    limit: input.limit,
+    startingAfter: input.starting_after,
+  });
+  return { ...page, data: await batchObjects(ctx.db, page.data) };
+});
+
+/** Batches with their payouts' ids (in item order) and counts by status: one query for all of them. */
+async function batchObjects(db: Queryable, rows: BatchRow[]): Promise<PayoutBatch[]> {
+  if (rows.length === 0) return [];
+  const payouts = await db.query<{ batch_id: string; id: string; status: 'pending' | 'paid' | 'failed' }>(
+    `SELECT batch_id, id, status FROM payouts WHERE batch_id = ANY($1::text[]) ORDER BY seq`,
+    [rows.map((r) => r.id)],
+  );
+  return rows.map((r) => {
+    const own = payouts.filter((p) => p.batch_id === r.id);
+    const counts = { pending: 0, paid: 0, failed: 0 };
+    for (const p of own) counts[p.status]++;
+    return {
+      object: 'payout_batch',
+      id: r.id,
+      status: counts.pending > 0 ? 'processing' : 'completed',
+      currency: r.currency,
+      total_amount: r.total_amount,
+      payout_count: r.payout_count,
+      counts,
+      payout_ids: own.map((p) => p.id),
+      created_at: new Date(r.created_at).toISOString(),
+      livemode: false,
+    };
+  });
+}

@@ -1,0 +1,88 @@
+// Batch payouts: one request, one key, one transaction; all items reserved together or none.
+import { describe, expect, it } from 'vitest';
+import { settleDuePayouts } from '@/lib/payments/settlement';
+import { useTestApi } from '../helpers/api-server';
+import { apiTargets } from '../helpers/api-targets';
+import { ledgerCheck } from '../helpers/ledger';
+
+const item = (amount: number, account = '1234567890', reference?: string) => ({ amount, bank_code: 'BNI', account_number: account, ...(reference ? { reference } : {}) });
+
+describe.each(apiTargets)('payout batches ($name)', (target) => {
+  const api = useTestApi(target, { openingBalance: 50_000_000, settings: { settlementDelaySeconds: 0 } });
+
+  it('reserves the whole batch in one go: a payout and a ledger entry per item, balance_after exact', async () => {
+    const before = await ledgerCheck(api().db, api().merchant.id);
+    const res = await api().call({ action: 'create_payout_batch', payouts: [item(100_000, '1234567890', 'inv-1'), item(200_000, '4000000001'), item(300_000)] }, { idempotencyKey: 'batch-1' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      object: 'payout_batch', status: 'processing', currency: 'IDR', total_amount: 600_000, payout_count: 3,
+      counts: { pending: 3, paid: 0, failed: 0 }, livemode: false,
+    });
+    expect(res.body.id).toMatch(/^pb_/);
+    expect(res.body.payout_ids).toHaveLength(3);
+    const after = await ledgerCheck(api().db, api().merchant.id);
+    expect(after).toMatchObject({ available: before.available - 600_000, ledger: before.available - 600_000, pending: before.pending + 600_000, payouts: before.payouts + 3 });
+    expect(after.pending).toBe(after.pendingSum);
+    // One entry per item, in item order, each with the balance as if debited one by one.
+    const entries = await api().db.query<{ reference_id: string; amount: number; balance_after: number }>(
+      `SELECT reference_id, amount, balance_after FROM ledger_entries WHERE reference_id = ANY($1::text[]) ORDER BY id`,
+      [res.body.payout_ids],
+    );
+    expect(entries).toEqual([
+      { reference_id: res.body.payout_ids[0], amount: -100_000, balance_after: before.available - 100_000 },
+      { reference_id: res.body.payout_ids[1], amount: -200_000, balance_after: before.available - 300_000 },
+      { reference_id: res.body.payout_ids[2], amount: -300_000, balance_after: before.available - 600_000 },
+    ]);
+    const listed = await api().call({ action: 'list_payouts', batch_id: res.body.id, limit: 10 });
+    expect(listed.body.data.map((p: { id: string }) => p.id)).toEqual([...res.body.payout_ids].reverse());
+    expect(listed.body.data[2]).toMatchObject({ batch_id: res.body.id, reference: 'inv-1', amount: 100_000 });
+
+    // Each payout settles on its own; the batch counts them.
+    await settleDuePayouts(api().db);
+    const got = await api().call({ action: 'get_payout_batch', id: res.body.id });
+    expect(got.body).toMatchObject({ status: 'completed', counts: { pending: 0, paid: 2, failed: 1 }, payout_ids: res.body.payout_ids });
+    const list = await api().call({ action: 'list_payout_batches', limit: 1 });
+    expect(list.body.data[0].id).toBe(res.body.id);
+
+    // A retry with the same key replays the same answer and creates nothing.
+    const again = await api().call({ action: 'create_payout_batch', payouts: [item(100_000, '1234567890', 'inv-1'), item(200_000, '4000000001'), item(300_000)] }, { idempotencyKey: 'batch-1' });
+    expect(again.headers.get('x-service-idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(res.text);
+    expect((await ledgerCheck(api().db, api().merchant.id)).payouts).toBe(before.payouts + 3);
+  });
+
+  it('validates every item first: a bad one is a 400 naming it, and nothing is created', async () => {
+    const before = await ledgerCheck(api().db, api().merchant.id);
+    const payouts = Array.from({ length: 20 }, () => item(10_000));
+    payouts[17] = { ...item(10_000), account_number: '12ab' };
+    const res = await api().call({ action: 'create_payout_batch', payouts });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'payouts[17].account_number' });
+    const unknownField = await api().call({ action: 'create_payout_batch', payouts: [item(10_000), { ...item(10_000), memo: 'x' }] });
+    expect(unknownField.body.error.param).toBe('payouts[1].memo');
+    for (const bad of [[], Array.from({ length: 1001 }, () => item(10_000))]) {
+      const r = await api().call({ action: 'create_payout_batch', payouts: bad });
+      expect([r.status, r.body.error.param]).toEqual([400, 'payouts']);
+    }
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual(before);
+  });
+
+  it('refuses the whole batch when its total is not covered: nothing reserved, no payout', async () => {
+    const before = await ledgerCheck(api().db, api().merchant.id);
+    const payouts = [item(before.available - 10_000 > 100_000_000 ? 100_000_000 : before.available - 10_000), item(20_000)];
+    const res = await api().call({ action: 'create_payout_batch', payouts }, { idempotencyKey: 'batch-too-big' });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'insufficient_funds', param: 'payouts' });
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual(before);
+    expect((await api().db.query(`SELECT 1 FROM payout_batches WHERE merchant_id = $1 AND total_amount = $2`, [api().merchant.id, payouts[0]!.amount + 20_000])).length).toBe(0);
+  });
+
+  it('takes 1,000 items in one request', async () => {
+    const res = await api().call({ action: 'create_payout_batch', payouts: Array.from({ length: 1000 }, (_, i) => item(10_000, String(1_000_000 + i))) });
+    expect(res.status).toBe(200);
+    expect(res.body.payout_count).toBe(1000);
+    const check = await ledgerCheck(api().db, api().merchant.id);
+    expect(check.ledger).toBe(check.available);
+    expect(check.pending).toBe(check.pendingSum);
+  });
+});
