@@ -37,12 +37,15 @@ export function consoleDrive(action: Action, cookie: string): Drive {
     : { path: '/api/balance', method: 'GET', headers: { cookie } };
 }
 
-export function drive(baseUrl: string, d: Drive, connections: number, seconds: number): Promise<autocannon.Result> {
+/** `setup` rewrites each request (a key of its own, another merchant); by default `d.uniqueKey` decides. */
+export function drive(baseUrl: string, d: Drive, connections: number, seconds: number, setup?: (req: any) => any): Promise<autocannon.Result> {
   const body = d.body && JSON.stringify(d.body);
-  const fresh = (req: any) =>
-    d.uniqueKey === 'header'
-      ? { ...req, headers: { ...req.headers, 'x-service-idempotency': randomUUID() } }
-      : { ...req, body: JSON.stringify({ ...d.body, idempotency_key: randomUUID() }) };
+  const fresh =
+    setup ??
+    ((req: any) =>
+      d.uniqueKey === 'header'
+        ? { ...req, headers: { ...req.headers, 'x-service-idempotency': randomUUID() } }
+        : { ...req, body: JSON.stringify({ ...d.body, idempotency_key: randomUUID() }) });
   return autocannon({
     url: baseUrl + d.path,
     connections,
@@ -50,7 +53,7 @@ export function drive(baseUrl: string, d: Drive, connections: number, seconds: n
     method: d.method,
     headers: d.headers,
     body,
-    requests: d.uniqueKey ? [{ setupRequest: fresh }] : undefined,
+    requests: d.uniqueKey || setup ? [{ setupRequest: fresh }] : undefined,
   });
 }
 

@@ -16,6 +16,7 @@ export function ConsoleShell({ testMode, children }: { testMode: boolean; childr
         <nav aria-label="Console">
           <Link href="/dashboard">Dashboard</Link>
           <Link href="/payouts">Payouts</Link>
+          <Link href="/payout-batches">Batch payout</Link>
           <Link href="/checkout-sessions">Checkout</Link>
         </nav>
         <SignOutButtons />

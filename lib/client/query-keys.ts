@@ -11,6 +11,9 @@ export const consoleKeys = {
     pages: (status: PayoutStatus | 'all', limit: number) => ['payouts', 'pages', status, limit] as const,
     detail: (id: string) => ['payouts', 'detail', id] as const,
   },
+  payoutBatches: {
+    detail: (id: string) => ['payout-batches', id] as const,
+  },
   checkoutSessions: {
     all: () => ['checkout-sessions'] as const,
     pages: (limit: number) => ['checkout-sessions', 'pages', limit] as const,

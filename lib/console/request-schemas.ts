@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SECRET_KEY_PATTERN } from '../config/env';
-import { checkoutFields, idempotencyKeySchema, payoutFields, payoutStatusField } from '../contract';
+import { ACTIONS, checkoutFields, idempotencyKeySchema, payoutFields, payoutStatusField } from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
@@ -14,6 +14,10 @@ export const signInSchema = z.strictObject({
 export const looksLikeSecretKey = (key: string) => SECRET_KEY_PATTERN.test(key);
 
 export const createPayoutSchema = z.strictObject({ ...payoutFields, idempotency_key: idempotencyKeySchema });
+
+export const createPayoutBatchSchema = z.strictObject({ payouts: ACTIONS.create_payout_batch.request.shape.payouts, idempotency_key: idempotencyKeySchema });
+
+export const payoutBatchIdParam = z.string().regex(/^pb_[0-9A-Za-z]{1,96}$/, { error: 'id must be a payout batch id (pb_...)' });
 
 export const createCheckoutSchema = z.strictObject({
   amount: checkoutFields.amount,

@@ -51,8 +51,8 @@ export function sessionRoute<P = Record<string, never>>(
  * 16 KiB, refused on Content-Length before reading and, for a body without one,
  * by stopping the stream there: a multi-gigabyte body costs no memory.
  */
-export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  const value = await readJsonObject({ headers: req.headers, readBody: (limit) => readStream(req.body, limit) }, CONSOLE_MAX_BODY_BYTES);
+export async function readJson<S extends z.ZodType>(req: Request, schema: S, maxBytes = CONSOLE_MAX_BODY_BYTES): Promise<z.infer<S>> {
+  const value = await readJsonObject({ headers: req.headers, readBody: (limit) => readStream(req.body, limit) }, maxBytes);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;

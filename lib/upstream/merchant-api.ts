@@ -1,5 +1,5 @@
 import 'server-only';
-import { balanceSchema, checkoutSessionListSchema, checkoutSessionSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
+import { balanceSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
 import type { PaymentClient } from './payment-client';
 
 export interface ListQuery {
@@ -21,6 +21,9 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
       client.call(secretKey, { action: 'list_payouts', ...query }, payoutListSchema),
     createCheckoutSession: (input: { amount: number; description?: string }, idempotencyKey: string) =>
       client.call(secretKey, { action: 'create_checkout_session', ...input }, checkoutSessionSchema, { idempotencyKey }),
+    createPayoutBatch: (payouts: BatchItem[], idempotencyKey: string) =>
+      client.call(secretKey, { action: 'create_payout_batch', payouts }, payoutBatchSchema, { idempotencyKey }),
+    getPayoutBatch: (id: string) => client.call(secretKey, { action: 'get_payout_batch', id }, payoutBatchSchema),
     listCheckoutSessions: (query: ListQuery) =>
       client.call(secretKey, { action: 'list_checkout_sessions', ...query }, checkoutSessionListSchema),
   };

@@ -1,0 +1,19 @@
+// /payout-batches: send up to 1,000 payouts from a CSV file, checked row by row first.
+import { BatchPayoutPanel } from '@/components/batch-payout-panel';
+import { ConsoleShell } from '@/components/console-shell';
+import { env } from '@/lib/config/env';
+import { requireSession } from '@/lib/session/session';
+
+export const metadata = { title: 'Batch payout · Merchant Console' };
+
+export default async function PayoutBatchesPage() {
+  const session = await requireSession();
+  return (
+    <ConsoleShell testMode={session.testMode}>
+      <section className="card" aria-labelledby="batch-heading">
+        <h1 id="batch-heading">Batch payout</h1>
+        <BatchPayoutPanel currency="IDR" retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS} />
+      </section>
+    </ConsoleShell>
+  );
+}

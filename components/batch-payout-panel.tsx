@@ -1,0 +1,138 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState, type ChangeEvent } from 'react';
+import { parseBatchCsv, type CsvRow } from '@/lib/client/batch-csv';
+import { consoleFetch } from '@/lib/client/console-fetch';
+import { consoleKeys } from '@/lib/client/query-keys';
+import { useHydrated } from '@/lib/client/use-hydrated';
+import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
+import type { BatchItem, PayoutBatch } from '@/lib/contract';
+import { formatMoney } from '@/lib/format';
+
+/**
+ * A CSV of payouts: every row checked before anything is sent, then sent as one
+ * batch under one idempotency key (a double click or a lost response sends one
+ * batch), then followed until each payout is paid or failed.
+ */
+export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: string; retentionSeconds: number }) {
+  const hydrated = useHydrated();
+  const [file, setFile] = useState<{ name: string; rows: CsvRow[]; error?: string } | null>(null);
+  const intent = useIdempotentMutation<{ payouts: BatchItem[] }, PayoutBatch>({
+    path: '/api/payout-batches',
+    storageKey: 'console.batch-intent',
+    invalidates: [consoleKeys.balance(), consoleKeys.payouts.all()],
+    retentionSeconds,
+  });
+  const { mutation } = intent;
+  const batchId = mutation.data?.id;
+  const batch = useQuery({
+    queryKey: consoleKeys.payoutBatches.detail(batchId ?? ''),
+    queryFn: () => consoleFetch<PayoutBatch>(`/api/payout-batches/${batchId}`),
+    enabled: Boolean(batchId),
+    refetchInterval: (q) => (q.state.data?.status === 'completed' ? false : 1000),
+  });
+
+  async function choose(event: ChangeEvent<HTMLInputElement>) {
+    const chosen = event.target.files?.[0];
+    if (!chosen) return;
+    const { rows, fileError } = parseBatchCsv(await chosen.text());
+    setFile({ name: chosen.name, rows, error: fileError });
+  }
+
+  const valid = file?.rows.filter((r) => r.item) ?? [];
+  const invalid = file?.rows.filter((r) => r.error) ?? [];
+  const total = valid.reduce((sum, r) => sum + r.item!.amount, 0);
+  const current = batch.data ?? mutation.data;
+
+  if (intent.staleIntent) {
+    return (
+      <div className="warning" role="alert" data-testid="stale-intent">
+        <p>A batch got no answer when this page was last open, too long ago to ask again safely. It was not resent: check the payouts list first.</p>
+        <button type="button" onClick={intent.dismissStale}>
+          Dismiss
+        </button>
+      </div>
+    );
+  }
+
+  if (current) {
+    return (
+      <div className="success" role="status" data-testid="batch-result">
+        <p>
+          Batch {current.id}: {current.payout_count} payouts, {formatMoney(current.total_amount, currency)}, {current.status}.
+          {mutation.data?.replayed ? ' Replayed: an earlier attempt had already sent this batch; nothing was sent twice.' : ''}
+        </p>
+        <p data-testid="batch-counts">
+          Pending {current.counts.pending} · paid {current.counts.paid} · failed {current.counts.failed}
+        </p>
+        <p>
+          Each payout settles on its own: see them in <Link href="/payouts">Payouts</Link>.
+        </p>
+        <button type="button" onClick={() => (intent.reset(), setFile(null))}>
+          New batch
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <div>
+      <label>
+        CSV file (amount,bank_code,account_number,reference)
+        <input type="file" accept=".csv,text/csv" onChange={choose} disabled={!hydrated || mutation.isPending} />
+      </label>
+      {file?.error && (
+        <p className="error" role="alert">
+          {file.error}
+        </p>
+      )}
+      {file && !file.error && (
+        <>
+          <p role="status" data-testid="batch-summary">
+            {file.name}: {file.rows.length} rows, {valid.length} ready ({formatMoney(total, currency)}), {invalid.length} with errors.
+          </p>
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>Line</th>
+                  <th>Amount</th>
+                  <th>Bank</th>
+                  <th>Account</th>
+                  <th>Reference</th>
+                  <th>Check</th>
+                </tr>
+              </thead>
+              <tbody>
+                {file.rows.map((r) => (
+                  <tr key={r.line} data-testid="batch-row" data-valid={r.item ? 'true' : 'false'}>
+                    <td>{r.line}</td>
+                    <td>{r.item ? formatMoney(r.item.amount, currency) : r.shown.amount}</td>
+                    <td>{r.shown.bank_code}</td>
+                    <td>•••• {r.shown.account_last4}</td>
+                    <td>{r.shown.reference}</td>
+                    <td className={r.error ? 'error' : undefined}>{r.error ?? 'OK'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {mutation.isError && (
+            <p className={intent.outcomeUnknown ? 'warning' : 'error'} role="alert">
+              {intent.outcomeUnknown ? `Outcome unknown: ${mutation.error.message}` : `The batch was refused: ${mutation.error.message}`}
+            </p>
+          )}
+          <button
+            type="button"
+            disabled={!hydrated || invalid.length > 0 || valid.length === 0 || mutation.isPending}
+            onClick={() => intent.send({ payouts: valid.map((r) => r.item!) })}
+          >
+            {mutation.isPending ? 'Sending…' : `Send ${valid.length} payouts`}
+          </button>
+          {invalid.length > 0 && <p className="muted">Fix the rows with errors and choose the file again: nothing is sent until every row is right.</p>}
+        </>
+      )}
+    </div>
+  );
+}
