@@ -75,7 +75,7 @@ export interface BusyMerchantFigures {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** The whole section on a fresh schema and one `npm start` server with a pool as large as the biggest client count. */
+/** The whole section on a fresh schema and one `npm start` server. */
 export async function busyMerchant(databaseUrl: string, distDir: string, seconds: number, rounds: number): Promise<BusyMerchantFigures> {
   const db = await openDb({ databaseUrl, poolSize: 2 });
   const big = 1_000_000_000_000;
@@ -83,7 +83,9 @@ export async function busyMerchant(databaseUrl: string, distDir: string, seconds
   const hot = await createMerchant(db, { name: 'Hot row', openingBalance: big });
   const many = await Promise.all(Array.from({ length: 64 }, (_, i) => createMerchant(db, { name: `Seller ${i}`, openingBalance: big })));
   const batcher = await createMerchant(db, { name: 'Payroll', openingBalance: big });
-  const server = await new ServerProcess({ kind: 'next', databaseUrl, distDir, env: { LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '64' } }).start();
+  // 24 connections serve 64 HTTP clients (the server is CPU-bound long before), and leave room under
+  // PostgreSQL's default 100 connections for the 64 of the hot-row limit.
+  const server = await new ServerProcess({ kind: 'next', databaseUrl, distDir, env: { LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '24' } }).start();
   try {
     await withdrawals(server.url, [one.secretKey], 8, 2); // warm-up
     const limit: Record<string, number[]> = { 8: [], 64: [] };
