@@ -9,6 +9,7 @@ import {
   payoutListSchema,
   payoutSchema,
 } from './objects';
+import type { ActionPermission } from './permissions';
 
 /**
  * Every action of `POST /v1/index.php`: its request (the whole body, `action`
@@ -21,6 +22,8 @@ export interface ActionContract<Req extends z.ZodType = z.ZodType, Res extends z
   request: Req;
   response: Res;
   mutates: boolean;
+  /** The one permission a restricted key needs for this action; required, so a new action without one does not compile. */
+  permission: ActionPermission;
   summary: string;
 }
 
@@ -34,24 +37,28 @@ export const ACTIONS = {
     request: command('get_balance', {}),
     response: balanceSchema,
     mutates: false,
+    permission: 'balance:read',
     summary: 'What can be paid out now, and what is already on its way out.',
   }),
   withdraw: define({
     request: command('withdraw', payoutFields),
     response: payoutSchema,
     mutates: true,
+    permission: 'payouts:write',
     summary: 'Moves the amount from available to pending payouts and creates a pending payout that settles in the background.',
   }),
   get_payout: define({
     request: command('get_payout', { id: idField('po') }),
     response: payoutSchema,
     mutates: false,
+    permission: 'payouts:read',
     summary: 'One payout of this merchant.',
   }),
   list_payouts: define({
     request: command('list_payouts', { ...listFields('po'), status: payoutStatusField.optional(), batch_id: idField('pb').optional() }),
     response: payoutListSchema,
     mutates: false,
+    permission: 'payouts:read',
     summary: 'Payouts, newest first, in cursor pages; `status` and `batch_id` filter them.',
   }),
   create_payout_batch: define({
@@ -63,47 +70,56 @@ export const ACTIONS = {
     }),
     response: payoutBatchSchema,
     mutates: true,
+    permission: 'payouts:write',
     summary: 'Up to 1,000 payouts in one request and one transaction: all reserved against available together, or none (insufficient_funds).',
   }),
   get_payout_batch: define({
     request: command('get_payout_batch', { id: idField('pb') }),
     response: payoutBatchSchema,
     mutates: false,
+    permission: 'payouts:read',
     summary: 'One payout batch, with its payouts counted by status.',
   }),
   list_payout_batches: define({
     request: command('list_payout_batches', listFields('pb')),
     response: payoutBatchListSchema,
     mutates: false,
+    permission: 'payouts:read',
     summary: 'Payout batches, newest first, in cursor pages.',
   }),
   create_checkout_session: define({
     request: command('create_checkout_session', checkoutFields),
     response: checkoutSessionSchema,
     mutates: true,
+    permission: 'checkout_sessions:write',
     summary: 'A hosted payment link for an amount; the customer pays it on the hosted checkout page.',
   }),
   get_checkout_session: define({
     request: command('get_checkout_session', { id: idField('cs') }),
     response: checkoutSessionSchema,
     mutates: false,
+    permission: 'checkout_sessions:read',
     summary: 'One checkout session of this merchant.',
   }),
   list_checkout_sessions: define({
     request: command('list_checkout_sessions', listFields('cs')),
     response: checkoutSessionListSchema,
     mutates: false,
+    permission: 'checkout_sessions:read',
     summary: 'Checkout sessions, newest first, in cursor pages.',
   }),
   expire_checkout_session: define({
     request: command('expire_checkout_session', { id: idField('cs') }),
     response: checkoutSessionSchema,
     mutates: true,
+    permission: 'checkout_sessions:write',
     summary: 'Expires an open session at once; a complete one cannot be expired (409).',
   }),
 } as const satisfies Record<string, ActionContract>;
 
 export type ActionName = keyof typeof ACTIONS;
+/** The permission each action needs, for the core's check, the docs table and the OpenAPI document. */
+export const permissionOf = (name: ActionName): ActionPermission => ACTIONS[name].permission;
 export const ACTION_NAMES = Object.keys(ACTIONS) as [ActionName, ...ActionName[]];
 export type ActionRequest<N extends ActionName> = z.infer<(typeof ACTIONS)[N]['request']>;
 export type ActionResponse<N extends ActionName> = z.infer<(typeof ACTIONS)[N]['response']>;

@@ -8,6 +8,7 @@ export * from './body';
 export * from './errors';
 export * from './fields';
 export * from './objects';
+export * from './permissions';
 export * from './protocol';
 export * from './zod-issue';
 export * from './test-accounts';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACTION_NAMES, ERROR_CODES, type ErrorCode } from '@/lib/contract';
+import { ACTION_NAMES, ACTIONS, ERROR_CODES, type ErrorCode } from '@/lib/contract';
 
 const docs = fs.readFileSync(path.join(__dirname, '../../docs/api.md'), 'utf8');
 
@@ -16,5 +16,10 @@ describe('docs/api.md and the error table', () => {
 describe('docs/api.md and the actions', () => {
   it.each(ACTION_NAMES)('documents %s in the actions table', (name) => {
     expect(docs).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
+  });
+
+  it.each(ACTION_NAMES)('documents the permission %s needs', (name) => {
+    const row = docs.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+    expect(row?.split(' | ')[3]).toBe(`\`${ACTIONS[name].permission}\``);
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * What a restricted key (`rk_test_…`) may do: one permission per resource and
+ * access. Every action names exactly the one it needs (ACTIONS[name].permission);
+ * a secret key holds them all, key management needs a secret key (`secret_key`).
+ */
+export const PERMISSIONS = [
+  'balance:read',
+  'payouts:read',
+  'payouts:write',
+  'checkout_sessions:read',
+  'checkout_sessions:write',
+  'events:read',
+  'webhooks:write',
+  'requests:read',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Needed by the actions no restricted key may call (creating, listing, revoking and rolling keys). */
+export const SECRET_KEY_ONLY = 'secret_key' as const;
+
+export type ActionPermission = Permission | typeof SECRET_KEY_ONLY;
