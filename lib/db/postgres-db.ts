@@ -30,6 +30,10 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
   });
   // An idle client that loses its server emits here; without a listener it would crash the process.
   pool.on('error', () => {});
+  // So may a client in the instant between the pool handing it over and its user listening (seen under
+  // pg_terminate_backend with load): every client gets a listener of its own for its whole life. The
+  // query in flight still fails on its own, and a transaction marks its client broken (below).
+  pool.on('connect', (client) => client.on('error', () => {}));
   const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     (await client.query(sql, params as unknown[])).rows as T[];
 
