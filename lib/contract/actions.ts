@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutStatusField } from './fields';
+import { amountField, batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutStatusField } from './fields';
+import { PAYOUT_FAILURE_CODES } from './test-accounts';
 import {
   balanceSchema,
   checkoutSessionListSchema,
@@ -114,6 +115,35 @@ export const ACTIONS = {
     mutates: true,
     permission: 'checkout_sessions:write',
     summary: 'Expires an open session at once; a complete one cannot be expired (409).',
+  }),
+  // Test-mode helpers (every key here is a test key; a live mode would refuse these names).
+  simulate_payout: define({
+    request: command('simulate_payout', {
+      id: idField('po'),
+      outcome: z.enum(['paid', 'failed'], { error: 'outcome must be paid or failed' }),
+      failure_code: z.enum(PAYOUT_FAILURE_CODES, { error: `failure_code must be one of ${PAYOUT_FAILURE_CODES.join(', ')}` }).optional(),
+    }),
+    response: payoutSchema,
+    mutates: true,
+    permission: 'payouts:write',
+    summary: 'Test mode: settles a pending payout now, as the settlement job would (same ledger entries); a settled one is 409 payout_not_pending.',
+  }),
+  simulate_checkout_payment: define({
+    request: command('simulate_checkout_payment', {
+      id: idField('cs'),
+      card_number: z.string({ error: 'card_number must be a string' }).max(40, { error: 'card_number is too long' }).optional(),
+    }),
+    response: checkoutSessionSchema,
+    mutates: true,
+    permission: 'checkout_sessions:write',
+    summary: 'Test mode: pays an open checkout session as the hosted page would (4242 4242 4242 4242 unless another card is given).',
+  }),
+  create_test_topup: define({
+    request: command('create_test_topup', { amount: amountField(1, 10_000_000_000) }),
+    response: balanceSchema,
+    mutates: true,
+    permission: 'secret_key',
+    summary: 'Test mode: adds to available, with a ledger entry of kind topup, so a long-running suite never runs dry.',
   }),
 } as const satisfies Record<string, ActionContract>;
 

@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, type: 'invalid_request_error', description: 'Only POST is served on the API path.' },
   idempotency_request_in_progress: { status: 409, type: 'idempotency_error', description: 'The original request with this key is still running: retry with the same key.' },
   checkout_session_not_open: { status: 409, type: 'invalid_request_error', description: 'The checkout session was paid or expired.' },
+  payout_not_pending: { status: 409, type: 'invalid_request_error', description: 'simulate_payout: the payout is already paid or failed.' },
   payload_too_large: { status: 413, type: 'invalid_request_error', description: 'The body is larger than the limit.' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not application/json.' },
   insufficient_funds: { status: 422, type: 'invalid_request_error', description: 'The available balance does not cover the amount.' },

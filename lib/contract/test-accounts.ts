@@ -8,15 +8,23 @@ export type SimulatedOutcome =
   | { kind: 'failed'; failureCode: string; failureMessage: string }
   | { kind: 'slow'; delaySeconds: number };
 
+/** Why a payout can fail, and what the API says about it (the failing test accounts, and simulate_payout). */
+export const PAYOUT_FAILURES = {
+  invalid_account: 'The account number does not exist at the receiving bank.',
+  rejected_by_bank: 'The receiving bank rejected the transfer.',
+} as const;
+export type PayoutFailureCode = keyof typeof PAYOUT_FAILURES;
+export const PAYOUT_FAILURE_CODES = Object.keys(PAYOUT_FAILURES) as [PayoutFailureCode, ...PayoutFailureCode[]];
+
 /** Account numbers that drive each path of an integration; every other valid account is paid. */
 export const TEST_ACCOUNTS: Readonly<Record<string, { outcome: SimulatedOutcome; description: string }>> = {
   '4000000001': {
     description: 'fails with invalid_account',
-    outcome: { kind: 'failed', failureCode: 'invalid_account', failureMessage: 'The account number does not exist at the receiving bank.' },
+    outcome: { kind: 'failed', failureCode: 'invalid_account', failureMessage: PAYOUT_FAILURES.invalid_account },
   },
   '4000000002': {
     description: 'fails with rejected_by_bank',
-    outcome: { kind: 'failed', failureCode: 'rejected_by_bank', failureMessage: 'The receiving bank rejected the transfer.' },
+    outcome: { kind: 'failed', failureCode: 'rejected_by_bank', failureMessage: PAYOUT_FAILURES.rejected_by_bank },
   },
   '4000000003': {
     description: 'stays pending for one hour, then is paid',

@@ -1,4 +1,5 @@
-import type { Db } from '../db/types';
+import { ApiError } from '../contract';
+import type { Db, Queryable } from '../db/types';
 import { credit } from './ledger';
 import { CHECKOUT_COLUMNS, type CheckoutSessionRow } from './serialize';
 
@@ -39,6 +40,14 @@ export async function getPublicCheckoutSession(db: Db, id: string): Promise<Publ
   };
 }
 
+/** A refused payment as a code of the one error table, and the field it is about. */
+export const paymentRefusal = (outcome: Extract<PaymentOutcome, { ok: false }>) =>
+  new ApiError(
+    ({ card_declined: 'card_declined', invalid_card: 'invalid_card', not_open: 'checkout_session_not_open', not_found: 'not_found' } as const)[outcome.code],
+    outcome.message,
+    outcome.code === 'invalid_card' || outcome.code === 'card_declined' ? 'card_number' : 'id',
+  );
+
 export type PaymentOutcome =
   | { ok: true; successUrl: string | null }
   | { ok: false; code: 'card_declined' | 'invalid_card' | 'not_open' | 'not_found'; message: string };
@@ -50,25 +59,28 @@ export type PaymentOutcome =
  * attempts (double clicks, two tabs) succeed.
  */
 export async function payCheckoutSession(db: Db, id: string, cardNumber: string): Promise<PaymentOutcome> {
+  return db.transaction((tx) => payInTransaction(tx, id, cardNumber));
+}
+
+/** The same in the caller's transaction (simulate_checkout_payment runs it in its request's). */
+export async function payInTransaction(tx: Queryable, id: string, cardNumber: string): Promise<PaymentOutcome> {
   const card = cardNumber.replace(/[\s-]/g, '');
   if (!/^[0-9]{12,19}$/.test(card)) return { ok: false, code: 'invalid_card', message: 'Enter a card number of 12 to 19 digits.' };
   if (card !== SUCCEEDING_TEST_CARD) {
     return { ok: false, code: 'card_declined', message: 'The card was declined. Use 4242 4242 4242 4242 for a successful test payment.' };
   }
-  return db.transaction(async (tx) => {
-    const [session] = await tx.query<{ merchant_id: string; amount: number; success_url: string | null }>(
-      `UPDATE checkout_sessions SET status = 'complete', completed_at = now(), payment_card_last4 = $2
-       WHERE id = $1 AND status = 'open' AND expires_at > now()
-       RETURNING merchant_id, amount, success_url`,
-      [id, card.slice(-4)],
-    );
-    if (!session) {
-      const [exists] = await tx.query('SELECT 1 FROM checkout_sessions WHERE id = $1', [id]);
-      return exists
-        ? { ok: false, code: 'not_open', message: 'This checkout session is no longer open: it was paid or it expired.' }
-        : { ok: false, code: 'not_found', message: 'No such checkout session.' };
-    }
-    await credit(tx, session.merchant_id, session.amount, 'checkout_payment', id);
-    return { ok: true, successUrl: session.success_url };
-  });
+  const [session] = await tx.query<{ merchant_id: string; amount: number; success_url: string | null }>(
+    `UPDATE checkout_sessions SET status = 'complete', completed_at = now(), payment_card_last4 = $2
+     WHERE id = $1 AND status = 'open' AND expires_at > now()
+     RETURNING merchant_id, amount, success_url`,
+    [id, card.slice(-4)],
+  );
+  if (!session) {
+    const [exists] = await tx.query('SELECT 1 FROM checkout_sessions WHERE id = $1', [id]);
+    return exists
+      ? { ok: false, code: 'not_open', message: 'This checkout session is no longer open: it was paid or it expired.' }
+      : { ok: false, code: 'not_found', message: 'No such checkout session.' };
+  }
+  await credit(tx, session.merchant_id, session.amount, 'checkout_payment', id);
+  return { ok: true, successUrl: session.success_url };
 }

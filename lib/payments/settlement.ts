@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/types';
 import { settlePending } from './ledger';
-import { simulatedOutcome } from '../contract';
+import { simulatedOutcome, type SimulatedOutcome } from '../contract';
 
 export interface SettlementResult {
   paid: number;
@@ -40,7 +40,7 @@ export async function settleDuePayouts(
   return total;
 }
 
-interface DuePayout {
+export interface DuePayout {
   id: string;
   merchant_id: string;
   amount: number;
@@ -110,11 +110,16 @@ async function postpone(tx: Queryable, payouts: DuePayout[]) {
  * outcome, then one balance update per merchant (pending down, failures back to
  * available with their ledger entries).
  */
-async function settleSet(tx: Queryable, due: DuePayout[]): Promise<{ paid: number; failed: number }> {
+export async function settleSet(
+  tx: Queryable,
+  due: DuePayout[],
+  /** The bank's answer for each payout: the test accounts' by default; simulate_payout chooses it. */
+  outcomeOf: (payout: DuePayout) => SimulatedOutcome = (p) => simulatedOutcome(p.account_number),
+): Promise<{ paid: number; failed: number }> {
   const paid: DuePayout[] = [];
   const failed: { payout: DuePayout; code: string; message: string }[] = [];
   for (const payout of due) {
-    const outcome = simulatedOutcome(payout.account_number);
+    const outcome = outcomeOf(payout);
     if (outcome.kind === 'failed') failed.push({ payout, code: outcome.failureCode, message: outcome.failureMessage });
     else paid.push(payout);
   }

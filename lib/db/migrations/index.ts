@@ -2,6 +2,7 @@ import { sql as initialSchema } from './001-initial-schema';
 import { sql as pendingPayouts } from './002-pending-payouts';
 import { sql as hardening } from './003-hardening';
 import { sql as payoutBatches } from './004-payout-batches';
+import { sql as testTopups } from './005-test-topups';
 
 /**
  * Versioned migrations, applied in order by `migrate`. Never edit one that has
@@ -13,4 +14,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 2, name: 'pending-payouts', sql: pendingPayouts },
   { version: 3, name: 'hardening', sql: hardening },
   { version: 4, name: 'payout-batches', sql: payoutBatches },
+  { version: 5, name: 'test-topups', sql: testTopups },
 ];

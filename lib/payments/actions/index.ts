@@ -9,6 +9,7 @@ import {
 } from './checkout-sessions';
 import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-batches';
 import { getPayout, listPayouts, withdraw } from './payouts';
+import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
 export const actions: { readonly [N in ActionName]: Action<N> } = {
@@ -23,4 +24,7 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   get_checkout_session: getCheckoutSession,
   list_checkout_sessions: listCheckoutSessions,
   expire_checkout_session: expireCheckoutSession,
+  simulate_payout: simulatePayout,
+  simulate_checkout_payment: simulateCheckoutPayment,
+  create_test_topup: createTestTopup,
 };
