@@ -1,9 +1,10 @@
 // npm run merchant -- <create|list|roll-key|revoke> [options]: manage merchants and their secret keys.
 import { parseArgs } from 'node:util';
+import { ADMIN_PATH, readAdminAccess } from '../lib/admin/admin-endpoint';
+import { runMerchantCommand, UsageError, type MerchantCommand } from '../lib/admin/merchant-commands';
 import { ConfigError, env } from '../lib/config/env';
 import { DataDirLockedError } from '../lib/db/dir-lock';
 import { openDb } from '../lib/db/open-db';
-import { createMerchant, listMerchants, revokeKeys, rollKey } from '../lib/payments/merchants';
 
 const USAGE = `Usage: npm run merchant -- <command> [options]
 
@@ -13,9 +14,8 @@ const USAGE = `Usage: npm run merchant -- <command> [options]
   revoke --id acct_...                                      revoke every key of the merchant
 
   --json   machine-readable output
-Uses DATABASE_URL when set, otherwise the embedded database in DATA_DIR (the server must be stopped).`;
-
-class UsageError extends Error {}
+Uses DATABASE_URL when set, otherwise the embedded database in DATA_DIR; while a server holds that
+folder, the command is sent to the server (from this machine only, with the token it keeps there).`;
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -31,52 +31,33 @@ async function main() {
   });
   const [command] = positionals;
   if (values.help || !command) return void process.stdout.write(`${USAGE}\n`);
+  const c: MerchantCommand = { command, name: values.name, balance: values.balance, currency: values.currency, id: values.id };
+  const { human, data } = await run(c);
+  process.stdout.write(values.json ? `${JSON.stringify(data)}\n` : `${human}\n`);
+}
 
-  const out = (human: string, data: unknown) =>
-    process.stdout.write(values.json ? `${JSON.stringify(data)}\n` : `${human}\n`);
-  const requireId = () => {
-    if (!values.id?.startsWith('acct_')) throw new UsageError('--id acct_... is required');
-    return values.id;
-  };
-
+/** On the database itself, or through the server that holds the embedded one. */
+async function run(c: MerchantCommand): Promise<{ human: string; data: unknown }> {
   const settings = env();
-  const db = await openDb({ databaseUrl: settings.DATABASE_URL, dataDir: settings.DATA_DIR, poolSize: 2 });
+  let db;
   try {
-    switch (command) {
-      case 'create': {
-        if (!values.name?.trim()) throw new UsageError('--name is required');
-        if (!/^[0-9]{1,15}$/.test(values.balance)) throw new UsageError('--balance must be a whole number of the smallest currency unit');
-        if (!/^[A-Z]{3}$/.test(values.currency)) throw new UsageError('--currency must be a three-letter code such as IDR');
-        const m = await createMerchant(db, { name: values.name.trim(), openingBalance: Number(values.balance), currency: values.currency });
-        out(`Created ${m.id} "${m.name}" with ${m.available} ${m.currency}.\nSecret key (shown only now): ${m.secretKey}`, {
-          id: m.id, name: m.name, currency: m.currency, available: m.available, secret_key: m.secretKey,
-        });
-        break;
-      }
-      case 'list': {
-        const merchants = await listMerchants(db);
-        out(
-          merchants.map((m) => `${m.id}  ${m.name}  ${m.available} ${m.currency}  keys: ${m.active_keys.join(', ') || '(none)'}`).join('\n') ||
-            'No merchants.',
-          merchants,
-        );
-        break;
-      }
-      case 'roll-key': {
-        const id = requireId();
-        const key = await rollKey(db, id);
-        out(`New secret key for ${id} (shown only now; the old ones no longer work): ${key}`, { id, secret_key: key });
-        break;
-      }
-      case 'revoke': {
-        const id = requireId();
-        const revoked = await revokeKeys(db, id);
-        out(`Revoked ${revoked} key(s) of ${id}.`, { id, revoked });
-        break;
-      }
-      default:
-        throw new UsageError(`unknown command: ${command}`);
-    }
+    db = await openDb({ databaseUrl: settings.DATABASE_URL, dataDir: settings.DATA_DIR, poolSize: 2 });
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    const access = readAdminAccess(settings.DATA_DIR);
+    if (!access) throw error;
+    const res = await fetch(access.url + ADMIN_PATH, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(c),
+    });
+    const body = await res.json();
+    if (res.status === 400) throw new UsageError(body.error.message);
+    if (res.status !== 200) throw new Error(`the running server answered ${res.status}: ${body?.error?.message ?? ''}`);
+    return body;
+  }
+  try {
+    return await runMerchantCommand(db, c);
   } finally {
     await db.close();
   }

@@ -1,6 +1,7 @@
 import type { NextHandler } from '../lib/server/app-server';
 import { createAppServer } from '../lib/server/app-server';
 import type { Runtime } from '../lib/server/runtime';
+import { newAdminToken, publishAdminAccess } from '../lib/admin/admin-endpoint';
 import { servedOverHttps } from '../lib/config/env';
 
 /**
@@ -9,7 +10,10 @@ import { servedOverHttps } from '../lib/config/env';
  */
 export async function serve(runtime: Runtime, next?: NextHandler) {
   const { settings, log } = runtime;
+  // The embedded database is this process's alone: the merchant CLI asks this server instead (lib/admin).
+  const adminToken = runtime.db.kind === 'pglite' ? newAdminToken() : undefined;
   const app = createAppServer({
+    adminToken,
     runtime,
     next,
     metricsToken: settings.METRICS_TOKEN,
@@ -18,9 +22,11 @@ export async function serve(runtime: Runtime, next?: NextHandler) {
     trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
   });
   await app.listen(settings.PORT, settings.HOST);
+  const unpublish = adminToken ? publishAdminAccess(settings.DATA_DIR, settings.PORT, adminToken) : () => {};
   log.info({ port: settings.PORT, console: Boolean(next) }, 'listening');
   const stop = (signal: string) => {
     log.info({ signal }, 'shutting down: draining requests in flight');
+    unpublish();
     app.shutdown().then(
       () => process.exit(0),
       (error) => {

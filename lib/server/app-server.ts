@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import { ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
 import { API_PATH, OPENAPI_PATH } from '../contract';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { nodeHandler } from './node-http';
@@ -20,6 +21,8 @@ export interface AppServerOptions {
   https?: boolean;
   /** Proxies in front whose X-Forwarded-For entries are believed (0: the socket's address). */
   trustedProxyHops?: number;
+  /** Serves the merchant CLI's commands to this machine (embedded database only; lib/admin). */
+  adminToken?: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,6 +39,7 @@ export function createAppServer(opts: AppServerOptions) {
   const { runtime } = opts;
   const hops = opts.trustedProxyHops ?? 0;
   const api = nodeHandler(runtime.core, (req) => clientAddress(req, hops));
+  const admin = opts.adminToken ? adminHandler(runtime.db, opts.adminToken) : undefined;
   let shuttingDown = false;
   const inFlight = new Set<http.ServerResponse>();
   let drained: (() => void) | undefined;
@@ -61,6 +65,9 @@ export function createAppServer(opts: AppServerOptions) {
         if (opts.metricsToken) return void metrics(req, res);
         break;
       case OPENAPI_PATH:
+        break;
+      case ADMIN_PATH:
+        if (admin) return void admin(req, res);
         break;
     }
     if (opts.next) {

@@ -1,0 +1,55 @@
+// A Playwright fixture for suites that test against this service (documented in docs/testing.md):
+// a fresh merchant per worker, created while the server runs; a signed-in page; the API as that
+// merchant, with the test-mode helpers that drive payouts and payments into any state at once.
+import { execFileSync } from 'node:child_process';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_BASE_URL } from '../../playwright.config';
+
+export interface TestMerchant {
+  id: string;
+  name: string;
+  secretKey: string;
+}
+
+/** `npm run merchant -- create --json` against the running server's data folder (it answers through its local admin endpoint). */
+function createMerchant(name: string, balance: number): TestMerchant {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--balance', String(balance), '--json'], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
+    encoding: 'utf8',
+  });
+  const m = JSON.parse(out);
+  return { id: m.id, name: m.name, secretKey: m.secret_key };
+}
+
+/** The payment API as the worker's merchant: one call, 2xx expected. */
+export function merchantApi(request: APIRequestContext, merchant: TestMerchant) {
+  return async <T = any>(body: Record<string, unknown>, idempotencyKey?: string): Promise<T> => {
+    const res = await request.post(`${E2E_BASE_URL}/v1/index.php`, {
+      headers: { authorization: `Bearer ${merchant.secretKey}`, ...(idempotencyKey ? { 'x-service-idempotency': idempotencyKey } : {}) },
+      data: body,
+    });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+    return res.json();
+  };
+}
+
+export const test = base.extend<{ signedIn: Page; payments: ReturnType<typeof merchantApi> }, { merchant: TestMerchant }>({
+  merchant: [
+    async ({}, use, workerInfo) => {
+      await use(createMerchant(`E2E worker ${workerInfo.workerIndex} ${Date.now()}`, 5_000_000));
+    },
+    { scope: 'worker' },
+  ],
+  payments: async ({ request, merchant }, use) => {
+    await use(merchantApi(request, merchant));
+  },
+  signedIn: async ({ page, merchant }, use) => {
+    await page.goto('/login');
+    await page.getByLabel('Secret key').fill(merchant.secretKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await use(page);
+  },
+});
+
+export { expect };
