@@ -53,6 +53,30 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
   /** Per-attempt timeout of the console's calls to the payment API. */
   PAYMENT_API_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(120_000), 8_000),
+  /**
+   * Seals webhook signing secrets in the database: base64 of 32 bytes, several
+   * comma-separated (newest first) to rotate. Generated into DATA_DIR when unset on
+   * the embedded database; required with DATABASE_URL (every instance must share it).
+   */
+  SECRETS_ENCRYPTION_KEY: opt(
+    z.string().refine((v) => v.split(',').every((k) => Buffer.from(k.trim(), 'base64').length === 32), {
+      error: 'every key must be the base64 of 32 bytes (openssl rand -base64 32); several comma-separated, newest first',
+    }),
+  ),
+  /** A webhook attempt that has no answer in this time has failed. */
+  WEBHOOK_TIMEOUT_SECONDS: withDefault(z.coerce.number().min(0.1).max(60), 10),
+  /** Waits between attempts after the immediate first one (Standard Webhooks' schedule by default). */
+  WEBHOOK_RETRY_DELAYS_SECONDS: withDefault(
+    z
+      .string()
+      .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'must be comma-separated seconds, e.g. 5,300,1800')
+      .transform((v) => v.split(',').map(Number)),
+    '5,300,1800,7200,18000,36000,50400,72000,86400',
+  ),
+  /** Lets webhook endpoints resolve to private network addresses (10/8, 172.16/12, 192.168/16, fc00::/7). Link-local never. */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: withDefault(z.enum(['true', 'false']).transform((v) => v === 'true'), 'false'),
+  /** Webhook attempts in flight per process. */
+  WEBHOOK_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(256), 16),
   LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });
 

@@ -4,9 +4,9 @@ import { getRuntime } from '../server/runtime';
 import { jsonResponse, toErrorResponse } from './errors';
 
 /** Pays the session and answers in the one error shape; the core lets exactly one payment through. */
-export async function payCheckoutOutcome(id: string, cardNumber: string): Promise<Response> {
-  const { db } = await getRuntime();
-  const outcome = await payCheckoutSession(db, id, cardNumber);
+export async function payCheckoutOutcome(id: string, cardNumber: string, requestOrigin: string): Promise<Response> {
+  const { db, settings } = await getRuntime();
+  const outcome = await payCheckoutSession(db, id, cardNumber, settings.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? requestOrigin);
   if (outcome.ok) return jsonResponse(200, { status: 'complete', success_url: outcome.successUrl });
   return toErrorResponse(paymentRefusal(outcome)).response;
 }

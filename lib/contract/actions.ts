@@ -11,6 +11,21 @@ import {
   payoutSchema,
 } from './objects';
 import type { ActionPermission } from './permissions';
+import {
+  deletedWebhookEndpointSchema,
+  enabledEventsField,
+  eventListSchema,
+  eventSchema,
+  eventTypeField,
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_DELIVERY_STATUSES,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+  webhookUrlField,
+} from './webhooks';
 
 /**
  * Every action of `POST /v1/index.php`: its request (the whole body, `action`
@@ -144,6 +159,91 @@ export const ACTIONS = {
     mutates: true,
     permission: 'secret_key',
     summary: 'Test mode: adds to available, with a ledger entry of kind topup, so a long-running suite never runs dry.',
+  }),
+  // Events and webhook endpoints (docs/webhooks.md).
+  list_events: define({
+    request: command('list_events', { ...listFields('evt'), type: eventTypeField.optional() }),
+    response: eventListSchema,
+    mutates: false,
+    permission: 'events:read',
+    summary: 'Events, newest first, in cursor pages; `type` filters them.',
+  }),
+  get_event: define({
+    request: command('get_event', { id: idField('evt') }),
+    response: eventSchema,
+    mutates: false,
+    permission: 'events:read',
+    summary: 'One event of this merchant, with the object as it was right after the change.',
+  }),
+  create_webhook_endpoint: define({
+    request: command('create_webhook_endpoint', {
+      url: webhookUrlField,
+      enabled_events: enabledEventsField.optional(),
+      description: z.string({ error: 'description must be a string' }).max(500, { error: 'description must be at most 500 characters' }).optional(),
+    }),
+    response: webhookEndpointWithSecretSchema,
+    mutates: true,
+    permission: 'webhooks:write',
+    summary: `An endpoint that receives events, signed with the secret in this answer (the only one that shows it). At most ${MAX_WEBHOOK_ENDPOINTS} per merchant.`,
+  }),
+  list_webhook_endpoints: define({
+    request: command('list_webhook_endpoints', listFields('we')),
+    response: webhookEndpointListSchema,
+    mutates: false,
+    permission: 'webhooks:write',
+    summary: 'Webhook endpoints, newest first, in cursor pages; never a secret.',
+  }),
+  get_webhook_endpoint: define({
+    request: command('get_webhook_endpoint', { id: idField('we') }),
+    response: webhookEndpointSchema,
+    mutates: false,
+    permission: 'webhooks:write',
+    summary: 'One webhook endpoint; never its secret.',
+  }),
+  update_webhook_endpoint: define({
+    request: command('update_webhook_endpoint', {
+      id: idField('we'),
+      url: webhookUrlField.optional(),
+      enabled_events: enabledEventsField.optional(),
+      disabled: z.boolean({ error: 'disabled must be true or false' }).optional(),
+    }),
+    response: webhookEndpointSchema,
+    mutates: true,
+    permission: 'webhooks:write',
+    summary: 'Changes the URL or the event types, or disables (true) or enables (false) the endpoint.',
+  }),
+  delete_webhook_endpoint: define({
+    request: command('delete_webhook_endpoint', { id: idField('we') }),
+    response: deletedWebhookEndpointSchema,
+    mutates: true,
+    permission: 'webhooks:write',
+    summary: 'Deletes the endpoint and its deliveries still pending.',
+  }),
+  rotate_webhook_secret: define({
+    request: command('rotate_webhook_secret', { id: idField('we') }),
+    response: webhookEndpointWithSecretSchema,
+    mutates: true,
+    permission: 'webhooks:write',
+    summary: 'A new signing secret, shown in this answer only; the old one signs alongside it for 24 hours.',
+  }),
+  list_webhook_deliveries: define({
+    request: command('list_webhook_deliveries', {
+      ...listFields('whd'),
+      endpoint_id: idField('we').optional(),
+      event_id: idField('evt').optional(),
+      status: z.enum(WEBHOOK_DELIVERY_STATUSES, { error: `status must be ${WEBHOOK_DELIVERY_STATUSES.join(', ')}` }).optional(),
+    }),
+    response: webhookDeliveryListSchema,
+    mutates: false,
+    permission: 'webhooks:write',
+    summary: 'Deliveries of events to endpoints, newest first: status, attempts, last answer, next attempt.',
+  }),
+  resend_event: define({
+    request: command('resend_event', { id: idField('evt'), endpoint_id: idField('we') }),
+    response: webhookDeliverySchema,
+    mutates: true,
+    permission: 'webhooks:write',
+    summary: 'Queues one more delivery of an event to an endpoint (even one that does not subscribe to its type).',
   }),
 } as const satisfies Record<string, ActionContract>;
 

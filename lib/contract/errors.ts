@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   unknown_action: { status: 400, type: 'invalid_request_error', description: '`action` names no action of this API.' },
   invalid_idempotency_key: { status: 400, type: 'idempotency_error', description: 'The idempotency key breaks the key rule.' },
   invalid_card: { status: 400, type: 'invalid_request_error', description: 'Hosted checkout: the card number is malformed.' },
+  webhook_endpoint_limit: { status: 400, type: 'invalid_request_error', description: 'The merchant already has 16 webhook endpoints; delete one first.' },
   unauthorized: { status: 401, type: 'authentication_error', description: 'No valid key (API) or no live session (console).' },
   invalid_secret_key: { status: 401, type: 'authentication_error', description: 'Console sign-in: the key was not accepted.' },
   card_declined: { status: 402, type: 'card_error', description: 'Hosted checkout: the test card was declined.' },

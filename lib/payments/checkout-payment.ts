@@ -1,5 +1,6 @@
 import { ApiError } from '../contract';
 import type { Db, Queryable } from '../db/types';
+import { checkoutSessionJsonSql, insertEventsSql } from './event-sql';
 import { credit } from './ledger';
 import { CHECKOUT_COLUMNS, type CheckoutSessionRow } from './serialize';
 
@@ -54,26 +55,28 @@ export type PaymentOutcome =
 
 /**
  * Pays an open checkout session with a test card. The session's change to
- * `complete`, the credit to the merchant's balance and the ledger entry commit
- * together; the conditional update lets exactly one of any number of concurrent
+ * `complete`, its checkout_session.completed event (URL from `origin`), the
+ * credit to the merchant's balance and the ledger entry commit together; the conditional update lets exactly one of any number of concurrent
  * attempts (double clicks, two tabs) succeed.
  */
-export async function payCheckoutSession(db: Db, id: string, cardNumber: string): Promise<PaymentOutcome> {
-  return db.transaction((tx) => payInTransaction(tx, id, cardNumber));
+export async function payCheckoutSession(db: Db, id: string, cardNumber: string, origin: string): Promise<PaymentOutcome> {
+  return db.transaction((tx) => payInTransaction(tx, id, cardNumber, origin));
 }
 
 /** The same in the caller's transaction (simulate_checkout_payment runs it in its request's). */
-export async function payInTransaction(tx: Queryable, id: string, cardNumber: string): Promise<PaymentOutcome> {
+export async function payInTransaction(tx: Queryable, id: string, cardNumber: string, origin: string): Promise<PaymentOutcome> {
   const card = cardNumber.replace(/[\s-]/g, '');
   if (!/^[0-9]{12,19}$/.test(card)) return { ok: false, code: 'invalid_card', message: 'Enter a card number of 12 to 19 digits.' };
   if (card !== SUCCEEDING_TEST_CARD) {
     return { ok: false, code: 'card_declined', message: 'The card was declined. Use 4242 4242 4242 4242 for a successful test payment.' };
   }
   const [session] = await tx.query<{ merchant_id: string; amount: number; success_url: string | null }>(
-    `UPDATE checkout_sessions SET status = 'complete', completed_at = now(), payment_card_last4 = $2
-     WHERE id = $1 AND status = 'open' AND expires_at > now()
-     RETURNING merchant_id, amount, success_url`,
-    [id, card.slice(-4)],
+    `WITH s AS (
+       UPDATE checkout_sessions SET status = 'complete', completed_at = now(), payment_card_last4 = $2
+       WHERE id = $1 AND status = 'open' AND expires_at > now() RETURNING *),
+     ev AS (${insertEventsSql({ from: 's', type: 'checkout_session.completed', data: checkoutSessionJsonSql('s', '$3') })})
+     SELECT merchant_id, amount, success_url FROM s`,
+    [id, card.slice(-4), origin],
   );
   if (!session) {
     const [exists] = await tx.query('SELECT 1 FROM checkout_sessions WHERE id = $1', [id]);

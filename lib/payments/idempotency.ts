@@ -77,6 +77,8 @@ export interface ExecuteResult {
   body: string;
   /** The action stored the answer itself (InlineAnswer). */
   stored?: boolean;
+  /** What to keep for replays when it differs from `body` (an answer with a one-time secret). */
+  storedBody?: string;
 }
 
 /**
@@ -122,7 +124,7 @@ export async function runIdempotent(
         if (!result.stored) {
           await tx.query(
             `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`,
-            [call.merchantId, call.key, result.status, result.body],
+            [call.merchantId, call.key, result.status, result.storedBody ?? result.body],
           );
         }
         return { status: result.status, body: result.body, replayed: false };

@@ -7,6 +7,7 @@ import type { ActionContext } from './actions/action';
 interface AnyAction {
   contract: ActionContract;
   atomic?: boolean;
+  oneTimeSecret?: boolean;
   run(ctx: ActionContext, input: unknown): Promise<object>;
 }
 
@@ -15,6 +16,7 @@ export interface Command {
   name: string;
   mutates: boolean;
   atomic: boolean;
+  oneTimeSecret: boolean;
   run(ctx: ActionContext): Promise<object>;
 }
 
@@ -29,7 +31,7 @@ export function parseCommand(body: Record<string, unknown>): Command {
   }
   const parsed = action.contract.request.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error);
-  return { name, mutates: action.contract.mutates, atomic: action.atomic ?? false, run: (ctx) => action.run(ctx, parsed.data) };
+  return { name, mutates: action.contract.mutates, atomic: action.atomic ?? false, oneTimeSecret: action.oneTimeSecret ?? false, run: (ctx) => action.run(ctx, parsed.data) };
 }
 
 function validationError(error: z.ZodError): ApiError {

@@ -80,7 +80,10 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
           call,
           async (tx, inline) => {
             const answer = await run(tx, inline);
-            return { status: 200, body: JSON.stringify(answer), stored: STORED_INLINE in answer };
+            const body = JSON.stringify(answer);
+            // A secret shown once is never kept in the idempotency store.
+            const storedBody = command.oneTimeSecret ? JSON.stringify({ ...answer, secret: null }) : undefined;
+            return { status: 200, body, storedBody, stored: STORED_INLINE in answer };
           },
           { requestId, atomic: command.atomic },
         );

@@ -1,5 +1,5 @@
 /** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
-import type { CheckoutSessionStatus, PayoutStatus } from '../contract';
+import type { CheckoutSessionStatus, EventType, PayoutStatus } from '../contract';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -78,3 +78,23 @@ export type CheckoutSessionObject = ReturnType<typeof checkoutSessionObject>;
 
 /** Cursor pages, newest first: the shape every list_* action returns. */
 export const listObject = <T>(data: T[], hasMore: boolean) => ({ object: 'list' as const, data, has_more: hasMore });
+
+export interface EventRow {
+  id: string;
+  type: EventType;
+  created_at: Date;
+  /** The object as the statement that made the change wrote it (event-sql.ts); json keeps its key order. */
+  data: Record<string, unknown>;
+}
+
+export const EVENT_COLUMNS = 'id, type, created_at, data';
+
+/** The event as get_event answers and as a webhook delivers it, byte for byte. */
+export const eventObject = (r: EventRow) => ({
+  object: 'event' as const,
+  id: r.id,
+  type: r.type,
+  created_at: iso(r.created_at),
+  data: { object: r.data },
+  livemode: false,
+});

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/types';
+import { checkoutSessionJsonSql, insertEventsSql, payoutJsonSql } from './event-sql';
 import { settlePending } from './ledger';
 import { simulatedOutcome, type SimulatedOutcome } from '../contract';
 
@@ -106,8 +107,8 @@ async function postpone(tx: Queryable, payouts: DuePayout[]) {
 }
 
 /**
- * Set-based settlement of claimed payouts: status changes in one statement per
- * outcome, then one balance update per merchant (pending down, failures back to
+ * Set-based settlement of claimed payouts: status changes with their events in
+ * one statement per outcome, then one balance update per merchant (pending down, failures back to
  * available with their ledger entries).
  */
 export async function settleSet(
@@ -124,12 +125,18 @@ export async function settleSet(
     else paid.push(payout);
   }
   if (paid.length > 0) {
-    await tx.query(`UPDATE payouts SET status = 'paid', settled_at = now() WHERE id = ANY($1::text[])`, [paid.map((p) => p.id)]);
+    await tx.query(
+      `WITH u AS (UPDATE payouts SET status = 'paid', settled_at = now() WHERE id = ANY($1::text[]) RETURNING *)
+       ${insertEventsSql({ from: 'u', type: 'payout.paid', data: payoutJsonSql('u') })}`,
+      [paid.map((p) => p.id)],
+    );
   }
   if (failed.length > 0) {
     await tx.query(
-      `UPDATE payouts p SET status = 'failed', failure_code = f.code, failure_message = f.message, settled_at = now()
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, code, message) WHERE p.id = f.id`,
+      `WITH u AS (
+         UPDATE payouts p SET status = 'failed', failure_code = f.code, failure_message = f.message, settled_at = now()
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, code, message) WHERE p.id = f.id RETURNING p.*)
+       ${insertEventsSql({ from: 'u', type: 'payout.failed', data: payoutJsonSql('u') })}`,
       [failed.map((f) => f.payout.id), failed.map((f) => f.code), failed.map((f) => f.message)],
     );
   }
@@ -147,10 +154,21 @@ export async function settleSet(
   return { paid: paid.length, failed: failed.length };
 }
 
-/** Marks open checkout sessions past `expires_at` as expired (reads already treat them so). */
-export async function expireCheckoutSessions(db: Db): Promise<number> {
-  const rows = await db.query(
-    `UPDATE checkout_sessions SET status = 'expired' WHERE status = 'open' AND expires_at <= now() RETURNING 1`,
+/**
+ * Marks open checkout sessions past `expires_at` as expired (reads already treat
+ * them so), each with its checkout_session.expired event, in batches. `origin`
+ * starts the URLs in the events (PUBLIC_BASE_URL, or the server's own address).
+ */
+export async function expireCheckoutSessions(db: Db, origin: string, batchSize = 500): Promise<number> {
+  const [row] = await db.query<{ expired: number }>(
+    `WITH u AS (
+       UPDATE checkout_sessions SET status = 'expired' WHERE id IN (
+         SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= now()
+         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING *),
+     ev AS (${insertEventsSql({ from: 'u', type: 'checkout_session.expired', data: checkoutSessionJsonSql('u', '$1') })})
+     SELECT count(*)::int AS expired FROM u`,
+    [origin, batchSize],
   );
-  return rows.length;
+  return row!.expired;
 }

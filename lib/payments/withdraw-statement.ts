@@ -1,3 +1,4 @@
+import { insertEventsSql, payoutJsonSql } from './event-sql';
 import { PAYOUT_COLUMNS } from './serialize';
 
 export interface WithdrawalRow {
@@ -12,7 +13,8 @@ export interface WithdrawalRow {
 
 /**
  * A withdrawal in one statement: the conditional move from `available` to
- * `pending_payouts`, its ledger entry and the payout, each written only when the
+ * `pending_payouts`, its ledger entry, the payout and its `payout.created` event
+ * (with its deliveries, by the events trigger), each written only when the
  * balance covered the amount (no row back: refused, nothing written). `store`
  * adds the idempotency answer to the same statement. The transaction then only
  * has COMMIT left: the merchant's balance row, the one every withdrawal of the
@@ -31,7 +33,8 @@ export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number,
     po AS (
       INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after)
       SELECT $3, $1, $2, $4, $5, $6, 'pending', now() + make_interval(secs => $7) FROM bal
-      RETURNING ${PAYOUT_COLUMNS})${stored ? `,
+      RETURNING ${PAYOUT_COLUMNS}),
+    ev AS (${insertEventsSql({ from: 'po', type: 'payout.created', data: payoutJsonSql('po'), merchantSql: '$1' })})${stored ? `,
     stored AS (${stored.sql})` : ''}
     SELECT * FROM po`;
   return { sql, params: stored ? [...params, ...stored.params] : params };

@@ -27,7 +27,7 @@ interface Job {
 export function startBackgroundJobs(
   db: Db,
   log: Logger,
-  opts: { idempotencyTtlSeconds: number; tickMs?: number; observe?: JobObserver },
+  opts: { idempotencyTtlSeconds: number; publicOrigin: string; tickMs?: number; observe?: JobObserver },
 ) {
   const tickMs = opts.tickMs ?? 1000;
   const jobs: Job[] = [
@@ -41,7 +41,7 @@ export function startBackgroundJobs(
         if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
       },
     },
-    { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db)) },
+    { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db, opts.publicOrigin)) },
     {
       name: 'idempotency_purge',
       everyMs: 10 * 60_000,

@@ -46,6 +46,23 @@ export function createMetrics(db: Db) {
     registers: [registry],
   });
 
+  const webhookAttempts = new Counter({
+    name: 'payments_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by what came of them: succeeded, retrying (failed, another attempt is scheduled) or failed (no attempt left).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'payments_webhook_backlog',
+    help: 'Webhook deliveries due now and not yet attempted.',
+    registers: [registry],
+    async collect() {
+      const [row] = await db.query<{ due: number }>(
+        `SELECT count(*)::int AS due FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()`,
+      );
+      this.set(row?.due ?? 0);
+    },
+  });
   new Gauge({
     name: 'payments_settlement_backlog',
     help: 'Pending payouts whose settlement time has come.',
@@ -92,6 +109,10 @@ export function createMetrics(db: Db) {
     observeJob(job: string, outcome: 'ok' | 'failed', ms: number) {
       jobRuns.inc({ job, outcome });
       jobSeconds.observe({ job }, ms / 1000);
+    },
+    /** The webhook delivery worker's observer. */
+    observeWebhook(outcome: 'succeeded' | 'retrying' | 'failed') {
+      webhookAttempts.inc({ outcome });
     },
     /** Prometheus text exposition. */
     async render(): Promise<{ contentType: string; body: string }> {

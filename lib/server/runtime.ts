@@ -5,7 +5,10 @@ import { createLogger, type Logger } from '../log';
 import { seedDemoMerchant } from '../payments/merchants';
 import type { PaymentCore } from '../payments/api-request';
 import { createPaymentCore } from '../payments/payment-api';
+import { createSecretBox } from '../payments/webhooks/secret-box';
+import { startWebhookDelivery } from '../payments/webhooks/delivery-worker';
 import { startBackgroundJobs } from './background-jobs';
+import { resolveSealingKeys } from './sealing-keys';
 import { createMetrics, type Metrics } from './metrics';
 
 export interface Runtime {
@@ -38,6 +41,9 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
 
   const metrics = createMetrics(db);
+  const secretBox = createSecretBox(resolveSealingKeys(settings));
+  // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
+  const publicBaseUrl = settings.PUBLIC_BASE_URL?.replace(/\/+$/, '');
   const core = createPaymentCore({
     db,
     log,
@@ -47,11 +53,24 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
       idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
       settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
       authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
-      // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
-      publicBaseUrl: settings.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+      publicBaseUrl,
+      secretBox,
     },
   });
-  const jobs = startBackgroundJobs(db, log, { idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS, observe: metrics.observeJob });
+  const jobs = startBackgroundJobs(db, log, {
+    idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
+    observe: metrics.observeJob,
+    // Links in events written by a job (no request to take an origin from).
+    publicOrigin: publicBaseUrl ?? `http://${settings.HOST === '0.0.0.0' || settings.HOST === '::' ? 'localhost' : settings.HOST}:${settings.PORT}`,
+  });
+  const webhooks = startWebhookDelivery(db, log, {
+    box: secretBox,
+    timeoutMs: settings.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    retryDelaysSeconds: settings.WEBHOOK_RETRY_DELAYS_SECONDS,
+    allowPrivateNetworks: settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    concurrency: settings.WEBHOOK_CONCURRENCY,
+    onAttempt: metrics.observeWebhook,
+  });
   log.info({ database: db.kind }, 'payment runtime ready');
   return {
     db,
@@ -60,7 +79,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
     metrics,
     settings,
     async stop() {
-      await jobs.stop();
+      await Promise.all([jobs.stop(), webhooks.stop()]);
       await db.close();
     },
   };

@@ -1,8 +1,7 @@
 import 'server-only';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, env, type Env } from '../config/env';
+import { readOrCreateSecretFile } from '../config/secret-file';
 
 export const SESSION_SECRET_FILE = 'session-secret';
 
@@ -22,22 +21,7 @@ export function resolveSessionSecrets(settings: Pick<Env, 'SESSION_SECRET' | 'DA
         'console cookie with the same secret. Generate one with `openssl rand -base64 32` and set it on every instance.',
     );
   }
-  return [readOrCreateSecretFile(path.resolve(settings.DATA_DIR, SESSION_SECRET_FILE))];
-}
-
-function readOrCreateSecretFile(file: string): string {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    // 'wx' fails when the file exists, so two processes starting together keep one secret.
-    fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  // Tighten a copy restored with looser permissions: nobody but the owner may read it.
-  if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
-  const secret = fs.readFileSync(file, 'utf8').trim();
-  if (secret.length < 32) throw new ConfigError(`${file} holds a session secret shorter than 32 characters. Delete it to generate a new one.`);
-  return secret;
+  return [readOrCreateSecretFile(path.resolve(settings.DATA_DIR, SESSION_SECRET_FILE), 'session secret')];
 }
 
 let cached: string[] | undefined;

@@ -5,11 +5,11 @@ import { inProcessFetch } from '@/lib/upstream/in-process-fetch';
 import { merchantApi } from '@/lib/upstream/merchant-api';
 import { createPaymentClient } from '@/lib/upstream/payment-client';
 import { UpstreamError } from '@/lib/upstream/upstream-error';
-import { withTestApi } from '../helpers/api-server';
+import { testSecretBox, withTestApi } from '../helpers/api-server';
 import { pgliteBackend } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
 
-const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, authFailuresPerMinute: 20 };
+const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, authFailuresPerMinute: 20, secretBox: testSecretBox };
 const payout = { amount: 50_000, bank_code: 'BCA' as const, account_number: '1234567890' };
 
 describe('the in-process transport to this app’s own payment core', () => {

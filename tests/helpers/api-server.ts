@@ -1,5 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@/lib/payments/webhooks/secret-box';
 import type { Db } from '@/lib/db/types';
 import type { Backend } from './databases';
 import { createLogger, type Logger } from '@/lib/log';
@@ -34,6 +36,9 @@ export interface TestApi {
 }
 
 import { API_PATH } from './api-path';
+
+/** One sealing key for every test core of this process: a test's delivery worker opens what its API sealed. */
+export const testSecretBox = createSecretBox([randomBytes(32)]);
 
 export { API_PATH };
 
@@ -70,6 +75,7 @@ export async function startTestApi(
       idempotencyWaitSeconds: 5,
       settlementDelaySeconds: 3,
       authFailuresPerMinute: 1_000,
+      secretBox: testSecretBox,
       ...opts.settings,
     },
   });

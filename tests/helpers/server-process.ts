@@ -82,6 +82,8 @@ export class ServerProcess {
       LOG_LEVEL: 'info',
       // Needed by the console with DATABASE_URL; a fixed test value.
       SESSION_SECRET: 'prove-session-secret-0123456789abcdefghijklmnop',
+      // Needed with DATABASE_URL; every instance of a test shares it.
+      SECRETS_ENCRYPTION_KEY: 'dGVzdC1zZWFsaW5nLWtleS0wMTIzNDU2Nzg5YWJjZGU=',
       ...(this.opts.databaseUrl ? { DATABASE_URL: this.opts.databaseUrl } : { DATABASE_URL: '', DATA_DIR: this.dataDir }),
       ...(this.opts.distDir ? { NEXT_DIST_DIR: this.opts.distDir } : {}),
       ...this.opts.env,

@@ -33,11 +33,11 @@ describe.each(backends)('checkout sessions ($name)', (backend) => {
     expect(pub).toMatchObject({ merchantName: 'Test Shop', amount: 125_000, description: 'Two coffees', status: 'open' });
     expect(JSON.stringify(pub)).not.toContain(api.merchant.id);
 
-    expect(await payCheckoutSession(api.db, session.id, DECLINED_CARD)).toMatchObject({ ok: false, code: 'card_declined' });
+    expect(await payCheckoutSession(api.db, session.id, DECLINED_CARD, api.url)).toMatchObject({ ok: false, code: 'card_declined' });
     expect((await api.call({ action: 'get_checkout_session', id: session.id })).body.status).toBe('open');
 
-    expect(await payCheckoutSession(api.db, session.id, GOOD_CARD)).toEqual({ ok: true, successUrl: 'https://shop.example/thanks' });
-    expect(await payCheckoutSession(api.db, session.id, GOOD_CARD)).toMatchObject({ ok: false, code: 'not_open' });
+    expect(await payCheckoutSession(api.db, session.id, GOOD_CARD, api.url)).toEqual({ ok: true, successUrl: 'https://shop.example/thanks' });
+    expect(await payCheckoutSession(api.db, session.id, GOOD_CARD, api.url)).toMatchObject({ ok: false, code: 'not_open' });
 
     const after = (await api.call({ action: 'get_checkout_session', id: session.id })).body;
     expect(after).toMatchObject({ status: 'complete', completed_at: expect.any(String) });
@@ -52,7 +52,7 @@ describe.each(backends)('checkout sessions ($name)', (backend) => {
   it('lets exactly one of many simultaneous payments of one session through', async () => {
     await withTestApi(backend, { openingBalance: 0 }, async (api) => {
     const { body: session } = await api.call({ action: 'create_checkout_session', amount: 10_000 });
-    const results = await Promise.all(Array.from({ length: 20 }, () => payCheckoutSession(api.db, session.id, GOOD_CARD)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => payCheckoutSession(api.db, session.id, GOOD_CARD, api.url)));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 10_000, ledger: 10_000, pending: 0, pendingSum: 0, payouts: 0 });
     });
@@ -63,19 +63,19 @@ describe.each(backends)('checkout sessions ($name)', (backend) => {
     const a = (await api.call({ action: 'create_checkout_session', amount: 10_000 })).body;
     const expired = await api.call({ action: 'expire_checkout_session', id: a.id }, { idempotencyKey: 'exp-a' });
     expect(expired.body.status).toBe('expired');
-    expect(await payCheckoutSession(api.db, a.id, GOOD_CARD)).toMatchObject({ ok: false, code: 'not_open' });
+    expect(await payCheckoutSession(api.db, a.id, GOOD_CARD, api.url)).toMatchObject({ ok: false, code: 'not_open' });
 
     const b = (await api.call({ action: 'create_checkout_session', amount: 10_000, expires_in: 1800 })).body;
     await api.db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [b.id]);
     expect((await api.call({ action: 'get_checkout_session', id: b.id })).body.status).toBe('expired');
-    expect(await payCheckoutSession(api.db, b.id, GOOD_CARD)).toMatchObject({ ok: false, code: 'not_open' });
-    expect(await expireCheckoutSessions(api.db)).toBe(1);
+    expect(await payCheckoutSession(api.db, b.id, GOOD_CARD, api.url)).toMatchObject({ ok: false, code: 'not_open' });
+    expect(await expireCheckoutSessions(api.db, api.url)).toBe(1);
     expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available: 0, ledger: 0, pending: 0, pendingSum: 0, payouts: 0 });
 
     const list = await api.call({ action: 'list_checkout_sessions' });
     expect(list.body.data.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([[b.id, 'expired'], [a.id, 'expired']]);
-    expect(await payCheckoutSession(api.db, 'cs_nope', GOOD_CARD)).toMatchObject({ ok: false, code: 'not_found' });
-    expect(await payCheckoutSession(api.db, a.id, '12')).toMatchObject({ ok: false, code: 'invalid_card' });
+    expect(await payCheckoutSession(api.db, 'cs_nope', GOOD_CARD, api.url)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await payCheckoutSession(api.db, a.id, '12', api.url)).toMatchObject({ ok: false, code: 'invalid_card' });
     });
   });
 });

@@ -27,7 +27,7 @@ describe.each(backends)('the money invariant ($name)', (backend) => {
             expect([200, 422]).toContain(res.status);
           } else if (s.kind === 'checkout') {
             const session = await callApi(api().url, m.secretKey, { action: 'create_checkout_session', amount: s.amount });
-            await payCheckoutSession(api().db, session.body.id, s.card);
+            await payCheckoutSession(api().db, session.body.id, s.card, api().url);
           } else {
             await settleDuePayouts(api().db, { batchSize: s.batchSize });
           }

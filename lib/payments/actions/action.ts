@@ -2,6 +2,7 @@ import { ACTIONS, type ActionName, type ActionRequest } from '../../contract';
 import type { Queryable } from '../../db/types';
 import type { InlineAnswer } from '../idempotency';
 import type { Merchant } from '../merchants';
+import type { SecretBox } from '../webhooks/secret-box';
 
 export interface CoreSettings {
   idempotencyTtlSeconds: number;
@@ -9,6 +10,8 @@ export interface CoreSettings {
   settlementDelaySeconds: number;
   /** Public origin for links the API hands out (checkout URLs); the request's own origin when unset. */
   publicBaseUrl?: string;
+  /** Seals the webhook signing secrets the database keeps. */
+  secretBox: SecretBox;
 }
 
 export interface ActionContext {
@@ -33,10 +36,15 @@ export interface Action<N extends ActionName = ActionName> {
   contract: (typeof ACTIONS)[N];
   /** Writes in one statement that writes nothing when the action refuses: no savepoint needed around it. */
   atomic?: boolean;
+  /**
+   * The answer carries a secret shown once (`secret`): the idempotency store keeps
+   * the answer with `secret: null`, so a replay shows the object without it.
+   */
+  oneTimeSecret?: boolean;
   run(ctx: ActionContext, input: ActionRequest<N>): Promise<object>;
 }
 
-export const implement = <N extends ActionName>(name: N, run: Action<N>['run'], opts: { atomic?: boolean } = {}): Action<N> => ({
+export const implement = <N extends ActionName>(name: N, run: Action<N>['run'], opts: { atomic?: boolean; oneTimeSecret?: boolean } = {}): Action<N> => ({
   name,
   contract: ACTIONS[name],
   run,

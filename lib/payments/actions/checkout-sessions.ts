@@ -1,4 +1,5 @@
 import { ApiError } from '../../contract';
+import { checkoutSessionJsonSql, insertEventsSql } from '../event-sql';
 import { newId } from '../random-id';
 import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../serialize';
 import { implement, type ActionContext } from './action';
@@ -46,9 +47,12 @@ export const listCheckoutSessions = implement('list_checkout_sessions', async (c
 /** Expires an open session at once; a complete one cannot be expired (409). Expiring twice is harmless. */
 export const expireCheckoutSession = implement('expire_checkout_session', async (ctx, input) => {
   const [row] = await ctx.db.query<CheckoutSessionRow>(
-    `UPDATE checkout_sessions SET status = 'expired', expires_at = LEAST(expires_at, now())
-     WHERE id = $1 AND merchant_id = $2 AND status = 'open' RETURNING ${CHECKOUT_COLUMNS}`,
-    [input.id, ctx.merchant.id],
+    `WITH s AS (
+       UPDATE checkout_sessions SET status = 'expired', expires_at = LEAST(expires_at, now())
+       WHERE id = $1 AND merchant_id = $2 AND status = 'open' RETURNING *),
+     ev AS (${insertEventsSql({ from: 's', type: 'checkout_session.expired', data: checkoutSessionJsonSql('s', '$3') })})
+     SELECT ${CHECKOUT_COLUMNS} FROM s`,
+    [input.id, ctx.merchant.id, ctx.origin],
   );
   if (row) return checkoutSessionObject(row, ctx.origin);
   const current = await findSession(ctx, input.id);

@@ -10,6 +10,16 @@ import {
 import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-batches';
 import { getPayout, listPayouts, withdraw } from './payouts';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
+import { getEvent, listEvents } from './events';
+import { listWebhookDeliveries, resendEvent } from './webhook-deliveries';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from './webhook-endpoints';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
 export const actions: { readonly [N in ActionName]: Action<N> } = {
@@ -27,4 +37,14 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   simulate_payout: simulatePayout,
   simulate_checkout_payment: simulateCheckoutPayment,
   create_test_topup: createTestTopup,
+  list_events: listEvents,
+  get_event: getEvent,
+  create_webhook_endpoint: createWebhookEndpoint,
+  list_webhook_endpoints: listWebhookEndpoints,
+  get_webhook_endpoint: getWebhookEndpoint,
+  update_webhook_endpoint: updateWebhookEndpoint,
+  delete_webhook_endpoint: deleteWebhookEndpoint,
+  rotate_webhook_secret: rotateWebhookSecret,
+  list_webhook_deliveries: listWebhookDeliveries,
+  resend_event: resendEvent,
 };

@@ -1,5 +1,6 @@
 import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch } from '../../contract';
 import type { Queryable } from '../../db/types';
+import { insertEventsSql, payoutJsonSql } from '../event-sql';
 import { newId } from '../random-id';
 import { implement, storedInline, type ActionContext } from './action';
 import { listPage } from './list-page';
@@ -56,7 +57,9 @@ export const createPayoutBatch = implement(
        po AS (
          INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, reference)
          SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, 'pending', now() + make_interval(secs => i.delay), $3, i.reference
-         FROM items i, bal ORDER BY i.n),
+         FROM items i, bal ORDER BY i.n
+         RETURNING *),
+       ev AS (${insertEventsSql({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })}),
        entries AS (
          INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
          SELECT $1, -i.amount, bal.available + $2 - SUM(i.amount) OVER (ORDER BY i.n), 'payout', i.id

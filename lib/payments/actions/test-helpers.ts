@@ -33,7 +33,7 @@ export const simulatePayout = implement('simulate_payout', async ({ db, merchant
 export const simulateCheckoutPayment = implement('simulate_checkout_payment', async ({ db, merchant, origin }, input) => {
   const [own] = await db.query('SELECT 1 FROM checkout_sessions WHERE id = $1 AND merchant_id = $2', [input.id, merchant.id]);
   if (!own) throw new ApiError('not_found', `No such checkout session: ${input.id}`, 'id');
-  const outcome = await payInTransaction(db, input.id, input.card_number ?? SUCCEEDING_TEST_CARD);
+  const outcome = await payInTransaction(db, input.id, input.card_number ?? SUCCEEDING_TEST_CARD, origin);
   if (!outcome.ok) throw paymentRefusal(outcome);
   const [row] = await db.query<CheckoutSessionRow>(`SELECT ${CHECKOUT_COLUMNS} FROM checkout_sessions WHERE id = $1`, [input.id]);
   return checkoutSessionObject(row!, origin);

@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 export const POST = consoleRoute<{ id: string }>({ mutates: true }, async ({ req, params }) => {
   const { card_number } = await readJson(req, payCheckoutSchema);
-  return payCheckoutOutcome(params.id, card_number);
+  return payCheckoutOutcome(params.id, card_number, new URL(req.url).origin);
 });

@@ -1,0 +1,36 @@
+import type { EventType } from '../contract';
+
+/**
+ * The SQL that writes events, as parts of the statements that make the changes
+ * they report (a transactional outbox: no change without its event, none without
+ * its change). An event's `data.object` is built here, in the statement, from the
+ * row it changed, so it is the object as get_payout / get_checkout_session
+ * answers right after the change (serialize.ts builds the same object in
+ * TypeScript; tests/payments/events.test.ts keeps the two equal).
+ */
+
+/** ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it (both truncate microseconds). */
+const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The payout object of row `t` (a table alias or CTE with the payout columns). */
+export const payoutJsonSql = (t: string) => `json_build_object(
+  'object', 'payout', 'id', ${t}.id, 'amount', ${t}.amount, 'currency', ${t}.currency, 'bank_code', ${t}.bank_code,
+  'account_last4', right(${t}.account_number, 4), 'status', ${t}.status, 'failure_code', ${t}.failure_code,
+  'failure_message', ${t}.failure_message, 'created_at', ${isoSql(`${t}.created_at`)}, 'settled_at', ${isoSql(`${t}.settled_at`)},
+  'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'livemode', false)`;
+
+/** The checkout session object of row `t`; `originParam` is the placeholder of the origin its URL starts with. */
+export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_build_object(
+  'object', 'checkout_session', 'id', ${t}.id, 'url', ${originParam}::text || '/checkout/' || ${t}.id, 'status', ${t}.status,
+  'amount', ${t}.amount, 'currency', ${t}.currency, 'description', ${t}.description, 'success_url', ${t}.success_url,
+  'cancel_url', ${t}.cancel_url, 'expires_at', ${isoSql(`${t}.expires_at`)}, 'created_at', ${isoSql(`${t}.created_at`)},
+  'completed_at', ${isoSql(`${t}.completed_at`)}, 'livemode', false)`;
+
+/**
+ * INSERT of one event per row of `from` (a CTE or table alias with `id` and
+ * `merchant_id`, or `merchantSql` for the merchant). The trigger on events adds
+ * the deliveries to the merchant's endpoints in the same statement.
+ */
+export const insertEventsSql = (opts: { from: string; type: EventType; data: string; merchantSql?: string }) =>
+  `INSERT INTO events (id, merchant_id, type, object_id, data)
+   SELECT new_id('evt'), ${opts.merchantSql ?? `${opts.from}.merchant_id`}, '${opts.type}', ${opts.from}.id, ${opts.data} FROM ${opts.from}`;
