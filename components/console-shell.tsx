@@ -18,6 +18,7 @@ export function ConsoleShell({ testMode, children }: { testMode: boolean; childr
           <Link href="/payouts">Payouts</Link>
           <Link href="/payout-batches">Batch payout</Link>
           <Link href="/checkout-sessions">Checkout</Link>
+          <Link href="/webhooks">Webhooks</Link>
         </nav>
         <SignOutButtons />
       </header>

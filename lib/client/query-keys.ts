@@ -18,4 +18,8 @@ export const consoleKeys = {
     all: () => ['checkout-sessions'] as const,
     pages: (limit: number) => ['checkout-sessions', 'pages', limit] as const,
   },
+  webhooks: {
+    endpoints: () => ['webhooks', 'endpoints'] as const,
+    deliveries: (endpointId: string) => ['webhooks', 'deliveries', endpointId] as const,
+  },
 };

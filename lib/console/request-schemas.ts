@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SECRET_KEY_PATTERN } from '../config/env';
-import { ACTIONS, checkoutFields, idempotencyKeySchema, payoutFields, payoutStatusField } from '../contract';
+import { ACTIONS, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutStatusField, webhookUrlField } from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
@@ -47,3 +47,23 @@ export const payCheckoutSchema = z.strictObject({
 /** URLSearchParams as a plain object, empty values dropped. */
 export const queryObject = (url: string) =>
   Object.fromEntries([...new URL(url).searchParams].filter(([, v]) => v !== ''));
+
+export const createWebhookEndpointSchema = z.strictObject({
+  url: webhookUrlField,
+  enabled_events: enabledEventsField.optional(),
+  description: z.string().max(500, { error: 'description must be at most 500 characters' }).optional(),
+  idempotency_key: idempotencyKeySchema,
+});
+
+/** What the console does to one endpoint: one route, one idempotency key per click. */
+export const webhookEndpointOpSchema = z.strictObject({
+  op: z.enum(['disable', 'enable', 'rotate', 'delete'], { error: 'op must be disable, enable, rotate or delete' }),
+  idempotency_key: idempotencyKeySchema,
+});
+
+export const webhookEndpointIdParam = z.string().regex(/^we_[0-9A-Za-z]{1,96}$/, { error: 'id must be a webhook endpoint id (we_...)' });
+export const eventIdParam = z.string().regex(/^evt_[0-9A-Za-z]{1,96}$/, { error: 'id must be an event id (evt_...)' });
+
+export const listDeliveriesQuery = z.strictObject({ limit, endpoint_id: idField('we') });
+
+export const resendEventSchema = z.strictObject({ endpoint_id: idField('we'), idempotency_key: idempotencyKeySchema });

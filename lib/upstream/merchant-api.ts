@@ -1,5 +1,15 @@
 import 'server-only';
 import { balanceSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
+import {
+  deletedWebhookEndpointSchema,
+  eventListSchema,
+  eventSchema,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from '../contract';
 import type { PaymentClient } from './payment-client';
 
 export interface ListQuery {
@@ -26,6 +36,22 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     getPayoutBatch: (id: string) => client.call(secretKey, { action: 'get_payout_batch', id }, payoutBatchSchema),
     listCheckoutSessions: (query: ListQuery) =>
       client.call(secretKey, { action: 'list_checkout_sessions', ...query }, checkoutSessionListSchema),
+    // Webhooks: the secret of create and rotate is shown once to the merchant, never kept by the console.
+    listWebhookEndpoints: () => client.call(secretKey, { action: 'list_webhook_endpoints', limit: 100 }, webhookEndpointListSchema),
+    createWebhookEndpoint: (input: { url: string; enabled_events?: string[]; description?: string }, idempotencyKey: string) =>
+      client.call(secretKey, { action: 'create_webhook_endpoint', ...input }, webhookEndpointWithSecretSchema, { idempotencyKey }),
+    updateWebhookEndpoint: (input: { id: string; disabled: boolean }, idempotencyKey: string) =>
+      client.call(secretKey, { action: 'update_webhook_endpoint', ...input }, webhookEndpointSchema, { idempotencyKey }),
+    deleteWebhookEndpoint: (id: string, idempotencyKey: string) =>
+      client.call(secretKey, { action: 'delete_webhook_endpoint', id }, deletedWebhookEndpointSchema, { idempotencyKey }),
+    rotateWebhookSecret: (id: string, idempotencyKey: string) =>
+      client.call(secretKey, { action: 'rotate_webhook_secret', id }, webhookEndpointWithSecretSchema, { idempotencyKey }),
+    listWebhookDeliveries: (query: ListQuery & { endpoint_id?: string }) =>
+      client.call(secretKey, { action: 'list_webhook_deliveries', ...query }, webhookDeliveryListSchema),
+    resendEvent: (input: { id: string; endpoint_id: string }, idempotencyKey: string) =>
+      client.call(secretKey, { action: 'resend_event', ...input }, webhookDeliverySchema, { idempotencyKey }),
+    getEvent: (id: string) => client.call(secretKey, { action: 'get_event', id }, eventSchema),
+    listEvents: (query: ListQuery) => client.call(secretKey, { action: 'list_events', ...query }, eventListSchema),
   };
 }
 

@@ -55,7 +55,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     await expect.poll(() => receiver.at('/all').length, poll).toBe(6);
     const got = receiver.at('/all');
     expect(got.every((r) => r.verified)).toBe(true);
-    const byType = Object.fromEntries(got.map((r) => [`${r.event.type}:${r.event.data.object.id}`, r.event]));
+    const byType: Record<string, any> = Object.fromEntries(got.map((r) => [`${r.event.type}:${r.event.data.object.id}`, r.event]));
     expect(byType[`payout.created:${created.id}`].data.object).toEqual(created);
     expect(byType[`payout.paid:${created.id}`].data.object).toEqual(paid);
     expect(byType[`payout.created:${second.id}`].data.object).toEqual(second);
@@ -99,7 +99,9 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
 
     const slow = await endpoint('/busy', {}, [{ status: 429, headers: { 'retry-after': '3600' } }]);
     await api().call(withdrawal(10_000));
-    await expect.poll(async () => (await deliveries({ endpoint_id: slow.id }))[0]?.attempts, poll).toBe(1);
+    // Recorded (not only claimed: a claim pushes next_attempt_at by the lease alone).
+    await expect.poll(async () => (await deliveries({ endpoint_id: slow.id }))[0]?.last_response_status, poll).toBe(429);
+    expect((await deliveries({ endpoint_id: slow.id }))[0].attempts).toBe(1);
     const next = Date.parse((await deliveries({ endpoint_id: slow.id }))[0].next_attempt_at);
     expect(next - Date.now()).toBeGreaterThan(3500 * 1000);
   });

@@ -1,0 +1,165 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fetch';
+import { consoleKeys } from '@/lib/client/query-keys';
+import { newIdempotencyKey, useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
+import { EVENT_TYPES, webhookUrlField, type List, type WebhookEndpoint } from '@/lib/contract';
+import { CopySecret } from './copy-secret';
+import { WebhookDeliveries } from './webhook-deliveries';
+
+type WithSecret = WebhookEndpoint & { secret: string | null; replayed: boolean };
+type CreateInput = { url: string; enabled_events?: string[]; description?: string };
+
+/** Webhooks: add an endpoint (its secret shown once), list them, disable, delete, rotate; deliveries per endpoint. */
+export function WebhooksPanel({ retentionSeconds }: { retentionSeconds: number }) {
+  const endpoints = useQuery({
+    queryKey: consoleKeys.webhooks.endpoints(),
+    queryFn: () => consoleFetch<List<WebhookEndpoint>>('/api/webhook-endpoints'),
+    refetchInterval: 5_000,
+  });
+  return (
+    <>
+      <section className="card" aria-labelledby="new-endpoint-heading">
+        <h2 id="new-endpoint-heading">Add an endpoint</h2>
+        <CreateEndpointForm retentionSeconds={retentionSeconds} />
+      </section>
+      <section className="card" aria-labelledby="endpoints-heading">
+        <h2 id="endpoints-heading">Endpoints</h2>
+        {endpoints.isPending && <p>Loading…</p>}
+        {endpoints.isError && <p className="error">{endpoints.error.message}</p>}
+        {endpoints.data?.data.length === 0 && <p className="hint">No endpoints yet. Add one above; `npm run webhook-receiver` runs a local one.</p>}
+        {endpoints.data?.data.map((ep) => <EndpointCard key={ep.id} endpoint={ep} />)}
+      </section>
+    </>
+  );
+}
+
+function CreateEndpointForm({ retentionSeconds }: { retentionSeconds: number }) {
+  const intent = useIdempotentMutation<CreateInput, WithSecret>({
+    path: '/api/webhook-endpoints',
+    storageKey: 'console.webhook-endpoint-intent',
+    invalidates: [consoleKeys.webhooks.endpoints()],
+    retentionSeconds,
+  });
+  const [error, setError] = useState<string | null>(null);
+  const { mutation } = intent;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const url = webhookUrlField.safeParse(String(form.get('url') ?? '').trim());
+    if (!url.success) return setError(url.error.issues[0]!.message);
+    const chosen = form.getAll('events').map(String);
+    if (chosen.length === 0) return setError('Choose at least one event, or all of them.');
+    const description = String(form.get('description') ?? '').trim();
+    setError(null);
+    intent.send({ url: url.data, enabled_events: chosen.includes('*') ? ['*'] : chosen, ...(description ? { description } : {}) });
+  }
+
+  if (mutation.isSuccess) {
+    const { secret, url, replayed } = mutation.data;
+    return (
+      <div className="success" role="status">
+        <p>Endpoint added for {url}.</p>
+        {secret ? (
+          <>
+            <p>Its signing secret, shown only now. Keep it with your receiver (for example `WEBHOOK_SECRET`):</p>
+            <CopySecret secret={secret} />
+          </>
+        ) : (
+          <p className="warning">{replayed ? 'This was a retry of an earlier request: the secret was shown then and is not shown again. Rotate the secret to get a new one.' : ''}</p>
+        )}
+        <button type="button" onClick={intent.reset}>
+          Done
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      <label>
+        URL
+        <input name="url" type="url" placeholder="http://127.0.0.1:4000/webhooks" autoComplete="off" disabled={mutation.isPending} />
+      </label>
+      <fieldset>
+        <legend>Events</legend>
+        <label className="inline">
+          <input type="checkbox" name="events" value="*" defaultChecked /> All events
+        </label>
+        {EVENT_TYPES.map((type) => (
+          <label className="inline" key={type}>
+            <input type="checkbox" name="events" value={type} /> {type}
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        Description
+        <input name="description" maxLength={500} autoComplete="off" disabled={mutation.isPending} />
+      </label>
+      {(error || (mutation.isError && !intent.outcomeUnknown)) && (
+        <p className="error" role="alert">
+          {error ?? mutation.error?.message}
+        </p>
+      )}
+      {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}
+      <button type="submit" disabled={mutation.isPending}>
+        Add endpoint
+      </button>
+    </form>
+  );
+}
+
+type Op = 'disable' | 'enable' | 'rotate' | 'delete';
+
+function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const queryClient = useQueryClient();
+  // One key per click, kept across the mutation's retries (it travels in the variables).
+  const action = useMutation<WithSecret, ConsoleRequestError, { op: Op; idempotency_key: string }>({
+    mutationFn: (vars) => consoleFetch(`/api/webhook-endpoints/${endpoint.id}`, { method: 'POST', body: vars }),
+    retry: (count, error) => error.outcomeUnknown && count < 3,
+    retryDelay: (count) => 1000 * 2 ** count,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKeys.webhooks.endpoints() }),
+  });
+  const run = (op: Op) => {
+    if (op === 'delete' && !window.confirm(`Delete the endpoint ${endpoint.url}? Its pending deliveries are dropped.`)) return;
+    action.mutate({ op, idempotency_key: newIdempotencyKey() });
+  };
+  const rotated = action.data && action.variables?.op === 'rotate' ? action.data.secret : null;
+  return (
+    <article className="endpoint" aria-label={`Endpoint ${endpoint.url}`} data-testid="webhook-endpoint">
+      <h3>
+        <code>{endpoint.url}</code>{' '}
+        <span className={`status ${endpoint.disabled ? "status-failed" : "status-paid"}`}>{endpoint.disabled ? 'Disabled' : 'Enabled'}</span>
+      </h3>
+      {endpoint.description && <p>{endpoint.description}</p>}
+      {endpoint.disabled_reason && <p className="hint">{endpoint.disabled_reason}</p>}
+      <p className="hint">
+        Events: {endpoint.enabled_events.join(', ') === '*' ? 'all' : endpoint.enabled_events.join(', ')} · <code>{endpoint.id}</code>
+        {endpoint.previous_secret_expires_at && ` · previous secret signs until ${new Date(endpoint.previous_secret_expires_at).toLocaleString()}`}
+      </p>
+      <div className="actions">
+        <button type="button" className="secondary" disabled={action.isPending} onClick={() => run(endpoint.disabled ? 'enable' : 'disable')}>
+          {endpoint.disabled ? 'Enable' : 'Disable'}
+        </button>
+        <button type="button" className="secondary" disabled={action.isPending} onClick={() => run('rotate')}>
+          Rotate secret
+        </button>
+        <button type="button" className="secondary" disabled={action.isPending} onClick={() => run('delete')}>
+          Delete
+        </button>
+      </div>
+      {action.isError && !action.error.outcomeUnknown && <p className="error" role="alert">{action.error.message}</p>}
+      {rotated && (
+        <div className="success" role="status">
+          <p>New signing secret, shown only now. The old one signs alongside it for 24 hours.</p>
+          <CopySecret secret={rotated} />
+          <button type="button" onClick={() => action.reset()}>
+            Done
+          </button>
+        </div>
+      )}
+      <WebhookDeliveries endpointId={endpoint.id} />
+    </article>
+  );
+}
