@@ -12,7 +12,7 @@ test.afterAll(async () => {
   await receiver.close();
 });
 
-test('an endpoint added in the console receives a payout's events, signed, and shows its deliveries', async ({ signedIn: page, payments }) => {
+test('an endpoint added in the console receives the events of a payout, signed, and shows its deliveries', async ({ signedIn: page, payments }) => {
   const path = `/hooks-${Date.now()}`;
   await page.getByRole('link', { name: 'Webhooks' }).click();
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 /** What the receiver does with a request: answer a status (with headers), or never answer. */
-export type Behaviour = { status: number; headers?: Record<string, string> } | 'hang';
+export type Behaviour = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface Received {
   path: string;
@@ -45,7 +45,9 @@ export async function startWebhookReceiver() {
       const script = scripts.get(path) ?? [{ status: 200 }];
       const behaviour = script.length > 1 ? script.shift()! : script[0]!;
       if (behaviour === 'hang') return void hanging.add(res);
-      res.writeHead(behaviour.status, { 'content-type': 'text/plain', ...behaviour.headers }).end(`answer ${behaviour.status}`);
+      const answer = () => res.writeHead(behaviour.status, { 'content-type': 'text/plain', ...behaviour.headers }).end(`answer ${behaviour.status}`);
+      if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
