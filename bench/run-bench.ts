@@ -10,6 +10,7 @@ import { seedDemoMerchant } from '../lib/payments/merchants';
 import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
 import { ensureNextBuild } from '../tests/helpers/next-build';
 import { DEMO_KEY, ROOT, ServerProcess, type ServerKind } from '../tests/helpers/server-process';
+import { webhookCost, type WebhookCostFigures } from './webhook-cost';
 import { busyMerchant, type BusyMerchantFigures } from './busy-merchant';
 import { apiDrive, consoleDrive, drive, sequentialP50, signIn, type Action } from './drive';
 
@@ -33,9 +34,12 @@ const CONSOLE = process.env.BENCH_CONSOLE !== '0' && KINDS.includes('next');
 /** The busy-merchant section (PostgreSQL): hot-row limit, one merchant at 8 and 64 clients, 64 merchants, batches. */
 const BUSY = process.env.BENCH_BUSY !== '0' && MODES.includes('postgres');
 /** A narrowed run prints its figures but leaves bench/results/latest.json to full runs. */
-const NARROWED = ['BENCH_MODES', 'BENCH_SERVERS', 'BENCH_ACTIONS', 'BENCH_CONSOLE', 'BENCH_BUSY', 'BENCH_ONLY_BUSY'].some((name) => process.env[name]);
+const NARROWED = ['BENCH_MODES', 'BENCH_SERVERS', 'BENCH_ACTIONS', 'BENCH_CONSOLE', 'BENCH_BUSY', 'BENCH_ONLY_BUSY', 'BENCH_WEBHOOKS', 'BENCH_ONLY_WEBHOOKS'].some((name) => process.env[name]);
 /** BENCH_ONLY_BUSY=1: the busy-merchant section alone. */
 const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
+/** BENCH_ONLY_WEBHOOKS=1: the cost of events and webhooks alone; BENCH_WEBHOOKS=0 leaves it out. */
+const ONLY_WEBHOOKS = process.env.BENCH_ONLY_WEBHOOKS === '1';
+const WEBHOOKS = !ONLY_BUSY && (ONLY_WEBHOOKS || process.env.BENCH_WEBHOOKS !== '0');
 
 interface Case {
   mode: string;
@@ -99,7 +103,7 @@ async function main() {
   const cases: Case[] = [];
   const memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }> = [];
   const proxy: ConsoleRow[] = [];
-  for (const mode of ONLY_BUSY ? [] : MODES) {
+  for (const mode of ONLY_BUSY || ONLY_WEBHOOKS ? [] : MODES) {
     // All three servers of a mode run side by side, each on its own fresh database.
     const servers = new Map<ServerKind, { server: ServerProcess; dataDir?: string; idle: number; peak: number }>();
     for (const kind of KINDS) {
@@ -146,9 +150,11 @@ async function main() {
       if (s.dataDir) fs.rmSync(s.dataDir, { recursive: true, force: true });
     }
   }
-  const busy = BUSY || ONLY_BUSY ? await busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)) : undefined;
+  const busy = (BUSY && !ONLY_WEBHOOKS) || ONLY_BUSY ? await busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)) : undefined;
+  const webhooks: WebhookCostFigures[] = [];
+  for (const mode of WEBHOOKS ? MODES : []) webhooks.push(await webhookCost(mode, await prepareDatabase(mode), distDir, CONNECTIONS, DURATION_S, ROUNDS));
   await dropSchemas();
-  report(cases, memory, proxy, busy);
+  report(cases, memory, proxy, busy, webhooks);
 }
 
 /** `next` is `npm start`'s server: the API ahead of Next's router, at the standalone server's speed. */
@@ -159,6 +165,7 @@ function report(
   memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }>,
   proxy: ConsoleRow[],
   busy?: BusyMerchantFigures,
+  webhooks: WebhookCostFigures[] = [],
 ) {
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const lines = [
@@ -187,10 +194,17 @@ function report(
     lines.push(`| withdrawals of 64 merchants | 64 | ${busy.manyMerchants.rps} |  | ${busy.manyMerchants.non2xx} |  |`);
     lines.push(`| 10,000 payouts in batches of 1,000 | 1 | ${busy.batch.ms} ms in all |  |  | 5,000 ms: ${busy.batch.ms <= 5000 ? 'met' : 'NOT met'}; invariant ${busy.batch.invariantExact ? 'exact' : 'BROKEN'} |`);
   }
+  if (webhooks.length > 0) {
+    lines.push('', 'Events and webhooks (standalone server; withdrawals of a merchant with one endpoint subscribed to every event, against one without, paired rounds)');
+    lines.push('| database | withdraw/s without endpoints | withdraw/s with one endpoint | ratio | deliveries/s (round and drain) | target |', '|---|---:|---:|---:|---:|---|');
+    for (const w of webhooks) {
+      lines.push(`| ${w.mode} | ${w.withoutEndpoint} | ${w.withEndpoint} | ${Math.round(w.ratio * 100)}% | ${w.deliveriesPerSecond} | 90%: ${w.ratio >= 0.9 ? 'met' : 'NOT met'} |`);
+    }
+  }
   process.stdout.write(lines.join('\n') + '\n');
   if (NARROWED) return void process.stdout.write('\nA narrowed run: bench/results/latest.json left as it was.\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory, busyMerchant: busy }, null, 2) + '\n');
+  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory, busyMerchant: busy, webhooks }, null, 2) + '\n');
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
 }
 

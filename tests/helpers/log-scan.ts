@@ -10,6 +10,9 @@ const SECRET_SHAPES: Array<[string, RegExp]> = [
   ['secret key', /sk_(test|live)_[0-9A-Za-z]{16,}/],
   ['Authorization header value', /bearer\s+[^\s"\]]{8,}/i],
   ['sealed iron-session cookie', /Fe26\.2\*/],
+  ['webhook signing secret', /whsec_[A-Za-z0-9+/]{16,}/],
+  ['webhook signature', /v1,[A-Za-z0-9+/]{40,}={0,2}/],
+  ['full test account number', /\b(9876543210123|5550001112223334)\b/],
 ];
 
 export interface Leak {

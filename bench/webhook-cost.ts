@@ -1,0 +1,95 @@
+// What events and webhooks cost a withdrawal: the same server, withdrawals of a merchant without
+// endpoints against those of a merchant with one endpoint subscribed to every event (a local
+// receiver answering 204 at once), in interleaved rounds. Every withdrawal writes its event either
+// way (the outbox is not optional); the endpoint adds a delivery row and its POST, signed, made by
+// the same process while the load runs. Before each round the previous round's deliveries are
+// drained, and how fast they drained is reported too.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { openDb } from '../lib/db/open-db';
+import { createMerchant } from '../lib/payments/merchants';
+import { API_PATH } from '../tests/helpers/api-path';
+import { callApi } from '../tests/helpers/api-server';
+import { ServerProcess } from '../tests/helpers/server-process';
+import { drive } from './drive';
+
+const PAYOUT = { action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' };
+
+export interface WebhookCostFigures {
+  mode: string;
+  withoutEndpoint: number;
+  withEndpoint: number;
+  ratio: number;
+  deliveriesPerSecond: number;
+  delivered: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function withdrawals(url: string, key: string, connections: number, seconds: number) {
+  const r = await drive(url, { path: API_PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: PAYOUT }, connections, seconds, (req) => ({
+    ...req,
+    headers: { ...req.headers, 'x-service-idempotency': randomUUID() },
+  }));
+  if (r.non2xx + r.errors > 0) throw new Error(`withdrawals answered ${r.non2xx} non-2xx and ${r.errors} errors`);
+  return r.requests.average;
+}
+
+/** Waits until the merchant's deliveries are all done; answers how many finished in that time. */
+async function drain(url: string, key: string): Promise<void> {
+  for (;;) {
+    const res = await callApi(url, key, { action: 'list_webhook_deliveries', status: 'pending', limit: 1 });
+    if (res.body.data.length === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function webhookCost(
+  mode: 'postgres' | 'embedded',
+  where: { databaseUrl?: string; dataDir?: string },
+  distDir: string,
+  connections: number,
+  seconds: number,
+  rounds: number,
+): Promise<WebhookCostFigures> {
+  let received = 0;
+  const receiver = http.createServer((req, res) => req.resume().once('end', () => (received++, res.writeHead(204).end())));
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  // The merchants exist before the server opens an embedded database (it holds it alone then).
+  const db = await openDb({ ...where, poolSize: 2 });
+  const plain = await createMerchant(db, { name: 'No endpoints', openingBalance: 1_000_000_000_000 });
+  const hooked = await createMerchant(db, { name: 'One endpoint', openingBalance: 1_000_000_000_000 });
+  await db.close();
+  // Settlement an hour away: the rounds measure withdrawals and their payout.created deliveries alone.
+  const server = await new ServerProcess({ kind: 'standalone', ...where, distDir, env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600' } }).start();
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const ep = await callApi(server.url, hooked.secretKey, { action: 'create_webhook_endpoint', url });
+    if (ep.status !== 200) throw new Error(`create_webhook_endpoint answered ${ep.status}`);
+    await withdrawals(server.url, plain.secretKey, connections, 2); // warm-up
+    await withdrawals(server.url, hooked.secretKey, connections, 2);
+    await drain(server.url, hooked.secretKey);
+    const without: number[] = [];
+    const withHook: number[] = [];
+    const drainRates: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      without.push(await withdrawals(server.url, plain.secretKey, connections, seconds));
+      const before = received;
+      const started = performance.now();
+      withHook.push(await withdrawals(server.url, hooked.secretKey, connections, seconds));
+      await drain(server.url, hooked.secretKey);
+      drainRates.push((received - before) / ((performance.now() - started) / 1000));
+      process.stdout.write(
+        `  ${mode.padEnd(8)} webhooks round ${round + 1}: withdraw ${Math.round(without.at(-1)!)}/s without endpoints, ${Math.round(withHook.at(-1)!)}/s with one; ${received - before} delivered at ${Math.round(drainRates.at(-1)!)}/s\n`,
+      );
+    }
+    const w = median(without);
+    const h = median(withHook);
+    return { mode, withoutEndpoint: Math.round(w), withEndpoint: Math.round(h), ratio: Math.round((h / w) * 100) / 100, deliveriesPerSecond: Math.round(median(drainRates)), delivered: received };
+  } finally {
+    await server.stop();
+    receiver.closeAllConnections();
+    receiver.close();
+  }
+}
