@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
 import { createMerchant } from '../lib/payments/merchants';
 import { API_PATH } from '../tests/helpers/api-path';
-import { callApi } from '../tests/helpers/api-server';
 import { ServerProcess } from '../tests/helpers/server-process';
 import { drive } from './drive';
 
@@ -23,6 +22,12 @@ export interface WebhookCostFigures {
   ratio: number;
   deliveriesPerSecond: number;
   delivered: number;
+}
+
+/** One API call (the tests' helper imports vitest, which a bench process cannot load). */
+async function callApi(url: string, key: string, body: unknown) {
+  const res = await fetch(url + API_PATH, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

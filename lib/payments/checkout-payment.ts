@@ -1,6 +1,6 @@
 import { ApiError } from '../contract';
 import type { Db, Queryable } from '../db/types';
-import { checkoutSessionJsonSql, insertEventsSql } from './event-sql';
+import { checkoutSessionJsonSql, eventCtes } from './event-sql';
 import { credit } from './ledger';
 import { CHECKOUT_COLUMNS, type CheckoutSessionRow } from './serialize';
 
@@ -74,7 +74,7 @@ export async function payInTransaction(tx: Queryable, id: string, cardNumber: st
     `WITH s AS (
        UPDATE checkout_sessions SET status = 'complete', completed_at = now(), payment_card_last4 = $2
        WHERE id = $1 AND status = 'open' AND expires_at > now() RETURNING *),
-     ev AS (${insertEventsSql({ from: 's', type: 'checkout_session.completed', data: checkoutSessionJsonSql('s', '$3') })})
+     ${eventCtes({ from: 's', type: 'checkout_session.completed', data: checkoutSessionJsonSql('s', '$3') })}
      SELECT merchant_id, amount, success_url FROM s`,
     [id, card.slice(-4), origin],
   );

@@ -27,10 +27,20 @@ export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_
   'completed_at', ${isoSql(`${t}.completed_at`)}, 'livemode', false)`;
 
 /**
- * INSERT of one event per row of `from` (a CTE or table alias with `id` and
- * `merchant_id`, or `merchantSql` for the merchant). The trigger on events adds
- * the deliveries to the merchant's endpoints in the same statement.
+ * Two CTEs, `ev` and `dl`: one event per row of `from` (a CTE or table alias with
+ * `id` and `merchant_id`, or `merchantSql` for the merchant), and for each event a
+ * pending delivery to every enabled endpoint of the merchant subscribed to its
+ * type. Every event is written through here (a test keeps it so), so no event
+ * misses its deliveries.
  */
-export const insertEventsSql = (opts: { from: string; type: EventType; data: string; merchantSql?: string }) =>
-  `INSERT INTO events (id, merchant_id, type, object_id, data)
-   SELECT new_id('evt'), ${opts.merchantSql ?? `${opts.from}.merchant_id`}, '${opts.type}', ${opts.from}.id, ${opts.data} FROM ${opts.from}`;
+export const eventCtes = (opts: { from: string; type: EventType; data: string; merchantSql?: string }) => `
+  ev AS (
+    INSERT INTO events (id, merchant_id, type, object_id, data)
+    SELECT new_id('evt'), ${opts.merchantSql ?? `${opts.from}.merchant_id`}, '${opts.type}', ${opts.from}.id, ${opts.data} FROM ${opts.from}
+    RETURNING id, merchant_id, type, seq),
+  dl AS (
+    INSERT INTO webhook_deliveries (id, merchant_id, event_id, endpoint_id)
+    SELECT new_id('whd'), ev.merchant_id, ev.id, w.id
+    FROM ev JOIN webhook_endpoints w ON w.merchant_id = ev.merchant_id AND NOT w.disabled
+     AND (w.enabled_events = ARRAY['*'] OR ev.type = ANY (w.enabled_events))
+    ORDER BY ev.seq, w.seq)`;

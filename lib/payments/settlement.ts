@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/types';
-import { checkoutSessionJsonSql, insertEventsSql, payoutJsonSql } from './event-sql';
+import { checkoutSessionJsonSql, eventCtes, payoutJsonSql } from './event-sql';
 import { settlePending } from './ledger';
 import { simulatedOutcome, type SimulatedOutcome } from '../contract';
 
@@ -126,8 +126,9 @@ export async function settleSet(
   }
   if (paid.length > 0) {
     await tx.query(
-      `WITH u AS (UPDATE payouts SET status = 'paid', settled_at = now() WHERE id = ANY($1::text[]) RETURNING *)
-       ${insertEventsSql({ from: 'u', type: 'payout.paid', data: payoutJsonSql('u') })}`,
+      `WITH u AS (UPDATE payouts SET status = 'paid', settled_at = now() WHERE id = ANY($1::text[]) RETURNING *),
+       ${eventCtes({ from: 'u', type: 'payout.paid', data: payoutJsonSql('u') })}
+       SELECT count(*) FROM ev`,
       [paid.map((p) => p.id)],
     );
   }
@@ -135,8 +136,9 @@ export async function settleSet(
     await tx.query(
       `WITH u AS (
          UPDATE payouts p SET status = 'failed', failure_code = f.code, failure_message = f.message, settled_at = now()
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, code, message) WHERE p.id = f.id RETURNING p.*)
-       ${insertEventsSql({ from: 'u', type: 'payout.failed', data: payoutJsonSql('u') })}`,
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, code, message) WHERE p.id = f.id RETURNING p.*),
+       ${eventCtes({ from: 'u', type: 'payout.failed', data: payoutJsonSql('u') })}
+       SELECT count(*) FROM ev`,
       [failed.map((f) => f.payout.id), failed.map((f) => f.code), failed.map((f) => f.message)],
     );
   }
@@ -166,7 +168,7 @@ export async function expireCheckoutSessions(db: Db, origin: string, batchSize =
          SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= now()
          ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING *),
-     ev AS (${insertEventsSql({ from: 'u', type: 'checkout_session.expired', data: checkoutSessionJsonSql('u', '$1') })})
+     ${eventCtes({ from: 'u', type: 'checkout_session.expired', data: checkoutSessionJsonSql('u', '$1') })}
      SELECT count(*)::int AS expired FROM u`,
     [origin, batchSize],
   );

@@ -1,4 +1,4 @@
-import { insertEventsSql, payoutJsonSql } from './event-sql';
+import { eventCtes, payoutJsonSql } from './event-sql';
 import { PAYOUT_COLUMNS } from './serialize';
 
 export interface WithdrawalRow {
@@ -34,7 +34,7 @@ export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number,
       INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after)
       SELECT $3, $1, $2, $4, $5, $6, 'pending', now() + make_interval(secs => $7) FROM bal
       RETURNING ${PAYOUT_COLUMNS}),
-    ev AS (${insertEventsSql({ from: 'po', type: 'payout.created', data: payoutJsonSql('po'), merchantSql: '$1' })})${stored ? `,
+    ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po'), merchantSql: '$1' })}${stored ? `,
     stored AS (${stored.sql})` : ''}
     SELECT * FROM po`;
   return { sql, params: stored ? [...params, ...stored.params] : params };

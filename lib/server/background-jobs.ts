@@ -1,6 +1,7 @@
 import { purgeAuthFailures } from '../db/auth-failures';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
+import { purgeOldEvents } from '../payments/event-retention';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
 import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
 import { purgeEndedConsoleSessions } from '../session/session-purge';
@@ -27,7 +28,7 @@ interface Job {
 export function startBackgroundJobs(
   db: Db,
   log: Logger,
-  opts: { idempotencyTtlSeconds: number; publicOrigin: string; tickMs?: number; observe?: JobObserver },
+  opts: { idempotencyTtlSeconds: number; publicOrigin: string; eventRetentionDays?: number; tickMs?: number; observe?: JobObserver },
 ) {
   const tickMs = opts.tickMs ?? 1000;
   const jobs: Job[] = [
@@ -48,6 +49,14 @@ export function startBackgroundJobs(
       async run() {
         const purged = await purgeExpiredIdempotencyKeys(db, opts.idempotencyTtlSeconds);
         if (purged > 0) log.info({ purged }, 'expired idempotency keys purged');
+      },
+    },
+    {
+      name: 'event_purge',
+      everyMs: 10 * 60_000,
+      async run() {
+        const purged = await purgeOldEvents(db, opts.eventRetentionDays ?? 30);
+        if (purged > 0) log.info({ purged }, 'events past retention purged');
       },
     },
     { name: 'auth_failure_purge', everyMs: 60_000, run: async () => void (await purgeAuthFailures(db)) },

@@ -60,6 +60,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   const jobs = startBackgroundJobs(db, log, {
     idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
     observe: metrics.observeJob,
+    eventRetentionDays: settings.EVENT_RETENTION_DAYS,
     // Links in events written by a job (no request to take an origin from).
     publicOrigin: publicBaseUrl ?? `http://${settings.HOST === '0.0.0.0' || settings.HOST === '::' ? 'localhost' : settings.HOST}:${settings.PORT}`,
   });

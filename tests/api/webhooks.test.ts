@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
 import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
+import { purgeOldEvents } from '@/lib/payments/event-retention';
 import { createMerchant } from '@/lib/payments/merchants';
 import { callApi, testSecretBox, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
@@ -231,5 +232,24 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
 
     const updated = await callApi(api().url, stranger.secretKey, { action: 'update_webhook_endpoint', id: results[1]!.body.id ?? one.id, enabled_events: ['payout.paid'], disabled: true });
     expect(updated.body).toMatchObject({ enabled_events: ['payout.paid'], disabled: true, disabled_reason: 'Disabled by the merchant.' });
+  });
+
+  it('purges events past retention with their deliveries, keeping one still being delivered', async () => {
+    // A merchant of its own: the endpoints of the tests above (one retries in an hour) would keep events.
+    const m = await createMerchant(api().db, { name: 'Retention', openingBalance: 1_000_000 });
+    const as = (body: unknown) => callApi(api().url, m.secretKey, body);
+    const ep = (await as({ action: 'create_webhook_endpoint', url: receiver.endpoint('/purge') })).body;
+    const a = (await as(withdrawal(10_000))).body;
+    const b = (await as(withdrawal(10_000))).body;
+    const mine = async () => (await as({ action: 'list_webhook_deliveries', endpoint_id: ep.id })).body.data as any[];
+    await expect.poll(async () => (await mine()).filter((d) => d.status === 'succeeded').length, poll).toBe(2);
+    const [eventA, eventB] = await Promise.all([a, b].map(async (p) => (await api().db.query<{ id: string }>(`SELECT id FROM events WHERE object_id = $1`, [p.id]))[0]!.id));
+    await api().db.query(`UPDATE events SET created_at = now() - interval '40 days' WHERE id = ANY($1)`, [[eventA, eventB]]);
+    // b's delivery is pending again (a retry due tomorrow): its event must stay.
+    await api().db.query(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() + interval '1 day' WHERE event_id = $1`, [eventB]);
+    expect(await purgeOldEvents(api().db, 30)).toBe(1);
+    expect((await as({ action: 'get_event', id: eventA })).status).toBe(404);
+    expect((await as({ action: 'get_event', id: eventB })).status).toBe(200);
+    expect((await mine()).map((d) => d.event_id)).toEqual([eventB]);
   });
 });

@@ -5,9 +5,11 @@
  *   so the two commit together; (object_id, type) is unique: one event per
  *   transition, whatever retries or races happen above.
  * - `data` is json, not jsonb: it keeps the key order the API answers with.
- * - Fan-out is a statement trigger on events: every event gets one pending
- *   delivery per enabled endpoint of its merchant that subscribes to its type, in
- *   the same transaction, whichever code path wrote the event.
+ * - Every event gets one pending delivery per enabled endpoint of its merchant
+ *   that subscribes to its type, in the same statement (lib/payments/event-sql.ts;
+ *   a statement trigger did the same at 8% more per withdrawal on a busy row).
+ * - Every index on events is paid by every withdrawal: seq has none of its own.
+ * - Events are kept EVENT_RETENTION_DAYS (30), their deliveries with them.
  * - Deliveries are claimed by pushing `next_attempt_at` past the attempt's
  *   timeout (a lease): a process that dies mid-attempt leaves the delivery due
  *   again once the lease runs out.
@@ -17,7 +19,7 @@ CREATE FUNCTION new_id(prefix text) RETURNS text LANGUAGE sql VOLATILE
   AS $$ SELECT prefix || '_' || replace(gen_random_uuid()::text, '-', '') $$;
 
 CREATE TABLE events (
-  seq         bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+  seq         bigint GENERATED ALWAYS AS IDENTITY,
   id          text PRIMARY KEY,
   merchant_id text NOT NULL REFERENCES merchants(id),
   type        text NOT NULL CHECK (type IN ('payout.created', 'payout.paid', 'payout.failed',
@@ -28,6 +30,8 @@ CREATE TABLE events (
 );
 CREATE UNIQUE INDEX events_one_per_transition ON events (object_id, type);
 CREATE INDEX events_merchant ON events (merchant_id, seq DESC);
+-- For the retention purge: rows arrive in time order, so a BRIN index is tiny and nearly free to keep.
+CREATE INDEX events_created ON events USING brin (created_at);
 
 ALTER TABLE merchants ADD COLUMN webhook_endpoint_count integer NOT NULL DEFAULT 0
   CHECK (webhook_endpoint_count BETWEEN 0 AND 16);
@@ -52,7 +56,7 @@ CREATE TABLE webhook_deliveries (
   seq                  bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
   id                   text PRIMARY KEY,
   merchant_id          text NOT NULL REFERENCES merchants(id),
-  event_id             text NOT NULL REFERENCES events(id),
+  event_id             text NOT NULL REFERENCES events(id) ON DELETE CASCADE,
   endpoint_id          text NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
   status               text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'succeeded', 'failed')),
   attempts             integer NOT NULL DEFAULT 0,
@@ -69,16 +73,4 @@ CREATE INDEX webhook_deliveries_merchant ON webhook_deliveries (merchant_id, seq
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq DESC);
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
 
-CREATE FUNCTION fan_out_events() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO webhook_deliveries (id, merchant_id, event_id, endpoint_id)
-  SELECT new_id('whd'), e.merchant_id, e.id, w.id
-  FROM new_events e
-  JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND NOT w.disabled
-   AND (w.enabled_events = ARRAY['*'] OR e.type = ANY (w.enabled_events))
-  ORDER BY e.seq, w.seq;
-  RETURN NULL;
-END $$;
-CREATE TRIGGER events_fan_out AFTER INSERT ON events
-  REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION fan_out_events();
 `;

@@ -1,5 +1,5 @@
 import { ApiError } from '../../contract';
-import { checkoutSessionJsonSql, insertEventsSql } from '../event-sql';
+import { checkoutSessionJsonSql, eventCtes } from '../event-sql';
 import { newId } from '../random-id';
 import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../serialize';
 import { implement, type ActionContext } from './action';
@@ -50,7 +50,7 @@ export const expireCheckoutSession = implement('expire_checkout_session', async 
     `WITH s AS (
        UPDATE checkout_sessions SET status = 'expired', expires_at = LEAST(expires_at, now())
        WHERE id = $1 AND merchant_id = $2 AND status = 'open' RETURNING *),
-     ev AS (${insertEventsSql({ from: 's', type: 'checkout_session.expired', data: checkoutSessionJsonSql('s', '$3') })})
+     ${eventCtes({ from: 's', type: 'checkout_session.expired', data: checkoutSessionJsonSql('s', '$3') })}
      SELECT ${CHECKOUT_COLUMNS} FROM s`,
     [input.id, ctx.merchant.id, ctx.origin],
   );

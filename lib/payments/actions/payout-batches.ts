@@ -1,6 +1,6 @@
 import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { insertEventsSql, payoutJsonSql } from '../event-sql';
+import { eventCtes, payoutJsonSql } from '../event-sql';
 import { newId } from '../random-id';
 import { implement, storedInline, type ActionContext } from './action';
 import { listPage } from './list-page';
@@ -59,7 +59,7 @@ export const createPayoutBatch = implement(
          SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, 'pending', now() + make_interval(secs => i.delay), $3, i.reference
          FROM items i, bal ORDER BY i.n
          RETURNING *),
-       ev AS (${insertEventsSql({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })}),
+       ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })},
        entries AS (
          INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
          SELECT $1, -i.amount, bal.available + $2 - SUM(i.amount) OVER (ORDER BY i.n), 'payout', i.id
