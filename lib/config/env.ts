@@ -78,7 +78,7 @@ const envSchema = z.object({
   /** Events (and their deliveries) are kept this long, then purged. */
   EVENT_RETENTION_DAYS: withDefault(z.coerce.number().int().min(1).max(3650), 30),
   /** Webhook attempts in flight per process. */
-  WEBHOOK_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(256), 16),
+  WEBHOOK_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(256), 32),
   LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });
 

@@ -57,6 +57,9 @@ function nodeApiRequest(req: http.IncomingMessage): ApiRequest {
  */
 function readLimited(req: http.IncomingMessage, limit: number): Promise<BodyRead> {
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
+  // The client went away before the body was asked for (while the key was being checked): its
+  // 'close' has come and gone, and waiting for 'end' would hold this request forever.
+  if (req.destroyed) return Promise.reject(new Error('request body incomplete'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

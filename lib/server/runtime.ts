@@ -41,10 +41,12 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
 
   const metrics = createMetrics(db);
+  // API requests in flight: webhook deliveries yield to them while the process is saturated.
+  let apiInFlight = 0;
   const secretBox = createSecretBox(resolveSealingKeys(settings));
   // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
   const publicBaseUrl = settings.PUBLIC_BASE_URL?.replace(/\/+$/, '');
-  const core = createPaymentCore({
+  const handle = createPaymentCore({
     db,
     log,
     onRequest: metrics.observe,
@@ -57,6 +59,14 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
       secretBox,
     },
   });
+  const core: PaymentCore = async (req, meta) => {
+    apiInFlight++;
+    try {
+      return await handle(req, meta);
+    } finally {
+      apiInFlight--;
+    }
+  };
   const jobs = startBackgroundJobs(db, log, {
     idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
     observe: metrics.observeJob,
@@ -71,6 +81,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
     allowPrivateNetworks: settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     concurrency: settings.WEBHOOK_CONCURRENCY,
     onAttempt: metrics.observeWebhook,
+    apiInFlight: () => apiInFlight,
   });
   log.info({ database: db.kind }, 'payment runtime ready');
   return {

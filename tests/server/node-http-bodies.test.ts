@@ -1,5 +1,6 @@
 // The node:http mount answers requests whose body it does not read to the end, and keeps the connection usable.
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import type { Db } from '@/lib/db/types';
@@ -63,5 +64,24 @@ describe('bodies the API stops reading', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(logged).not.toContain('unhandled error');
     expect((await post({ ...json, authorization: `Bearer ${api.merchant.secretKey}` }, '{"action":"get_balance"}')).status).toBe(200);
+  });
+
+  it('answers a request whose client left while its key was being checked, instead of holding it forever', async () => {
+    // A slow database (the injected fault): the key check takes 200 ms, and the client is gone by its end.
+    let log = '';
+    const slowDb: Db = { ...db, query: async (sql, params) => (sql.includes('api_keys') && (await new Promise((r) => setTimeout(r, 200))), db.query(sql, params)) } as Db;
+    const slow = await startTestApi(slowDb, { log: createLogger({ level: 'debug', destination: new Writable({ write: (c, _e, cb) => ((log += c), cb()) }) }) });
+    const url = new URL(slow.url);
+    // Headers and part of the body, then gone at once: the socket closes before the core asks for the body.
+    const socket = net.connect(Number(url.port), url.hostname, () => {
+      socket.write(
+        `POST ${API_PATH} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+          `Authorization: Bearer ${slow.merchant.secretKey}\r\nContent-Length: 100\r\n\r\n{"action":`,
+        () => socket.destroy(),
+      );
+    });
+    // The core answered it (400: the body could not be read) and so let go of it.
+    await expect.poll(() => log.match(/"status":400/g)?.length ?? 0, { timeout: 5_000 }).toBe(1);
+    await slow.close();
   });
 });

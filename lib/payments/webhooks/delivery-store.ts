@@ -23,7 +23,9 @@ export type Outcome = 'succeeded' | 'retrying' | 'failed';
  * Claims due deliveries: pushes `next_attempt_at` past the attempt's timeout (a
  * lease) under FOR UPDATE SKIP LOCKED, so several instances on one PostgreSQL
  * share the work without overlap, and a delivery whose process died mid-attempt
- * is due again once its lease ends: at least once, never dropped. At most $4
+ * is due again once its lease ends: at least once, never dropped. It looks at
+ * the $1 * 8 deliveries due first (a backlog of thousands costs no more), and
+ * takes at most $4
  * deliveries of an endpoint per claim, less those already in flight here ($2, $3).
  * Params: how many, busy endpoint ids, their counts, per-endpoint cap, lease seconds.
  */
@@ -33,7 +35,7 @@ export const CLAIM_SQL = `
       SELECT d.id, d.endpoint_id, d.next_attempt_at,
              row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.seq) AS n
       FROM (SELECT id, endpoint_id, next_attempt_at, seq FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT 500) d) c
+            WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 * 8) d) c
     LEFT JOIN unnest($2::text[], $3::int[]) AS busy(endpoint_id, n) ON busy.endpoint_id = c.endpoint_id
     WHERE c.n <= $4 - coalesce(busy.n, 0)
     ORDER BY c.next_attempt_at LIMIT $1),

@@ -18,11 +18,13 @@ export interface DeliverySettings {
   /** How often an idle process looks for due deliveries. */
   pollMs?: number;
   /**
-   * While the process's event loop is busier than this (0..1, over the last poll),
-   * deliveries yield to API requests: one attempt in flight at a time. They catch
-   * up when the load drops; the backlog metric shows the lag.
+   * API requests in flight in this process right now. While there are
+   * `yieldAtApiRequests` or more (the process is saturated: under light load they
+   * rarely overlap), deliveries yield to them: one attempt in flight at a time.
+   * They catch up when the load drops; the backlog metric shows the lag.
    */
-  yieldAboveUtilization?: number;
+  apiInFlight?: () => number;
+  yieldAtApiRequests?: number;
   onAttempt?: (outcome: Outcome, ms: number) => void;
 }
 
@@ -33,7 +35,7 @@ export interface DeliverySettings {
  * Results are recorded in batches, one statement for all that finished together.
  */
 export function startWebhookDelivery(db: Db, log: Logger, settings: DeliverySettings) {
-  const { concurrency = 16, perEndpoint = 4, pollMs = 500, yieldAboveUtilization = 0.8 } = settings;
+  const { concurrency = 32, perEndpoint = 8, pollMs = 500, apiInFlight = () => 0, yieldAtApiRequests = 2 } = settings;
   const leaseSeconds = settings.timeoutMs / 1000 + 5;
   const agents = webhookAgents(settings.allowPrivateNetworks, perEndpoint);
   const inFlight = new Map<string, number>();
@@ -45,16 +47,13 @@ export function startWebhookDelivery(db: Db, log: Logger, settings: DeliverySett
   let polling = false;
   let flushing: Promise<void> | undefined;
   let failing = false;
-  let elu = performance.eventLoopUtilization();
   let busy = false;
 
   async function poll() {
     if (stopping.signal.aborted || polling) return;
     polling = true;
     try {
-      const now = performance.eventLoopUtilization();
-      busy = performance.eventLoopUtilization(now, elu).utilization > yieldAboveUtilization;
-      elu = now;
+      busy = apiInFlight() >= yieldAtApiRequests;
       const free = (busy ? 1 : concurrency) - active;
       if (free > 0) {
         const rows = await db.query<Claimed>(CLAIM_SQL, [free, [...inFlight.keys()], [...inFlight.values()], perEndpoint, leaseSeconds]);

@@ -55,6 +55,7 @@ export function sendWebhook(attempt: WebhookAttempt): Promise<AttemptResult> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      attempt.signal?.removeEventListener('abort', onAbort);
       if (destroy) req.destroy();
       resolve(result);
     };
@@ -65,7 +66,8 @@ export function sendWebhook(attempt: WebhookAttempt): Promise<AttemptResult> {
       agent: https_ ? attempt.agents.https : attempt.agents.http,
     });
     const timer = setTimeout(() => finish({ kind: 'error', error: `timeout: no answer within ${attempt.timeoutMs} ms` }, true), attempt.timeoutMs);
-    attempt.signal?.addEventListener('abort', () => finish({ kind: 'error', error: 'aborted' }, true), { once: true });
+    const onAbort = () => finish({ kind: 'error', error: 'aborted' }, true);
+    attempt.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (error: NodeJS.ErrnoException) => {
       const reason = error instanceof ForbiddenAddressError ? `refused: ${error.message}` : `${error.code ?? 'error'}: ${error.message}`;
       finish({ kind: 'error', error: reason }, true);
