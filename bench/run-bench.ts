@@ -196,7 +196,7 @@ function report(
   }
   if (webhooks.length > 0) {
     lines.push('', 'Events and webhooks (standalone server; withdrawals of a merchant with one endpoint subscribed to every event, against one without, paired rounds)');
-    lines.push('| database | withdraw/s without endpoints | withdraw/s with one endpoint | ratio | deliveries/s during the load | deliveries/s after it (backlog) | target |', '|---|---:|---:|---:|---:|---:|---|');
+    lines.push('| database | withdraw/s without endpoints | withdraw/s with one endpoint | ratio (paired by round) | deliveries/s during the load | deliveries/s after it (backlog) | target |', '|---|---:|---:|---:|---:|---:|---|');
     for (const w of webhooks) {
       lines.push(`| ${w.mode} | ${w.withoutEndpoint} | ${w.withEndpoint} | ${Math.round(w.ratio * 100)}% | ${w.deliveredDuringLoadPerSecond} | ${w.drainPerSecond} | 90%: ${w.ratio >= 0.9 ? 'met' : 'NOT met'} |`);
     }

@@ -96,10 +96,10 @@ export async function webhookCost(
           `${atEnd - before} delivered during the load, ${received - atEnd} after it in ${drainSeconds.toFixed(1)} s\n`,
       );
     }
-    const w = median(without);
-    const h = median(withHook);
+    // Paired: each round's rate with an endpoint over the rate without, seconds apart; then the median.
+    const ratio = median(withHook.map((h, i) => h / without[i]!));
     return {
-      mode, withoutEndpoint: Math.round(w), withEndpoint: Math.round(h), ratio: Math.round((h / w) * 100) / 100,
+      mode, withoutEndpoint: Math.round(median(without)), withEndpoint: Math.round(median(withHook)), ratio: Math.round(ratio * 100) / 100,
       deliveredDuringLoadPerSecond: Math.round(median(duringLoad)), drainPerSecond: Math.round(median(drainRates)), delivered: received,
     };
   } finally {
