@@ -19,12 +19,12 @@ async function read(req: http.IncomingMessage): Promise<any> {
 
 async function merchantFor(header: string | undefined, address: string) {
   const key = header?.slice(7) ?? '';
-  const [m] = await db.query<{ id: string | null; name: string; currency: string; failures: number }>(AUTH_SQL, [
+  const [m] = await db.query<{ id: string | null; name: string; currency: string; failures: number; key_id: string; key_type: string; key_name: string | null }>(AUTH_SQL, [
     createHash('sha256').update(key, 'utf8').digest('hex'),
     address,
     ALL_ADDRESSES,
   ]);
-  return m?.id ? (m as { id: string; name: string; currency: string }) : undefined;
+  return m?.id ? (m as { id: string; name: string; currency: string; key_id: string; key_type: string; key_name: string | null }) : undefined;
 }
 
 async function balance(m: { id: string; name: string }) {
@@ -36,14 +36,15 @@ async function balance(m: { id: string; name: string }) {
 }
 
 /** The core's withdraw transaction, SQL for SQL: claim, one statement that also stores the answer, COMMIT. */
-async function withdraw(m: { id: string; currency: string }, key: string, body: any) {
+async function withdraw(m: { id: string; currency: string; key_id: string; key_type: string; key_name: string | null }, key: string, body: any) {
   return db.transaction(
     async (tx) => {
       const [claim] = await tx.query<{ now: Date }>(CLAIM_SQL, [m.id, key, 'withdraw', 'f', 86_400]);
       const id = `po_${randomBytes(12).toString('hex')}`;
       const out = JSON.stringify({ object: 'payout', id, amount: body.amount, currency: m.currency, status: 'pending', created_at: claim!.now });
       const { sql, params } = withdrawStatement(
-        { payoutId: id, merchantId: m.id, amount: body.amount, currency: m.currency, bankCode: body.bank_code, accountNumber: body.account_number, settleDelaySeconds: 3 },
+        { payoutId: id, merchantId: m.id, amount: body.amount, currency: m.currency, bankCode: body.bank_code, accountNumber: body.account_number, settleDelaySeconds: 3,
+          createdBy: JSON.stringify({ key_id: m.key_id, key_name: m.key_name, type: m.key_type }) },
         (n, cte) => storeAnswerSql(m.id, key, out, n, cte),
       );
       await tx.query(sql, params);

@@ -9,8 +9,10 @@ import {
   payoutBatchSchema,
   payoutListSchema,
   payoutSchema,
+  listOf,
 } from './objects';
 import type { ActionPermission } from './permissions';
+import { apiKeySchema, apiKeyWithSecretSchema, MAX_KEY_GRACE_SECONDS, permissionsField } from './api-keys';
 import {
   deletedWebhookEndpointSchema,
   enabledEventsField,
@@ -244,6 +246,41 @@ export const ACTIONS = {
     mutates: true,
     permission: 'webhooks:write',
     summary: 'Queues one more delivery of an event to an endpoint (even one that does not subscribe to its type).',
+  }),
+  // Keys (docs/api.md, "Keys"): only a secret key manages them.
+  create_restricted_key: define({
+    request: command('create_restricted_key', {
+      name: z.string({ error: 'name must be a string' }).trim().min(1, { error: 'name must not be empty' }).max(100, { error: 'name must be at most 100 characters' }),
+      permissions: permissionsField,
+      max_payout_amount: amountField(1, 9_007_199_254_740_991).optional(),
+    }),
+    response: apiKeyWithSecretSchema,
+    mutates: true,
+    permission: 'secret_key',
+    summary: 'A restricted key (rk_test_…) with the permissions given; its secret is in this answer only (null on a replay).',
+  }),
+  list_api_keys: define({
+    request: command('list_api_keys', {}),
+    response: listOf(apiKeySchema),
+    mutates: false,
+    permission: 'secret_key',
+    summary: "The merchant's keys that work or will until their expiry: hints, permissions, last use; never a secret or a hash.",
+  }),
+  revoke_api_key: define({
+    request: command('revoke_api_key', { id: idField('key') }),
+    response: apiKeySchema,
+    mutates: true,
+    permission: 'secret_key',
+    summary: 'Revokes a restricted key (or a rolled secret key still in its grace period): a 401 from its next request on.',
+  }),
+  roll_secret_key: define({
+    request: command('roll_secret_key', {
+      expires_in_seconds: z.int({ error: 'expires_in_seconds must be an integer' }).min(0, { error: 'expires_in_seconds must be at least 0' }).max(MAX_KEY_GRACE_SECONDS, { error: `expires_in_seconds must be at most ${MAX_KEY_GRACE_SECONDS}` }).optional(),
+    }),
+    response: apiKeyWithSecretSchema,
+    mutates: true,
+    permission: 'secret_key',
+    summary: 'A new secret key, in this answer only; the old one works for expires_in_seconds more (0, the default: revoked now).',
   }),
 } as const satisfies Record<string, ActionContract>;
 

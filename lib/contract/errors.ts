@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, type: 'authentication_error', description: 'No valid key (API) or no live session (console).' },
   invalid_secret_key: { status: 401, type: 'authentication_error', description: 'Console sign-in: the key was not accepted.' },
   card_declined: { status: 402, type: 'card_error', description: 'Hosted checkout: the test card was declined.' },
+  permission_denied: { status: 403, type: 'permission_error', description: 'A restricted key without the permission the action needs; nothing ran.' },
+  payout_limit_exceeded: { status: 403, type: 'permission_error', description: "The amount is above the restricted key's max_payout_amount; nothing was debited." },
   cross_origin_request: { status: 403, type: 'invalid_request_error', description: 'Console: a state change from another origin.' },
   not_found: { status: 404, type: 'invalid_request_error', description: 'No such object for this merchant.' },
   method_not_allowed: { status: 405, type: 'invalid_request_error', description: 'Only POST is served on the API path.' },

@@ -4,6 +4,7 @@
  * parses. Pure zod and constants: no Node, no Next, no database.
  */
 export * from './actions';
+export * from './api-keys';
 export * from './body';
 export * from './errors';
 export * from './fields';

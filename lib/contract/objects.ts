@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createdBySchema } from './api-keys';
 import { CHECKOUT_SESSION_STATUSES, PAYOUT_BATCH_STATUSES, PAYOUT_STATUSES } from './fields';
 
 /**
@@ -35,6 +36,7 @@ export const payoutSchema = z.object({
   /** The batch it was sent in (create_payout_batch), and the merchant's reference for it. */
   batch_id: z.string().nullable(),
   reference: z.string().nullable(),
+  created_by: createdBySchema,
   livemode: z.boolean(),
 });
 
@@ -65,6 +67,7 @@ export const checkoutSessionSchema = z.object({
   expires_at: isoTime,
   created_at: isoTime,
   completed_at: isoTime.nullable(),
+  created_by: createdBySchema,
   livemode: z.boolean(),
 });
 

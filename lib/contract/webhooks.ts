@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createdBySchema } from './api-keys';
 import { listOf } from './objects';
 
 /**
@@ -60,6 +61,7 @@ export const webhookEndpointSchema = z.object({
   /** While a rotated-out secret still signs alongside the new one. */
   previous_secret_expires_at: z.iso.datetime({ offset: true }).nullable(),
   created_at: z.iso.datetime({ offset: true }),
+  created_by: createdBySchema,
   livemode: z.boolean(),
 });
 

@@ -2,25 +2,68 @@ import { ApiError } from '../contract';
 import { ALL_ADDRESSES, failuresNowSql, recordFailure, windowEndsInSql } from '../db/auth-failures';
 import type { Queryable } from '../db/types';
 import type { Merchant } from './merchants';
-import { hashSecretKey, isWellFormedSecretKey } from './secret-keys';
+import { hashSecretKey, isWellFormedApiKey } from './secret-keys';
 
 const unauthorized = () =>
-  new ApiError('unauthorized', 'A valid secret key is required: Authorization: Bearer sk_test_...', undefined, {
+  new ApiError('unauthorized', 'A valid API key is required: Authorization: Bearer sk_test_... (or a restricted rk_test_...)', undefined, {
     'WWW-Authenticate': 'Bearer realm="payments"',
   });
 
-/** The key's merchant (if any) and this minute's failures of the address and of all addresses: one round trip. */
-export const AUTH_SQL = `SELECT m.id, m.name, m.currency, ${failuresNowSql('$2')} AS failures, ${failuresNowSql('$3')} AS all_failures,
+/** The key that made a request: what it may do, and who it is in the objects it creates. */
+export interface CallerKey {
+  id: string;
+  type: 'secret' | 'restricted';
+  name: string | null;
+  /** null: a secret key, which may do everything. */
+  permissions: string[] | null;
+  maxPayoutAmount: number | null;
+  /** Its last use was recorded more than a minute ago (or never): record this one. */
+  lastUseStale: boolean;
+}
+
+/**
+ * The key's merchant and key (if it works: not revoked, not past the grace period
+ * of a roll) and this minute's failures of the address and of all addresses: one
+ * round trip.
+ */
+export const AUTH_SQL = `SELECT m.id, m.name, m.currency, k.id AS key_id, k.type AS key_type, k.name AS key_name,
+         k.permissions, k.max_payout_amount,
+         (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale,
+         ${failuresNowSql('$2')} AS failures, ${failuresNowSql('$3')} AS all_failures,
          ${windowEndsInSql} AS retry_after
   FROM (SELECT 1) one
-  LEFT JOIN api_keys k ON k.key_hash = $1 AND k.revoked_at IS NULL
+  LEFT JOIN api_keys k ON k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
   LEFT JOIN merchants m ON m.id = k.merchant_id`;
+
+interface AuthRow extends Partial<Merchant> {
+  key_id: string;
+  key_type: CallerKey['type'];
+  key_name: string | null;
+  permissions: string[] | null;
+  max_payout_amount: number | null;
+  last_use_stale: boolean;
+  failures: number;
+  all_failures: number;
+  retry_after: number;
+}
 
 /** Every address together may fail this many times the per-address limit per minute. */
 const GLOBAL_FACTOR = 50;
 
 /**
- * Resolves `Authorization: Bearer <secret key>` to its merchant. Missing,
+ * Recorded at most once a minute per key, with a conditional update off the
+ * request's path: a key's row is never a hot row, and a failure costs nothing.
+ */
+export function recordKeyUse(db: Queryable, key: CallerKey, onError: (error: unknown) => void): void {
+  if (!key.lastUseStale) return;
+  db.query(
+    `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [key.id],
+  ).catch(onError);
+}
+
+/**
+ * Resolves `Authorization: Bearer <secret or restricted key>` to its merchant and key. Missing,
  * malformed, unknown and revoked keys all get the same 401, so the answer tells
  * nothing about which merchants exist.
  *
@@ -31,11 +74,16 @@ const GLOBAL_FACTOR = 50;
  * failures get 429 too (valid keys still pass: a flood from many addresses must
  * not lock every merchant out).
  */
-export async function authenticate(db: Queryable, header: string | null, clientAddress: string, limitPerMinute: number): Promise<Merchant> {
+export async function authenticate(
+  db: Queryable,
+  header: string | null,
+  clientAddress: string,
+  limitPerMinute: number,
+): Promise<{ merchant: Merchant; key: CallerKey }> {
   const match = /^bearer +(\S+) *$/i.exec(header ?? '');
   const key = match?.[1];
-  const [row] = await db.query<Partial<Merchant> & { failures: number; all_failures: number; retry_after: number }>(AUTH_SQL, [
-    key && isWellFormedSecretKey(key) ? hashSecretKey(key) : '',
+  const [row] = await db.query<AuthRow>(AUTH_SQL, [
+    key && isWellFormedApiKey(key) ? hashSecretKey(key) : '',
     clientAddress,
     ALL_ADDRESSES,
   ]);
@@ -44,7 +92,13 @@ export async function authenticate(db: Queryable, header: string | null, clientA
       'Retry-After': String(Math.max(1, row!.retry_after)),
     });
   if (row!.failures >= limitPerMinute) throw limited();
-  if (row!.id) return { id: row!.id, name: row!.name!, currency: row!.currency! };
+  if (row!.id) {
+    const key: CallerKey = {
+      id: row!.key_id, type: row!.key_type, name: row!.key_name, permissions: row!.permissions,
+      maxPayoutAmount: row!.max_payout_amount, lastUseStale: row!.last_use_stale,
+    };
+    return { merchant: { id: row!.id, name: row!.name!, currency: row!.currency! }, key };
+  }
   if (row!.all_failures >= limitPerMinute * GLOBAL_FACTOR) throw limited();
   await recordFailure(db, [clientAddress, ALL_ADDRESSES]);
   throw unauthorized();

@@ -17,14 +17,14 @@ export const payoutJsonSql = (t: string) => `json_build_object(
   'object', 'payout', 'id', ${t}.id, 'amount', ${t}.amount, 'currency', ${t}.currency, 'bank_code', ${t}.bank_code,
   'account_last4', right(${t}.account_number, 4), 'status', ${t}.status, 'failure_code', ${t}.failure_code,
   'failure_message', ${t}.failure_message, 'created_at', ${isoSql(`${t}.created_at`)}, 'settled_at', ${isoSql(`${t}.settled_at`)},
-  'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'livemode', false)`;
+  'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'created_by', ${t}.created_by, 'livemode', false)`;
 
 /** The checkout session object of row `t`; `originParam` is the placeholder of the origin its URL starts with. */
 export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_build_object(
   'object', 'checkout_session', 'id', ${t}.id, 'url', ${originParam}::text || '/checkout/' || ${t}.id, 'status', ${t}.status,
   'amount', ${t}.amount, 'currency', ${t}.currency, 'description', ${t}.description, 'success_url', ${t}.success_url,
   'cancel_url', ${t}.cancel_url, 'expires_at', ${isoSql(`${t}.expires_at`)}, 'created_at', ${isoSql(`${t}.created_at`)},
-  'completed_at', ${isoSql(`${t}.completed_at`)}, 'livemode', false)`;
+  'completed_at', ${isoSql(`${t}.completed_at`)}, 'created_by', ${t}.created_by, 'livemode', false)`;
 
 /**
  * Two CTEs, `ev` and `dl`: one event per row of `from` (a CTE or table alias with

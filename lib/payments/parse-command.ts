@@ -15,6 +15,8 @@ interface AnyAction {
 export interface Command {
   name: string;
   mutates: boolean;
+  /** The one permission a restricted key needs for it (ACTIONS[name].permission). */
+  permission: ActionContract['permission'];
   atomic: boolean;
   oneTimeSecret: boolean;
   run(ctx: ActionContext): Promise<object>;
@@ -31,7 +33,7 @@ export function parseCommand(body: Record<string, unknown>): Command {
   }
   const parsed = action.contract.request.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error);
-  return { name, mutates: action.contract.mutates, atomic: action.atomic ?? false, oneTimeSecret: action.oneTimeSecret ?? false, run: (ctx) => action.run(ctx, parsed.data) };
+  return { name, mutates: action.contract.mutates, permission: action.contract.permission, atomic: action.atomic ?? false, oneTimeSecret: action.oneTimeSecret ?? false, run: (ctx) => action.run(ctx, parsed.data) };
 }
 
 function validationError(error: z.ZodError): ApiError {

@@ -2,7 +2,8 @@ import type { Db, Queryable } from '../db/types';
 import type { Logger } from '../log';
 import { actions } from './actions';
 import type { CoreSettings } from './actions/action';
-import { authenticate } from './authenticate';
+import { assertPermitted } from './permissions';
+import { authenticate, recordKeyUse } from './authenticate';
 import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER } from '../contract';
 import { isDatabaseUnavailable } from '../db/types';
 import { STORED_INLINE } from './actions/action';
@@ -37,8 +38,9 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
  * it in process.
  *
  * Order matters: method, then authentication (a 401 touches nothing else), then
- * body and command validation (not stored), then the action; state-changing
- * actions with a key run through the idempotency store.
+ * body and command validation (not stored), then the key's permission (a 403
+ * runs nothing), then the action; state-changing actions with a key run through
+ * the idempotency store.
  */
 export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
   const { db } = deps;
@@ -54,12 +56,14 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
       }
-      const merchant = await authenticate(db, req.headers.get('authorization'), meta.clientAddress ?? 'unknown', deps.settings.authFailuresPerMinute);
+      const { merchant, key: callerKey } = await authenticate(db, req.headers.get('authorization'), meta.clientAddress ?? 'unknown', deps.settings.authFailuresPerMinute);
+      recordKeyUse(db, callerKey, (err) => deps.log.warn({ err, requestId }, 'last use of a key not recorded'));
       const body = await readJsonObject(req);
       const command = parseCommand(body);
       action = command.name;
+      assertPermitted(callerKey, command);
       const origin = deps.settings.publicBaseUrl ?? requestOrigin(req.url);
-      const run = (tx: Queryable, inline?: InlineAnswer) => command.run({ db: tx, merchant, settings: deps.settings, origin, inline });
+      const run = (tx: Queryable, inline?: InlineAnswer) => command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, origin, inline });
       const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
 
       if (!command.mutates) {

@@ -1,5 +1,5 @@
 /** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
-import type { CheckoutSessionStatus, EventType, PayoutStatus } from '../contract';
+import type { CheckoutSessionStatus, CreatedBy, EventType, PayoutStatus } from '../contract';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -16,10 +16,11 @@ export interface PayoutRow {
   settled_at: Date | null;
   batch_id: string | null;
   reference: string | null;
+  created_by: CreatedBy;
 }
 
 export const PAYOUT_COLUMNS =
-  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference';
+  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference, created_by';
 
 export const payoutObject = (r: PayoutRow) => ({
   object: 'payout' as const,
@@ -35,6 +36,7 @@ export const payoutObject = (r: PayoutRow) => ({
   settled_at: iso(r.settled_at),
   batch_id: r.batch_id,
   reference: r.reference,
+  created_by: r.created_by ?? null,
   livemode: false,
 });
 
@@ -51,12 +53,13 @@ export interface CheckoutSessionRow {
   expires_at: Date;
   created_at: Date;
   completed_at: Date | null;
+  created_by: CreatedBy;
 }
 
 /** An open session past its expiry reads as expired even before the sweeper marks it. */
 export const CHECKOUT_COLUMNS = `id, amount, currency, description, success_url, cancel_url,
   CASE WHEN status = 'open' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
-  expires_at, created_at, completed_at`;
+  expires_at, created_at, completed_at, created_by`;
 
 export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => ({
   object: 'checkout_session' as const,
@@ -71,6 +74,7 @@ export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => 
   expires_at: iso(r.expires_at),
   created_at: iso(r.created_at),
   completed_at: iso(r.completed_at),
+  created_by: r.created_by ?? null,
   livemode: false,
 });
 

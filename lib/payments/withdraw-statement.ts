@@ -9,6 +9,8 @@ export interface WithdrawalRow {
   bankCode: string;
   accountNumber: string;
   settleDelaySeconds: number;
+  /** The key that made it, as JSON (payouts' created_by). */
+  createdBy: string;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface WithdrawalRow {
  * very statement.
  */
 export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number, cte: string) => { sql: string; params: unknown[] }) {
-  const params: unknown[] = [w.merchantId, w.amount, w.payoutId, w.currency, w.bankCode, w.accountNumber, w.settleDelaySeconds];
+  const params: unknown[] = [w.merchantId, w.amount, w.payoutId, w.currency, w.bankCode, w.accountNumber, w.settleDelaySeconds, w.createdBy];
   const stored = store?.(params.length + 1, 'po');
   const sql = `WITH bal AS (
       UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2, updated_at = now()
@@ -31,8 +33,8 @@ export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number,
       INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
       SELECT $1, -$2::bigint, available, 'payout', $3 FROM bal),
     po AS (
-      INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after)
-      SELECT $3, $1, $2, $4, $5, $6, 'pending', now() + make_interval(secs => $7) FROM bal
+      INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by)
+      SELECT $3, $1, $2, $4, $5, $6, 'pending', now() + make_interval(secs => $7), $8::json FROM bal
       RETURNING ${PAYOUT_COLUMNS}),
     ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po'), merchantSql: '$1' })}${stored ? `,
     stored AS (${stored.sql})` : ''}

@@ -24,7 +24,6 @@ describe('event writes', () => {
         'lib/payments/actions/checkout-sessions.ts', // expire_checkout_session
         'lib/payments/actions/payout-batches.ts', // payout.created for each payout of a batch
         'lib/payments/checkout-payment.ts', // checkout_session.completed
-        'lib/payments/event-sql.ts',
         'lib/payments/settlement.ts', // payout.paid, payout.failed, the expiry job
         'lib/payments/withdraw-statement.ts', // payout.created
       ].sort(),

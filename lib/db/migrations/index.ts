@@ -4,6 +4,7 @@ import { sql as hardening } from './003-hardening';
 import { sql as payoutBatches } from './004-payout-batches';
 import { sql as testTopups } from './005-test-topups';
 import { sql as eventsWebhooks } from './006-events-webhooks';
+import { sql as restrictedKeys } from './007-restricted-keys';
 
 /**
  * Versioned migrations, applied in order by `migrate`. Never edit one that has
@@ -17,4 +18,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 4, name: 'payout-batches', sql: payoutBatches },
   { version: 5, name: 'test-topups', sql: testTopups },
   { version: 6, name: 'events-webhooks', sql: eventsWebhooks },
+  { version: 7, name: 'restricted-keys', sql: restrictedKeys },
 ];

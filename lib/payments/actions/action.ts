@@ -1,6 +1,7 @@
 import { ACTIONS, type ActionName, type ActionRequest } from '../../contract';
 import type { Queryable } from '../../db/types';
 import type { InlineAnswer } from '../idempotency';
+import type { CallerKey } from '../authenticate';
 import type { Merchant } from '../merchants';
 import type { SecretBox } from '../webhooks/secret-box';
 
@@ -18,6 +19,8 @@ export interface ActionContext {
   /** The request's transaction (state-changing actions) or the database (reads). */
   db: Queryable;
   merchant: Merchant;
+  /** The key that made the request (its permissions were checked before the action runs). */
+  key: CallerKey;
   settings: CoreSettings;
   /** Origin that links in responses point to. */
   origin: string;

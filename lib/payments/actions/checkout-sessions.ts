@@ -1,5 +1,6 @@
 import { ApiError } from '../../contract';
 import { checkoutSessionJsonSql, eventCtes } from '../event-sql';
+import { createdBy } from '../permissions';
 import { newId } from '../random-id';
 import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../serialize';
 import { implement, type ActionContext } from './action';
@@ -7,14 +8,14 @@ import { listPage } from './list-page';
 
 const DEFAULT_EXPIRES_IN = 86_400;
 
-export const createCheckoutSession = implement('create_checkout_session', async ({ db, merchant, origin }, input) => {
+export const createCheckoutSession = implement('create_checkout_session', async ({ db, merchant, key, origin }, input) => {
   const [row] = await db.query<CheckoutSessionRow>(
-    `INSERT INTO checkout_sessions (id, merchant_id, amount, currency, description, success_url, cancel_url, status, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', now() + make_interval(secs => $8))
+    `INSERT INTO checkout_sessions (id, merchant_id, amount, currency, description, success_url, cancel_url, status, expires_at, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', now() + make_interval(secs => $8), $9::json)
      RETURNING ${CHECKOUT_COLUMNS}`,
     [
       newId('cs'), merchant.id, input.amount, merchant.currency, input.description ?? null,
-      input.success_url ?? null, input.cancel_url ?? null, input.expires_in ?? DEFAULT_EXPIRES_IN,
+      input.success_url ?? null, input.cancel_url ?? null, input.expires_in ?? DEFAULT_EXPIRES_IN, JSON.stringify(createdBy(key)),
     ],
   );
   return checkoutSessionObject(row!, origin);

@@ -10,6 +10,7 @@ import {
 import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-batches';
 import { getPayout, listPayouts, withdraw } from './payouts';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
+import { createRestrictedKey, listApiKeys, revokeApiKey, rollSecretKey } from './api-keys';
 import { getEvent, listEvents } from './events';
 import { listWebhookDeliveries, resendEvent } from './webhook-deliveries';
 import {
@@ -47,4 +48,8 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   rotate_webhook_secret: rotateWebhookSecret,
   list_webhook_deliveries: listWebhookDeliveries,
   resend_event: resendEvent,
+  create_restricted_key: createRestrictedKey,
+  list_api_keys: listApiKeys,
+  revoke_api_key: revokeApiKey,
+  roll_secret_key: rollSecretKey,
 };

@@ -1,6 +1,7 @@
 import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch } from '../../contract';
 import type { Queryable } from '../../db/types';
 import { eventCtes, payoutJsonSql } from '../event-sql';
+import { assertPayoutWithinLimit, createdBy } from '../permissions';
 import { newId } from '../random-id';
 import { implement, storedInline, type ActionContext } from './action';
 import { listPage } from './list-page';
@@ -26,7 +27,8 @@ const BATCH_COLUMNS = 'id, currency, total_amount, payout_count, created_at';
  */
 export const createPayoutBatch = implement(
   'create_payout_batch',
-  async ({ db, merchant, settings, inline }, input) => {
+  async ({ db, merchant, key, settings, inline }, input) => {
+    input.payouts.forEach((p: BatchItem, i: number) => assertPayoutWithinLimit(key, p.amount, `payouts[${i}].amount`));
     const batchId = newId('pb');
     const items = input.payouts.map((p: BatchItem) => {
       const outcome = simulatedOutcome(p.account_number);
@@ -41,7 +43,7 @@ export const createPayoutBatch = implement(
     const params: unknown[] = [
       merchant.id, total, batchId, merchant.currency, items.length,
       items.map((p) => p.id), items.map((p) => p.amount), items.map((p) => p.bank_code), items.map((p) => p.account_number),
-      items.map((p) => p.reference ?? null), items.map((p) => p.delay),
+      items.map((p) => p.reference ?? null), items.map((p) => p.delay), JSON.stringify(createdBy(key)),
     ];
     const stored = answer && inline ? inline.store(JSON.stringify(answer), params.length + 1, 'batch') : undefined;
     const [row] = await db.query<BatchRow>(
@@ -55,8 +57,8 @@ export const createPayoutBatch = implement(
          INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count)
          SELECT $3, $1, $4, $2, $5 FROM bal RETURNING ${BATCH_COLUMNS}),
        po AS (
-         INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, reference)
-         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, 'pending', now() + make_interval(secs => i.delay), $3, i.reference
+         INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, reference, created_by)
+         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, 'pending', now() + make_interval(secs => i.delay), $3, i.reference, $12::json
          FROM items i, bal ORDER BY i.n
          RETURNING *),
        ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })},

@@ -1,6 +1,7 @@
 import { ApiError, simulatedOutcome } from '../../contract';
 import { newId } from '../random-id';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
+import { assertPayoutWithinLimit, createdBy } from '../permissions';
 import { implement, storedInline } from './action';
 import { listPage } from './list-page';
 import { withdrawStatement } from '../withdraw-statement';
@@ -14,18 +15,21 @@ import { withdrawStatement } from '../withdraw-statement';
  */
 export const withdraw = implement(
   'withdraw',
-  async ({ db, merchant, settings, inline }, input) => {
+  async ({ db, merchant, key, settings, inline }, input) => {
+    assertPayoutWithinLimit(key, input.amount, 'amount');
     const payoutId = newId('po');
+    const by = createdBy(key);
     const outcome = simulatedOutcome(input.account_number);
     const settleDelaySeconds = outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds;
     const answer = inline
       ? payoutObject({
           id: payoutId, amount: input.amount, currency: merchant.currency, bank_code: input.bank_code, account_number: input.account_number,
           status: 'pending', failure_code: null, failure_message: null, created_at: inline.now, settled_at: null, batch_id: null, reference: null,
+          created_by: by,
         })
       : undefined;
     const { sql, params } = withdrawStatement(
-      { payoutId, merchantId: merchant.id, amount: input.amount, currency: merchant.currency, bankCode: input.bank_code, accountNumber: input.account_number, settleDelaySeconds },
+      { payoutId, merchantId: merchant.id, amount: input.amount, currency: merchant.currency, bankCode: input.bank_code, accountNumber: input.account_number, settleDelaySeconds, createdBy: JSON.stringify(by) },
       answer && inline ? (n, cte) => inline.store(JSON.stringify(answer), n, cte) : undefined,
     );
     const [row] = await db.query<PayoutRow>(sql, params);

@@ -1,4 +1,5 @@
-import { ApiError, MAX_WEBHOOK_ENDPOINTS } from '../../contract';
+import { ApiError, MAX_WEBHOOK_ENDPOINTS, type CreatedBy } from '../../contract';
+import { createdBy } from '../permissions';
 import { newId } from '../random-id';
 import { newWebhookSecret } from '../webhooks/signing';
 import { implement, type ActionContext } from './action';
@@ -13,11 +14,12 @@ interface EndpointRow {
   disabled_reason: string | null;
   previous_secret_expires_at: Date | null;
   created_at: Date;
+  created_by: CreatedBy;
 }
 
 /** Never the secret, sealed or not: it is shown once, by the action that makes it. */
 const ENDPOINT_COLUMNS = `id, url, description, enabled_events, disabled, disabled_reason,
-  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at, created_at`;
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at, created_at, created_by`;
 
 const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -31,6 +33,7 @@ const endpointObject = (r: EndpointRow) => ({
   disabled_reason: r.disabled_reason,
   previous_secret_expires_at: iso(r.previous_secret_expires_at),
   created_at: iso(r.created_at)!,
+  created_by: r.created_by ?? null,
   livemode: false,
 });
 
@@ -42,15 +45,18 @@ const notFound = (id: string) => new ApiError('not_found', `No such webhook endp
  */
 export const createWebhookEndpoint = implement(
   'create_webhook_endpoint',
-  async ({ db, merchant, settings }, input) => {
+  async ({ db, merchant, key, settings }, input) => {
     const secret = newWebhookSecret();
     const [row] = await db.query<EndpointRow>(
       `WITH slot AS (
          UPDATE merchants SET webhook_endpoint_count = webhook_endpoint_count + 1
          WHERE id = $1 AND webhook_endpoint_count < $7 RETURNING id)
-       INSERT INTO webhook_endpoints (id, merchant_id, url, description, enabled_events, secret_sealed)
-       SELECT $2, $1, $3, $4, $5, $6 FROM slot RETURNING ${ENDPOINT_COLUMNS}`,
-      [merchant.id, newId('we'), input.url, input.description ?? null, input.enabled_events ?? ['*'], settings.secretBox.seal(secret), MAX_WEBHOOK_ENDPOINTS],
+       INSERT INTO webhook_endpoints (id, merchant_id, url, description, enabled_events, secret_sealed, created_by)
+       SELECT $2, $1, $3, $4, $5, $6, $8::json FROM slot RETURNING ${ENDPOINT_COLUMNS}`,
+      [
+        merchant.id, newId('we'), input.url, input.description ?? null, input.enabled_events ?? ['*'], settings.secretBox.seal(secret),
+        MAX_WEBHOOK_ENDPOINTS, JSON.stringify(createdBy(key)),
+      ],
     );
     if (!row) throw new ApiError('webhook_endpoint_limit', `A merchant has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`, 'url');
     return { ...endpointObject(row), secret };
