@@ -1,4 +1,4 @@
-// npm run merchant -- <create|list|roll-key|revoke> [options]: manage merchants and their secret keys.
+// npm run merchant -- <create|list|roll-key|create-restricted-key|revoke> [options]: manage merchants and their keys.
 import { parseArgs } from 'node:util';
 import { ADMIN_PATH, readAdminAccess } from '../lib/admin/admin-endpoint';
 import { runMerchantCommand, UsageError, type MerchantCommand } from '../lib/admin/merchant-commands';
@@ -10,7 +10,10 @@ const USAGE = `Usage: npm run merchant -- <command> [options]
 
   create --name "Acme" [--balance 500000] [--currency IDR]   new merchant; prints its secret key once
   list                                                      merchants, balances and key hints
-  roll-key --id acct_...                                    revoke the merchant's keys and issue a new one
+  roll-key --id acct_... [--expires-in 3600]                issue a new secret key; the old one is revoked now,
+                                                            or works for --expires-in more seconds (at most 7 days)
+  create-restricted-key --id acct_... --name "Support — Ana" --permissions payouts:write,balance:read [--max-payout 500000]
+                                                            a restricted key (rk_test_...), printed once
   revoke --id acct_...                                      revoke every key of the merchant
 
   --json   machine-readable output
@@ -25,13 +28,19 @@ async function main() {
       balance: { type: 'string', default: '0' },
       currency: { type: 'string', default: 'IDR' },
       id: { type: 'string' },
+      permissions: { type: 'string' },
+      'max-payout': { type: 'string' },
+      'expires-in': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const [command] = positionals;
   if (values.help || !command) return void process.stdout.write(`${USAGE}\n`);
-  const c: MerchantCommand = { command, name: values.name, balance: values.balance, currency: values.currency, id: values.id };
+  const c: MerchantCommand = {
+    command, name: values.name, balance: values.balance, currency: values.currency, id: values.id,
+    permissions: values.permissions, maxPayout: values['max-payout'], expiresIn: values['expires-in'],
+  };
   const { human, data } = await run(c);
   process.stdout.write(values.json ? `${JSON.stringify(data)}\n` : `${human}\n`);
 }

@@ -1,5 +1,7 @@
 import type { Db } from '../db/types';
-import { createMerchant, listMerchants, revokeKeys, rollKey } from '../payments/merchants';
+import { ACTIONS, describeFirstIssue, MAX_KEY_GRACE_SECONDS, PERMISSIONS } from '../contract';
+import { insertRestrictedKey, rollSecretKey } from '../payments/api-keys';
+import { createMerchant, listMerchants, requireMerchant, revokeKeys, rollKey } from '../payments/merchants';
 
 /** A command of `npm run merchant`, as the CLI parsed it. */
 export interface MerchantCommand {
@@ -8,6 +10,11 @@ export interface MerchantCommand {
   balance?: string;
   currency?: string;
   id?: string;
+  /** create-restricted-key: comma-separated permissions, and an optional payout limit. */
+  permissions?: string;
+  maxPayout?: string;
+  /** roll-key: seconds the old secret key keeps working (0, the default: revoked now). */
+  expiresIn?: string;
 }
 
 export class UsageError extends Error {}
@@ -47,8 +54,32 @@ export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ 
     }
     case 'roll-key': {
       const id = requireId();
-      const key = await rollKey(db, id);
-      return { human: `New secret key for ${id} (shown only now; the old ones no longer work): ${key}`, data: { id, secret_key: key } };
+      if (c.expiresIn === undefined) {
+        const key = await rollKey(db, id);
+        return { human: `New secret key for ${id} (shown only now; the old ones no longer work): ${key}`, data: { id, secret_key: key } };
+      }
+      if (!/^[0-9]{1,6}$/.test(c.expiresIn) || Number(c.expiresIn) > MAX_KEY_GRACE_SECONDS) {
+        throw new UsageError(`--expires-in must be 0 to ${MAX_KEY_GRACE_SECONDS} seconds`);
+      }
+      await requireMerchant(db, id);
+      const key = await rollSecretKey(db, id, Number(c.expiresIn));
+      return {
+        human: `New secret key for ${id} (shown only now): ${key.secret}\nThe old secret key works for ${c.expiresIn} more seconds.`,
+        data: { id, secret_key: key.secret, key },
+      };
+    }
+    case 'create-restricted-key': {
+      const id = requireId();
+      const input = ACTIONS.create_restricted_key.request.safeParse({
+        action: 'create_restricted_key',
+        name: c.name,
+        permissions: c.permissions?.split(',').map((p) => p.trim()),
+        ...(c.maxPayout === undefined ? {} : { max_payout_amount: Number(c.maxPayout) }),
+      });
+      if (!input.success) throw new UsageError(`${describeFirstIssue(input.error).message} (permissions: ${PERMISSIONS.join(', ')})`);
+      await requireMerchant(db, id);
+      const key = await insertRestrictedKey(db, id, input.data);
+      return { human: `Restricted key ${key.id} "${key.name}" for ${id} (${key.permissions!.join(', ')}), shown only now: ${key.secret}`, data: key };
     }
     case 'revoke': {
       const id = requireId();

@@ -47,11 +47,11 @@ async function insertKey(tx: Queryable, merchantId: string, secretKey: string) {
   ]);
 }
 
-/** Finds the merchant whose active key hashes to this; undefined for unknown or revoked keys. */
+/** Finds the merchant whose active key hashes to this; undefined for unknown, revoked or expired keys. */
 export async function merchantForKey(db: Queryable, secretKey: string): Promise<Merchant | undefined> {
   const [row] = await db.query<Merchant>(
     `SELECT m.id, m.name, m.currency FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
-     WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+     WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
     [hashSecretKey(secretKey)],
   );
   return row;
@@ -93,7 +93,7 @@ export async function revokeKeys(db: Db, merchantId: string): Promise<number> {
   });
 }
 
-async function requireMerchant(tx: Queryable, merchantId: string) {
+export async function requireMerchant(tx: Queryable, merchantId: string) {
   const rows = await tx.query('SELECT 1 FROM merchants WHERE id = $1', [merchantId]);
   if (rows.length === 0) throw new Error(`no merchant with id ${merchantId}`);
 }

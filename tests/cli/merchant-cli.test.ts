@@ -49,6 +49,29 @@ describe('npm run merchant', () => {
     }
   });
 
+  it('creates a restricted key and rolls a secret key with a grace period', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-cli-'));
+    const acme = JSON.parse((await cli(dir, 'create', '--name', 'Acme', '--json')).stdout);
+    const rk = await cli(dir, 'create-restricted-key', '--id', acme.id, '--name', 'Support', '--permissions', 'payouts:write, balance:read', '--max-payout', '500000', '--json');
+    expect(JSON.parse(rk.stdout)).toMatchObject({ type: 'restricted', name: 'Support', permissions: ['payouts:write', 'balance:read'], max_payout_amount: 500_000, secret: expect.stringMatching(/^rk_test_/) });
+    const bad = await cli(dir, 'create-restricted-key', '--id', acme.id, '--name', 'X', '--permissions', 'payouts:delete');
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('permissions')]);
+    const rolled = JSON.parse((await cli(dir, 'roll-key', '--id', acme.id, '--expires-in', '3600', '--json')).stdout);
+    expect(rolled.key.type).toBe('secret');
+    expect((await cli(dir, 'roll-key', '--id', acme.id, '--expires-in', '999999')).stderr).toContain('--expires-in must be');
+    const db = await openDb({ dataDir: dir });
+    try {
+      // Both secret keys work: the old one for another hour.
+      expect(await merchantForKey(db, acme.secret_key)).toMatchObject({ id: acme.id });
+      expect(await merchantForKey(db, rolled.secret_key)).toMatchObject({ id: acme.id });
+      expect(await merchantForKey(db, JSON.parse(rk.stdout).secret)).toMatchObject({ id: acme.id });
+      await db.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE expires_at IS NOT NULL`);
+      expect(await merchantForKey(db, acme.secret_key)).toBeUndefined();
+    } finally {
+      await db.close();
+    }
+  });
+
   it('explains its usage errors and a locked embedded database', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-cli-'));
     const noName = await cli(dir, 'create');

@@ -1,54 +1,11 @@
 import { ApiError } from '../../contract';
-import { newId } from '../random-id';
-import { generateRestrictedKey, generateSecretKey, hashSecretKey, keyHint } from '../secret-keys';
+import { insertRestrictedKey, KEY_COLUMNS, keyObject, rollSecretKey as roll, type KeyRow } from '../api-keys';
 import { implement } from './action';
 
-interface KeyRow {
-  id: string;
-  type: 'secret' | 'restricted';
-  name: string | null;
-  hint: string;
-  permissions: string[] | null;
-  max_payout_amount: number | null;
-  created_at: Date;
-  last_used_at: Date | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-}
-
-/** Never the key nor its hash. */
-const KEY_COLUMNS = 'id, type, name, hint, permissions, max_payout_amount, created_at, last_used_at, expires_at, revoked_at';
-const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
-
-const keyObject = (r: KeyRow) => ({
-  object: 'api_key' as const,
-  id: r.id,
-  type: r.type,
-  name: r.name,
-  hint: r.hint,
-  permissions: r.permissions,
-  max_payout_amount: r.max_payout_amount,
-  created_at: iso(r.created_at)!,
-  last_used_at: iso(r.last_used_at),
-  expires_at: iso(r.expires_at),
-  revoked_at: iso(r.revoked_at),
+export const createRestrictedKey = implement('create_restricted_key', ({ db, merchant }, input) => insertRestrictedKey(db, merchant.id, input), {
+  atomic: true,
+  oneTimeSecret: true,
 });
-
-/** A restricted key, stored only as its hash like a secret key; the key itself is in this answer alone. */
-export const createRestrictedKey = implement(
-  'create_restricted_key',
-  async ({ db, merchant }, input) => {
-    const secret = generateRestrictedKey();
-    const [row] = await db.query<KeyRow>(
-      `INSERT INTO api_keys (id, merchant_id, key_hash, hint, type, name, permissions, max_payout_amount)
-       VALUES ($1, $2, $3, $4, 'restricted', $5, $6, $7) RETURNING ${KEY_COLUMNS}`,
-      [newId('key'), merchant.id, hashSecretKey(secret), keyHint(secret), input.name, input.permissions, input.max_payout_amount ?? null],
-    );
-    return { ...keyObject(row!), secret };
-  },
-  { atomic: true, oneTimeSecret: true },
-);
-
 /** The keys that work now or until their expiry, newest first. */
 export const listApiKeys = implement('list_api_keys', async ({ db, merchant }) => {
   const rows = await db.query<KeyRow>(
@@ -81,24 +38,7 @@ export const revokeApiKey = implement(
   { atomic: true },
 );
 
-/**
- * A new secret key. The secret keys in use without an expiry get one: now + the
- * grace period (0, the default: revoked at once). A key already in a grace
- * period keeps its own, earlier expiry.
- */
-export const rollSecretKey = implement(
-  'roll_secret_key',
-  async ({ db, merchant }, input) => {
-    const secret = generateSecretKey();
-    const grace = input.expires_in_seconds ?? 0;
-    const [row] = await db.query<KeyRow>(
-      `WITH old AS (
-         UPDATE api_keys SET expires_at = now() + make_interval(secs => $5), revoked_at = CASE WHEN $5 = 0 THEN now() END
-         WHERE merchant_id = $2 AND type = 'secret' AND revoked_at IS NULL AND expires_at IS NULL)
-       INSERT INTO api_keys (id, merchant_id, key_hash, hint, type) VALUES ($1, $2, $3, $4, 'secret') RETURNING ${KEY_COLUMNS}`,
-      [newId('key'), merchant.id, hashSecretKey(secret), keyHint(secret), grace],
-    );
-    return { ...keyObject(row!), secret };
-  },
-  { atomic: true, oneTimeSecret: true },
-);
+export const rollSecretKey = implement('roll_secret_key', ({ db, merchant }, input) => roll(db, merchant.id, input.expires_in_seconds ?? 0), {
+  atomic: true,
+  oneTimeSecret: true,
+});
