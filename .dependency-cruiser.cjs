@@ -11,6 +11,13 @@ module.exports = {
       to: { pathNot: ['^lib/contract/', '^node_modules/zod/'] },
     },
     {
+      name: 'openapi-only-from-the-contract',
+      comment: 'lib/openapi builds the OpenAPI document from lib/contract alone (pure, framework-agnostic).',
+      severity: 'error',
+      from: { path: '^lib/openapi/' },
+      to: { pathNot: ['^lib/(openapi|contract)/', '^node_modules/zod/'] },
+    },
+    {
       name: 'core-is-framework-agnostic',
       comment: 'lib/payments imports nothing from Next, React, the console, the session or the upstream client.',
       severity: 'error',
