@@ -49,7 +49,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
     if (!responses.has(response)) responses.set(response, objectName(response, name));
     actions[name] = { request: schemaRef(requestSchemaName(name)), response: schemaRef(responses.get(response)!), mutates, permission };
   }
-  responses.set(errorBodySchema, 'Error');
+  responses.set(errorBodySchema, 'ErrorBody');
 
   const requestComponents = toComponents(requests, 'input');
   for (const name of ACTION_NAMES) {
