@@ -13,19 +13,19 @@ export interface ListQuery {
  */
 export function merchantApi(client: PaymentClient, secretKey: string) {
   return {
-    getBalance: (opts: { clientAddress?: string } = {}) => client.call(secretKey, { action: 'get_balance' }, balanceSchema, opts),
+    getBalance: (opts: { clientAddress?: string } = {}) => client.call(secretKey, 'get_balance', {}, balanceSchema, opts),
     withdraw: (input: PayoutInput, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'withdraw', ...input }, payoutSchema, { idempotencyKey }),
-    getPayout: (id: string) => client.call(secretKey, { action: 'get_payout', id }, payoutSchema),
+      client.call(secretKey, 'withdraw', input, payoutSchema, { idempotencyKey }),
+    getPayout: (id: string) => client.call(secretKey, 'get_payout', { id }, payoutSchema),
     listPayouts: (query: ListQuery & { status?: PayoutStatus }) =>
-      client.call(secretKey, { action: 'list_payouts', ...query }, payoutListSchema),
+      client.call(secretKey, 'list_payouts', query, payoutListSchema),
     createCheckoutSession: (input: { amount: number; description?: string }, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'create_checkout_session', ...input }, checkoutSessionSchema, { idempotencyKey }),
+      client.call(secretKey, 'create_checkout_session', input, checkoutSessionSchema, { idempotencyKey }),
     createPayoutBatch: (payouts: BatchItem[], idempotencyKey: string) =>
-      client.call(secretKey, { action: 'create_payout_batch', payouts }, payoutBatchSchema, { idempotencyKey }),
-    getPayoutBatch: (id: string) => client.call(secretKey, { action: 'get_payout_batch', id }, payoutBatchSchema),
+      client.call(secretKey, 'create_payout_batch', { payouts }, payoutBatchSchema, { idempotencyKey }),
+    getPayoutBatch: (id: string) => client.call(secretKey, 'get_payout_batch', { id }, payoutBatchSchema),
     listCheckoutSessions: (query: ListQuery) =>
-      client.call(secretKey, { action: 'list_checkout_sessions', ...query }, checkoutSessionListSchema),
+      client.call(secretKey, 'list_checkout_sessions', query, checkoutSessionListSchema),
   };
 }
 

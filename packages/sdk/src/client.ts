@@ -1,5 +1,5 @@
-import { PaymentApiError, PaymentConnectionError, type PaymentError } from './errors.js';
-import { ActionMethods, API_PATH, IDEMPOTENCY_HEADER, MUTATING_ACTIONS, REPLAYED_HEADER, REQUEST_ID_HEADER, type ActionName, type Actions } from './generated.js';
+import { PaymentApiError, PaymentConnectionError, type PaymentError } from './errors.ts';
+import { ActionMethods, API_PATH, IDEMPOTENCY_HEADER, MUTATING_ACTIONS, REPLAYED_HEADER, REQUEST_ID_HEADER, type ActionName, type Actions } from './generated.ts';
 
 export interface PaymentsClientOptions {
   /** The merchant's secret key (`sk_test_…`). Keep it on a server. */

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './generated.js';
+import type { ErrorCode } from './generated.ts';
 
 /** Anything the client throws. */
 export class PaymentError extends Error {
