@@ -3,6 +3,11 @@ import addFormats from 'ajv-formats';
 import { ACTION_NAMES, API_PATH, type ActionName } from '@/lib/contract';
 import { buildOpenApiDocument } from '@/lib/openapi';
 
+/** An answer that the OpenAPI document does not describe: a failure of the test, never a network error to retry. */
+export class OpenApiMismatchError extends Error {
+  name = 'OpenApiMismatchError';
+}
+
 let compiled: { ajv: Ajv2020; actions: Record<string, { response: string }> } | undefined;
 const validators = new Map<string, ValidateFunction>();
 
@@ -32,20 +37,20 @@ export function assertMatchesOpenApi(requestBody: string | undefined, status: nu
   try {
     body = JSON.parse(text);
   } catch {
-    throw new Error(`The API answered HTTP ${status} with a body that is not JSON: ${text.slice(0, 200)}`);
+    throw new OpenApiMismatchError(`The API answered HTTP ${status} with a body that is not JSON: ${text.slice(0, 200)}`);
   }
   let ref: string;
   if (status >= 200 && status < 300) {
     const action = actionOf(requestBody);
-    if (!action) throw new Error(`HTTP ${status} for a request without a known action: ${requestBody?.slice(0, 200)}`);
+    if (!action) throw new OpenApiMismatchError(`HTTP ${status} for a request without a known action: ${requestBody?.slice(0, 200)}`);
     validator('#/components/schemas/ErrorBody'); // compiles the document
     ref = compiled!.actions[action]!.response;
   } else {
     ref = `#/components/schemas/Error${status}`;
   }
   const validate = validator(ref);
-  if (!validate) throw new Error(`The OpenAPI document has no schema for HTTP ${status} (${ref})`);
-  if (!validate(body)) throw new Error(`HTTP ${status} does not match ${ref} of the OpenAPI document: ${compiled!.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+  if (!validate) throw new OpenApiMismatchError(`The OpenAPI document has no schema for HTTP ${status} (${ref})`);
+  if (!validate(body)) throw new OpenApiMismatchError(`HTTP ${status} does not match ${ref} of the OpenAPI document: ${compiled!.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
 }
 
 function actionOf(requestBody: string | undefined): ActionName | undefined {
