@@ -182,13 +182,13 @@ function errorResponse(status: number) {
 function actionsTable(actions: Record<ActionName, ActionEntry>): string {
   const rows = ACTION_NAMES.map((name) => {
     const a = actions[name];
-    return `| \`${name}\` | ${a.response.split('/').pop()} | ${a.mutates ? 'yes' : 'no'} | \`${a.permission}\` | ${ACTIONS[name].summary} |`;
+    return `| \`${name}\` | ${a.response.split('/').pop()} | ${a.mutates ? 'yes' : 'no'} | \`${a.permission}\` |`;
   });
   return [
-    'Every action is a POST of one JSON object to this path; `action` names it. The request body below is the union of every action (pick one to see its fields).',
+    'Every action is a POST of one JSON object to this path; `action` names it. The request body below is the union of every action: pick one to see its fields and what it does.',
     '',
-    '| action | answers with | changes state | permission | |',
-    '|---|---|---|---|---|',
+    '| action | answers with | changes state | permission |',
+    '|---|---|---|---|',
     ...rows,
   ].join('\n');
 }
