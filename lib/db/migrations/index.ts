@@ -3,6 +3,7 @@ import { sql as pendingPayouts } from './002-pending-payouts';
 import { sql as hardening } from './003-hardening';
 import { sql as payoutBatches } from './004-payout-batches';
 import { sql as testTopups } from './005-test-topups';
+import { sql as consoleSessionsOwnStore } from './009-console-sessions-own-store';
 
 /**
  * Versioned migrations, applied in order by `migrate`. Never edit one that has
@@ -15,4 +16,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 3, name: 'hardening', sql: hardening },
   { version: 4, name: 'payout-batches', sql: payoutBatches },
   { version: 5, name: 'test-topups', sql: testTopups },
+  { version: 9, name: 'console-sessions-own-store', sql: consoleSessionsOwnStore },
 ];
