@@ -7,7 +7,8 @@ import type { RequestOutcome } from '../payments/payment-api';
  * through its `onRequest` hook; database gauges are read at scrape time, so an
  * idle process does no work for them.
  */
-export function createMetrics(db: Db) {
+export function createMetrics(db: Db, opts: { payments?: boolean } = {}) {
+  const payments = opts.payments ?? true;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'payments_' });
 
@@ -51,6 +52,7 @@ export function createMetrics(db: Db) {
     help: 'Pending payouts whose settlement time has come.',
     registers: [registry],
     async collect() {
+      if (!payments) return; // a console-only process has no payouts table
       const [row] = await db.query<{ due: number; oldest: number | null }>(
         `SELECT count(*)::int AS due, EXTRACT(EPOCH FROM now() - min(settle_after))::float8 AS oldest
          FROM payouts WHERE status = 'pending' AND settle_after <= now()`,
