@@ -11,6 +11,20 @@ module.exports = {
       to: { pathNot: ['^lib/contract/', '^node_modules/zod/'] },
     },
     {
+      name: 'openapi-only-from-the-contract',
+      comment: 'lib/openapi builds the OpenAPI document from lib/contract alone (pure, framework-agnostic).',
+      severity: 'error',
+      from: { path: '^lib/openapi/' },
+      to: { pathNot: ['^lib/(openapi|contract)/', '^node_modules/zod/'] },
+    },
+    {
+      name: 'sdk-stands-alone',
+      comment: 'packages/sdk is published on its own: nothing outside it (no zod, no contract module), only fetch.',
+      severity: 'error',
+      from: { path: '^packages/sdk/src/' },
+      to: { pathNot: '^packages/sdk/src/' },
+    },
+    {
       name: 'core-is-framework-agnostic',
       comment: 'lib/payments imports nothing from Next, React, the console, the session or the upstream client.',
       severity: 'error',

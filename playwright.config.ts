@@ -12,10 +12,25 @@ const PORT = Number(process.env.E2E_PORT ?? 3150);
 export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
 export const E2E_DEMO_KEY = 'sk_test_E2eDemoKey0123456789abcdefghijklmnopqrstuv';
 
+/**
+ * E2E_SPLIT=1: the console and the payment API as two processes on two databases, the console
+ * reaching the API over HTTP through the SDK (PAYMENT_API_BASE_URL). The API process is a whole
+ * `npm start` too: the hosted checkout page belongs to the API's side, and checkout links point at
+ * it. Its port is the last of vitest's block (vitest has finished when Playwright runs).
+ */
+export const E2E_SPLIT = process.env.E2E_SPLIT === '1';
+const API_PORT = Number(process.env.E2E_API_PORT ?? (process.env.TEST_PORT_BASE ? Number(process.env.TEST_PORT_BASE) + 99 : PORT + 50));
+/** Where the tests call the API directly (and where checkout links point). */
+export const E2E_API_URL = E2E_SPLIT ? `http://127.0.0.1:${API_PORT}` : E2E_BASE_URL;
+
 // The config is loaded by the runner and by every worker: make the data folder once,
 // a new one of this run's own (another run on the machine keeps its own).
 if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'console-e2e-'));
+}
+// Split: E2E_DATA_DIR is the API's (merchants are created there); the console keeps its own.
+if (E2E_SPLIT && !process.env.E2E_CONSOLE_DATA_DIR) {
+  process.env.E2E_CONSOLE_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'console-only-e2e-'));
 }
 
 const chromium = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? '/usr/bin/chromium';
@@ -40,27 +55,37 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
+  webServer: E2E_SPLIT
+    ? [
+        server(API_PORT, process.env.E2E_DATA_DIR!, { PAYMENT_API_BASE_URL: '' }),
+        server(PORT, process.env.E2E_CONSOLE_DATA_DIR!, { PAYMENT_API_BASE_URL: E2E_API_URL }),
+      ]
+    : server(PORT, process.env.E2E_DATA_DIR!, { PAYMENT_API_BASE_URL: '' }),
+});
+
+/** npm start's server on `port` and a fresh embedded database in `dataDir` (see the top of this file). */
+function server(port: number, dataDir: string, env: Record<string, string>) {
+  return {
     // Playwright passes its own environment on: DATABASE_URL is removed so the app runs on the fresh embedded database.
     // npm start's server (the API ahead of Next); it builds .next-e2e first unless a current build is there.
     command: `env -u DATABASE_URL node --import tsx scripts/start.ts`,
-    url: `${E2E_BASE_URL}/login`,
+    url: `http://127.0.0.1:${port}/login`,
     reuseExistingServer: false,
     timeout: 300_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
     env: {
       NODE_ENV: 'production',
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: process.env.E2E_DATA_DIR!,
+      DATA_DIR: dataDir,
       DEMO_SECRET_KEY: E2E_DEMO_KEY,
       SETTLEMENT_DELAY_SECONDS: '1',
       NEXT_DIST_DIR: '.next-e2e',
       SESSION_SECRET: '',
-      PAYMENT_API_BASE_URL: '',
       LOG_LEVEL: 'warn',
       NEXT_TELEMETRY_DISABLED: '1',
+      ...env,
     },
-  },
-});
+  };
+}

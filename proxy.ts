@@ -7,12 +7,16 @@ import { NextResponse, type NextRequest } from 'next/server';
 const SESSION_COOKIES = ['console_session', '__Host-console_session'];
 const CONSOLE_PAGES = ['/dashboard', '/payouts', '/payout-batches', '/checkout-sessions'];
 
-function contentSecurityPolicy(nonce: string, https: boolean): string {
+// The API reference (app/docs/api): Redoc's styled-components write <style> tags and style
+// attributes that carry no nonce, so that page alone allows inline styles (never inline scripts).
+const API_REFERENCE = '/docs/api';
+
+function contentSecurityPolicy(nonce: string, https: boolean, inlineStyles = false): string {
   const dev = process.env.NODE_ENV === 'development';
   return [
     `default-src 'self'`,
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? ` 'unsafe-eval'` : ''}`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    inlineStyles ? `style-src 'self' 'unsafe-inline'` : `style-src 'self' 'nonce-${nonce}'`,
     `img-src 'self' data:`,
     `font-src 'self'`,
     `connect-src 'self'`,
@@ -29,7 +33,7 @@ export function proxy(request: NextRequest) {
   const isConsolePage = CONSOLE_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
   let response: NextResponse;
   const nonce = btoa(crypto.randomUUID());
-  const csp = contentSecurityPolicy(nonce, request.nextUrl.protocol === 'https:');
+  const csp = contentSecurityPolicy(nonce, request.nextUrl.protocol === 'https:', pathname === API_REFERENCE);
 
   if (isConsolePage && !SESSION_COOKIES.some((name) => request.cookies.has(name))) {
     // nextUrl keeps the host the browser used (from the Host header), unlike a URL built from server settings.

@@ -11,7 +11,7 @@ import { servedOverHttps } from '../lib/config/env';
 export async function serve(runtime: Runtime, next?: NextHandler) {
   const { settings, log } = runtime;
   // The embedded database is this process's alone: the merchant CLI asks this server instead (lib/admin).
-  const adminToken = runtime.db.kind === 'pglite' ? newAdminToken() : undefined;
+  const adminToken = runtime.db.kind === 'pglite' && !runtime.consoleOnly ? newAdminToken() : undefined;
   const app = createAppServer({
     adminToken,
     runtime,

@@ -2,7 +2,8 @@
 // npm test: every suite, in order, with one closing line of counts.
 //   1. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
 //   2. Playwright: the console and the hosted checkout in real Chromium, against a fresh
-//      production build (.next-e2e) on a fresh embedded database (see playwright.config.ts)
+//      production build (.next-e2e) on a fresh embedded database (see playwright.config.ts);
+//      then again with the console and the API as two processes on two databases (E2E_SPLIT)
 //   3. stress, quick size: real server processes under load, kill -9, hostile input
 //      (npm run test:stress is the full size; see docs/prove.md)
 // Each step appends its counts; the run fails if any step fails.
@@ -60,25 +61,26 @@ function vitestStep(title, name, args, env) {
 // 1. vitest
 vitestStep('unit and integration tests (vitest)', 'vitest', []);
 
-// 2. Playwright: build once here, so the config's web server only starts it.
-const e2eReport = path.join(tmp, 'playwright.json');
+// 2. Playwright: build once here, so the config's web servers only start it. Twice: the console with
+//    the API in its own process (the default), then split: console and API as two processes on two
+//    databases, the console reaching the API over HTTP through the SDK (E2E_SPLIT, playwright.config.ts).
 const built = step('build for the end-to-end tests (next build, .next-e2e)', bin('next'), ['build'], {
   NEXT_DIST_DIR: '.next-e2e',
   NEXT_TELEMETRY_DISABLED: '1',
 });
-if (built) {
-  step('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_FILE: e2eReport,
-  });
-}
-if (fs.existsSync(e2eReport)) {
-  const { stats } = JSON.parse(fs.readFileSync(e2eReport, 'utf8'));
+
+function playwrightStep(title, name, env) {
+  const report = path.join(tmp, `${name}.json`);
+  if (built) step(title, bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: report, ...env });
+  if (!fs.existsSync(report)) return void (totals.failed += 1);
+  const { stats } = JSON.parse(fs.readFileSync(report, 'utf8'));
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
-} else {
-  totals.failed += 1;
 }
+
+playwrightStep('end-to-end tests (Playwright, Chromium)', 'playwright', {});
+playwrightStep('end-to-end tests, console and API split (Playwright, Chromium)', 'playwright-split', { E2E_SPLIT: '1' });
 
 // 3. stress, quick size
 vitestStep('stress, quick size (vitest.stress.config.ts)', 'stress', ['--config', 'vitest.stress.config.ts'], { STRESS_SIZE: 'quick' });

@@ -1,3 +1,4 @@
+import { CONSOLE_MIGRATIONS, CONSOLE_MIGRATIONS_TABLE } from './console-migrations';
 import { migrate } from './migrate';
 import { openPgliteDb } from './pglite-db';
 import { openPostgresDb, type PoolLimits } from './postgres-db';
@@ -10,6 +11,8 @@ export interface DbSettings {
   dataDir?: string;
   poolSize?: number;
   limits?: PoolLimits;
+  /** The console-only store (lib/db/console-migrations.ts) instead of the payment schema. */
+  schema?: 'payments' | 'console';
 }
 
 /** Opens the configured database and brings its schema up to date. */
@@ -18,7 +21,8 @@ export async function openDb(settings: DbSettings): Promise<Db> {
     ? openPostgresDb(settings.databaseUrl, settings.poolSize, settings.limits)
     : await openPgliteDb(settings.dataDir);
   try {
-    await migrate(db);
+    if (settings.schema === 'console') await migrate(db, CONSOLE_MIGRATIONS, CONSOLE_MIGRATIONS_TABLE);
+    else await migrate(db);
     return db;
   } catch (error) {
     await db.close().catch(() => {});

@@ -4,6 +4,7 @@ import { ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
 import { API_PATH, OPENAPI_PATH } from '../contract';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { nodeHandler } from './node-http';
+import { buildOpenApiDocument } from '../openapi';
 import type { Runtime } from './runtime';
 
 /** Next's request handler (`app.getRequestHandler()`), for everything that is not the API's. */
@@ -65,7 +66,7 @@ export function createAppServer(opts: AppServerOptions) {
         if (opts.metricsToken) return void metrics(req, res);
         break;
       case OPENAPI_PATH:
-        break;
+        return openApi(req, res);
       case ADMIN_PATH:
         if (admin) return void admin(req, res);
         break;
@@ -90,6 +91,17 @@ export function createAppServer(opts: AppServerOptions) {
     } catch {
       send(res, 503, '{"status":"database_unavailable"}', { 'retry-after': '1' });
     }
+  }
+
+  /** The OpenAPI document, built from the contract once per process. */
+  let openApiBody: string | undefined;
+  function openApi(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return send(res, 405, '{"error":{"type":"invalid_request_error","code":"method_not_allowed","message":"Only GET is served here."}}', { allow: 'GET, HEAD' });
+    }
+    openApiBody ??= JSON.stringify(buildOpenApiDocument());
+    // Public and the same for everyone: a browser or a code generator may read it from any origin.
+    send(res, 200, openApiBody, { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' });
   }
 
   async function metrics(req: http.IncomingMessage, res: http.ServerResponse) {

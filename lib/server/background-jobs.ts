@@ -6,6 +6,8 @@ import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
 import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
 import { purgeEndedConsoleSessions } from '../session/session-purge';
 
+const CONSOLE_JOBS = ['auth_failure_purge', 'console_session_purge'];
+
 /** Told after every run of a job: for the metrics. */
 export type JobObserver = (job: string, outcome: 'ok' | 'failed', ms: number) => void;
 
@@ -28,10 +30,10 @@ interface Job {
 export function startBackgroundJobs(
   db: Db,
   log: Logger,
-  opts: { idempotencyTtlSeconds: number; publicOrigin: string; eventRetentionDays?: number; tickMs?: number; observe?: JobObserver },
+  opts: { idempotencyTtlSeconds: number; publicOrigin: string; eventRetentionDays?: number; tickMs?: number; observe?: JobObserver; consoleOnly?: boolean },
 ) {
   const tickMs = opts.tickMs ?? 1000;
-  const jobs: Job[] = [
+  const all: Job[] = [
     {
       name: 'settlement',
       everyMs: tickMs,
@@ -69,6 +71,8 @@ export function startBackgroundJobs(
       },
     },
   ];
+  // A console-only process holds no payment data: only its own sessions and sign-in counts to purge.
+  const jobs = opts.consoleOnly ? all.filter((job) => CONSOLE_JOBS.includes(job.name)) : all;
 
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();

@@ -7,7 +7,8 @@ import type { RequestOutcome } from '../payments/payment-api';
  * through its `onRequest` hook; database gauges are read at scrape time, so an
  * idle process does no work for them.
  */
-export function createMetrics(db: Db) {
+export function createMetrics(db: Db, opts: { payments?: boolean } = {}) {
+  const payments = opts.payments ?? true;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'payments_' });
 
@@ -57,6 +58,7 @@ export function createMetrics(db: Db) {
     help: 'Webhook deliveries due now and not yet attempted.',
     registers: [registry],
     async collect() {
+      if (!payments) return; // a console-only process has no webhook deliveries
       const [row] = await db.query<{ due: number }>(
         `SELECT count(*)::int AS due FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()`,
       );
@@ -68,6 +70,7 @@ export function createMetrics(db: Db) {
     help: 'Pending payouts whose settlement time has come.',
     registers: [registry],
     async collect() {
+      if (!payments) return; // a console-only process has no payouts table
       const [row] = await db.query<{ due: number; oldest: number | null }>(
         `SELECT count(*)::int AS due, EXTRACT(EPOCH FROM now() - min(settle_after))::float8 AS oldest
          FROM payouts WHERE status = 'pending' AND settle_after <= now()`,

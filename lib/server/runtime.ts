@@ -10,6 +10,7 @@ import { startWebhookDelivery } from '../payments/webhooks/delivery-worker';
 import { startBackgroundJobs } from './background-jobs';
 import { resolveSealingKeys } from './sealing-keys';
 import { createMetrics, type Metrics } from './metrics';
+import { ApiError } from '../contract';
 
 export interface Runtime {
   db: Db;
@@ -18,6 +19,8 @@ export interface Runtime {
   log: Logger;
   metrics: Metrics;
   settings: Env;
+  /** The API is another deployment (PAYMENT_API_BASE_URL): this process opened no payment database. */
+  consoleOnly: boolean;
   stop(): Promise<void>;
 }
 
@@ -27,6 +30,7 @@ export interface Runtime {
  * by the Next app and the standalone server.
  */
 export async function startRuntime(settings: Env, log: Logger = createLogger({ level: settings.LOG_LEVEL })): Promise<Runtime> {
+  if (settings.PAYMENT_API_BASE_URL) return startConsoleRuntime(settings, log);
   const db = await openDb({
     databaseUrl: settings.DATABASE_URL,
     dataDir: settings.DATA_DIR,
@@ -90,8 +94,51 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
     log,
     metrics,
     settings,
+    consoleOnly: false,
     async stop() {
       await Promise.all([jobs.stop(), webhooks.stop()]);
+      await db.close();
+    },
+  };
+}
+
+/**
+ * A console-only process (PAYMENT_API_BASE_URL set): the console's own store (sessions and
+ * sign-in counts; DATA_DIR or DATABASE_URL, never the API's database), none of the payment
+ * schema, no demo merchant, no settlement or payment purges. Its API path answers 404: the API
+ * is served where PAYMENT_API_BASE_URL points.
+ */
+async function startConsoleRuntime(settings: Env, log: Logger): Promise<Runtime> {
+  const db = await openDb({
+    databaseUrl: settings.DATABASE_URL,
+    dataDir: settings.DATA_DIR,
+    poolSize: settings.DATABASE_POOL_SIZE,
+    limits: {
+      connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    schema: 'console',
+  });
+  const metrics = createMetrics(db, { payments: false });
+  const elsewhere = new ApiError('not_found', `This deployment serves the console only; the payment API is at ${settings.PAYMENT_API_BASE_URL}.`);
+  const core: PaymentCore = async () => ({
+    status: elsewhere.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    body: JSON.stringify(elsewhere.toBody()),
+  });
+  // Console jobs only: no checkout expiry here, so no origin for its events.
+  const jobs = startBackgroundJobs(db, log, { idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS, observe: metrics.observeJob, consoleOnly: true, publicOrigin: '' });
+  log.info({ database: db.kind, api: settings.PAYMENT_API_BASE_URL }, 'console-only runtime ready');
+  return {
+    db,
+    core,
+    log,
+    metrics,
+    settings,
+    consoleOnly: true,
+    async stop() {
+      await jobs.stop();
       await db.close();
     },
   };

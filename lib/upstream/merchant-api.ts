@@ -1,6 +1,7 @@
 import 'server-only';
 import { balanceSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
 import {
+  type ActionRequest,
   deletedWebhookEndpointSchema,
   eventListSchema,
   eventSchema,
@@ -23,35 +24,35 @@ export interface ListQuery {
  */
 export function merchantApi(client: PaymentClient, secretKey: string) {
   return {
-    getBalance: (opts: { clientAddress?: string } = {}) => client.call(secretKey, { action: 'get_balance' }, balanceSchema, opts),
+    getBalance: (opts: { clientAddress?: string } = {}) => client.call(secretKey, 'get_balance', {}, balanceSchema, opts),
     withdraw: (input: PayoutInput, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'withdraw', ...input }, payoutSchema, { idempotencyKey }),
-    getPayout: (id: string) => client.call(secretKey, { action: 'get_payout', id }, payoutSchema),
+      client.call(secretKey, 'withdraw', input, payoutSchema, { idempotencyKey }),
+    getPayout: (id: string) => client.call(secretKey, 'get_payout', { id }, payoutSchema),
     listPayouts: (query: ListQuery & { status?: PayoutStatus }) =>
-      client.call(secretKey, { action: 'list_payouts', ...query }, payoutListSchema),
+      client.call(secretKey, 'list_payouts', query, payoutListSchema),
     createCheckoutSession: (input: { amount: number; description?: string }, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'create_checkout_session', ...input }, checkoutSessionSchema, { idempotencyKey }),
+      client.call(secretKey, 'create_checkout_session', input, checkoutSessionSchema, { idempotencyKey }),
     createPayoutBatch: (payouts: BatchItem[], idempotencyKey: string) =>
-      client.call(secretKey, { action: 'create_payout_batch', payouts }, payoutBatchSchema, { idempotencyKey }),
-    getPayoutBatch: (id: string) => client.call(secretKey, { action: 'get_payout_batch', id }, payoutBatchSchema),
+      client.call(secretKey, 'create_payout_batch', { payouts }, payoutBatchSchema, { idempotencyKey }),
+    getPayoutBatch: (id: string) => client.call(secretKey, 'get_payout_batch', { id }, payoutBatchSchema),
     listCheckoutSessions: (query: ListQuery) =>
-      client.call(secretKey, { action: 'list_checkout_sessions', ...query }, checkoutSessionListSchema),
+      client.call(secretKey, 'list_checkout_sessions', query, checkoutSessionListSchema),
     // Webhooks: the secret of create and rotate is shown once to the merchant, never kept by the console.
-    listWebhookEndpoints: () => client.call(secretKey, { action: 'list_webhook_endpoints', limit: 100 }, webhookEndpointListSchema),
-    createWebhookEndpoint: (input: { url: string; enabled_events?: string[]; description?: string }, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'create_webhook_endpoint', ...input }, webhookEndpointWithSecretSchema, { idempotencyKey }),
+    listWebhookEndpoints: () => client.call(secretKey, 'list_webhook_endpoints', { limit: 100 }, webhookEndpointListSchema),
+    createWebhookEndpoint: (input: Omit<ActionRequest<'create_webhook_endpoint'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'create_webhook_endpoint', input, webhookEndpointWithSecretSchema, { idempotencyKey }),
     updateWebhookEndpoint: (input: { id: string; disabled: boolean }, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'update_webhook_endpoint', ...input }, webhookEndpointSchema, { idempotencyKey }),
+      client.call(secretKey, 'update_webhook_endpoint', input, webhookEndpointSchema, { idempotencyKey }),
     deleteWebhookEndpoint: (id: string, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'delete_webhook_endpoint', id }, deletedWebhookEndpointSchema, { idempotencyKey }),
+      client.call(secretKey, 'delete_webhook_endpoint', { id }, deletedWebhookEndpointSchema, { idempotencyKey }),
     rotateWebhookSecret: (id: string, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'rotate_webhook_secret', id }, webhookEndpointWithSecretSchema, { idempotencyKey }),
+      client.call(secretKey, 'rotate_webhook_secret', { id }, webhookEndpointWithSecretSchema, { idempotencyKey }),
     listWebhookDeliveries: (query: ListQuery & { endpoint_id?: string }) =>
-      client.call(secretKey, { action: 'list_webhook_deliveries', ...query }, webhookDeliveryListSchema),
+      client.call(secretKey, 'list_webhook_deliveries', query, webhookDeliveryListSchema),
     resendEvent: (input: { id: string; endpoint_id: string }, idempotencyKey: string) =>
-      client.call(secretKey, { action: 'resend_event', ...input }, webhookDeliverySchema, { idempotencyKey }),
-    getEvent: (id: string) => client.call(secretKey, { action: 'get_event', id }, eventSchema),
-    listEvents: (query: ListQuery) => client.call(secretKey, { action: 'list_events', ...query }, eventListSchema),
+      client.call(secretKey, 'resend_event', input, webhookDeliverySchema, { idempotencyKey }),
+    getEvent: (id: string) => client.call(secretKey, 'get_event', { id }, eventSchema),
+    listEvents: (query: ListQuery) => client.call(secretKey, 'list_events', query, eventListSchema),
   };
 }
 

@@ -1,26 +1,23 @@
 import 'server-only';
 import type { z } from 'zod';
-import { API_PATH, errorBodySchema, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../contract';
+import { PaymentApiError, PaymentsClient, type ActionName, type Actions } from '@/packages/sdk/src';
 import { invalidResponse, outcomeUnknown, UpstreamError } from './upstream-error';
 
-/** The spec's recommended back-off: 1 s, 2 s, 4 s, each resending the same key. */
+/** The spec's back-off, which the SDK follows: 1 s, 2 s, 4 s, each resending the same key. */
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
+
+/** A console request never waits longer than this between two attempts, whatever Retry-After says. */
+const MAX_RETRY_DELAY_MS = 4000;
 
 export interface PaymentClientOptions {
   /** Origin (and optional path prefix) of the payment API; `/v1/index.php` is appended. */
   baseUrl: string;
   /** Timeout of each attempt, the body included. */
   timeoutMs?: number;
-  retryDelaysMs?: readonly number[];
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   /** Told about each retry; never given the key. */
   onRetry?: (info: { action: string; attempt: number; reason: string }) => void;
-}
-
-export interface Command {
-  action: string;
-  [field: string]: unknown;
 }
 
 export interface CallResult<T> {
@@ -35,71 +32,52 @@ export interface CallOptions {
   clientAddress?: string;
 }
 
-type Attempt<T> = { done: true; result: CallResult<T> } | { done: false; reason: string; error: UpstreamError };
-
 /**
- * The console's one way to the payment API: Bearer key, idempotency header,
- * retries with the same key after a network error, a timeout, a 5xx or a 409
- * "in progress", zod-checked responses, and errors in the one error shape.
+ * The console's one way to the payment API, built on the SDK (packages/sdk): the
+ * console is the SDK's first user. The SDK sends the Bearer key and the
+ * idempotency key and retries; this adapter adds what only the console needs:
+ * answers checked with the contract's zod schemas (so nothing unasked-for reaches
+ * a browser), and every failure as an UpstreamError in the one error shape.
  */
 export function createPaymentClient(options: PaymentClientOptions) {
-  const url = options.baseUrl.replace(/\/+$/, '') + API_PATH;
-  const doFetch = options.fetch ?? fetch;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-  const timeoutMs = options.timeoutMs ?? 8000;
-
-  async function attempt<T>(secretKey: string, command: Command, schema: z.ZodType<T>, opts: CallOptions): Promise<Attempt<T>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', accept: 'application/json' };
-    if (opts.idempotencyKey !== undefined) headers[IDEMPOTENCY_HEADER] = opts.idempotencyKey;
-    // The browser's address, for the API's failed-authentication limit (the console is its proxy).
-    if (opts.clientAddress !== undefined) headers['x-forwarded-for'] = opts.clientAddress;
-    let status: number;
-    let text: string;
-    let replayed: boolean;
-    try {
-      const res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(command), signal: AbortSignal.timeout(timeoutMs), redirect: 'error', cache: 'no-store' });
-      status = res.status;
-      replayed = res.headers.get(REPLAYED_HEADER) === 'true';
-      text = await res.text();
-    } catch (error) {
-      const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'network error';
-      return { done: false, reason, error: outcomeUnknown(reason) };
-    }
-    const json = parseJson(text);
-    if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) throw invalidResponse(status);
-      return { done: true, result: { data: parsed.data, replayed } };
-    }
-    const body = errorBodySchema.safeParse(json);
-    const error = body.success ? new UpstreamError(status, body.data) : status >= 500 ? outcomeUnknown(`HTTP ${status}`) : invalidResponse(status);
-    if (status >= 500 || (status === 409 && error.code === 'idempotency_request_in_progress')) {
-      return { done: false, reason: `HTTP ${status}`, error };
-    }
-    throw error;
-  }
+  const sdkFor = (secretKey: string) =>
+    new PaymentsClient({
+      secretKey,
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs ?? 8000,
+      maxRetries: DEFAULT_RETRY_DELAYS_MS.length,
+      maxRetryDelayMs: MAX_RETRY_DELAY_MS,
+      fetch: options.fetch,
+      sleep: options.sleep,
+      onRetry: options.onRetry && ((info) => options.onRetry!({ action: info.action, attempt: info.attempt, reason: info.reason })),
+    });
 
   return {
-    async call<T>(secretKey: string, command: Command, schema: z.ZodType<T>, opts: CallOptions = {}): Promise<CallResult<T>> {
-      for (let i = 0; ; i++) {
-        const outcome = await attempt(secretKey, command, schema, opts);
-        if (outcome.done) return outcome.result;
-        const delay = delays[i];
-        if (delay === undefined) throw outcome.error;
-        options.onRetry?.({ action: command.action, attempt: i + 1, reason: outcome.reason });
-        await sleep(delay);
+    async call<N extends ActionName, T>(secretKey: string, action: N, params: Actions[N]['params'], schema: z.ZodType<T>, opts: CallOptions = {}): Promise<CallResult<T>> {
+      let result;
+      try {
+        result = await sdkFor(secretKey).request(action, params, {
+          idempotencyKey: opts.idempotencyKey,
+          headers: opts.clientAddress === undefined ? undefined : { 'x-forwarded-for': opts.clientAddress },
+        });
+      } catch (error) {
+        throw toUpstreamError(error);
       }
+      const parsed = schema.safeParse(result.data);
+      if (!parsed.success) throw invalidResponse(200);
+      return { data: parsed.data, replayed: result.replayed };
     },
   };
 }
 
 export type PaymentClient = ReturnType<typeof createPaymentClient>;
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+/** The SDK's errors in the console's terms: the API's own refusals pass through; no usable answer is an unknown outcome. */
+function toUpstreamError(error: unknown): UpstreamError {
+  if (error instanceof PaymentApiError && error.code !== 'invalid_response') {
+    const { status, type, code, message, param, requestId } = error;
+    return new UpstreamError(status, { error: { type, code, message, ...(param ? { param } : {}), ...(requestId ? { request_id: requestId } : {}) } });
   }
+  if (error instanceof PaymentApiError) return error.status >= 500 ? outcomeUnknown(`HTTP ${error.status}`) : invalidResponse(error.status);
+  return outcomeUnknown(error instanceof Error && 'timedOut' in error && error.timedOut ? 'no answer in time' : 'network error');
 }

@@ -30,7 +30,11 @@ describe.runIf(postgresUrl)('a duplicate of an in-flight request (postgres)', ()
   it('waits for the original and replays its result', async () => {
     const { api, holder, body } = await setup(5);
     try {
-      const stored = '{"object":"payout","id":"po_fromtheoriginal000000000"}';
+      // A whole payout, as the original would have stored it (every answer must match the OpenAPI document).
+      const stored = JSON.stringify({
+        object: 'payout', id: 'po_fromtheoriginal000000000', amount: 40_000, currency: 'IDR', bank_code: 'BCA', account_last4: '7890', status: 'pending',
+        failure_code: null, failure_message: null, created_at: '2026-11-23T08:00:00.000Z', settled_at: null, batch_id: null, reference: null, livemode: false,
+      });
       const duplicate = api.call(body, { idempotencyKey: 'in-flight' });
       await new Promise((r) => setTimeout(r, 300));
       await holder.query(`UPDATE idempotency_keys SET response_status = 200, response_body = $1 WHERE key = 'in-flight'`, [stored]);

@@ -3,7 +3,7 @@
 // merchant, with the test-mode helpers that drive payouts and payments into any state at once.
 import { execFileSync } from 'node:child_process';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_BASE_URL } from '../../playwright.config';
+import { E2E_API_URL } from '../../playwright.config';
 
 export interface TestMerchant {
   id: string;
@@ -24,7 +24,7 @@ function createMerchant(name: string, balance: number): TestMerchant {
 /** The payment API as the worker's merchant: one call, 2xx expected. */
 export function merchantApi(request: APIRequestContext, merchant: TestMerchant) {
   return async <T = any>(body: Record<string, unknown>, idempotencyKey?: string): Promise<T> => {
-    const res = await request.post(`${E2E_BASE_URL}/v1/index.php`, {
+    const res = await request.post(`${E2E_API_URL}/v1/index.php`, {
       headers: { authorization: `Bearer ${merchant.secretKey}`, ...(idempotencyKey ? { 'x-service-idempotency': idempotencyKey } : {}) },
       data: body,
     });

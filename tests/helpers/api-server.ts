@@ -36,6 +36,7 @@ export interface TestApi {
 }
 
 import { API_PATH } from './api-path';
+import { assertMatchesOpenApi } from './openapi-check';
 
 /** One sealing key for every test core of this process: a test's delivery worker opens what its API sealed. */
 export const testSecretBox = createSecretBox([randomBytes(32)]);
@@ -48,8 +49,11 @@ export async function callApi<T = any>(baseUrl: string, defaultKey: string | und
   const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
   if (key) headers.authorization = `Bearer ${key}`;
   if (opts.idempotencyKey !== undefined) headers['x-service-idempotency'] = opts.idempotencyKey;
-  const res = await fetch(baseUrl + API_PATH, { method: 'POST', headers, body: opts.raw ?? JSON.stringify(body), signal: opts.signal });
+  const sent = opts.raw ?? JSON.stringify(body);
+  const res = await fetch(baseUrl + API_PATH, { method: 'POST', headers, body: sent, signal: opts.signal });
   const text = await res.text();
+  // Every answer the integration suite receives must match the OpenAPI document.
+  assertMatchesOpenApi(sent, res.status, text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,4 +1,5 @@
 import { callApi, type ApiCallOptions, type ApiResult } from './api-server';
+import { OpenApiMismatchError } from './openapi-check';
 
 /** The spec's client retry schedule: 1 s, 2 s, 4 s, then every 4 s. */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000];
@@ -36,7 +37,8 @@ export async function callUntilAnswered<T = any>(
     let result: ApiResult<T> | undefined;
     try {
       result = await callApi<T>(baseUrl(), secretKey, body, { ...opts, signal: AbortSignal.timeout(opts.attemptTimeoutMs ?? 10_000) });
-    } catch {
+    } catch (error) {
+      if (error instanceof OpenApiMismatchError) throw error;
       networkErrors++;
     }
     if (result) statuses.push(result.status);

@@ -9,6 +9,7 @@ import { parseEnv } from '@/lib/config/env';
 import { createLogger } from '@/lib/log';
 import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
 import { startRuntime, type Runtime } from '@/lib/server/runtime';
+import { buildOpenApiDocument } from '@/lib/openapi';
 import { callApi, withdrawal } from '../helpers/api-server';
 
 const DEMO = 'sk_test_appServerAppServerAppServer0123456789';
@@ -128,5 +129,17 @@ describe('graceful shutdown', () => {
     expect(performance.now() - t).toBeLessThan(5_000);
     expect(await hung).toBe('closed');
     running = undefined;
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('GET /v1/openapi.json serves the document built from the contract; other methods are 405', async () => {
+    const { url } = await start();
+    const res = await fetch(url + '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    const post = await fetch(url + '/v1/openapi.json', { method: 'POST' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
   });
 });

@@ -12,7 +12,10 @@ const CLOSED = { complete: 'This checkout session has already been paid.', expir
 export default async function HostedCheckoutPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
-  const session = await getPublicCheckoutSession((await getRuntime()).db, id);
+  const runtime = await getRuntime();
+  // The hosted page is the API's side: a console-only process (PAYMENT_API_BASE_URL) holds no sessions.
+  if (runtime.consoleOnly) notFound();
+  const session = await getPublicCheckoutSession(runtime.db, id);
   if (!session) notFound();
   const amount = formatMoney(session.amount, session.currency);
   return (

@@ -1,0 +1,13 @@
+// npm run generate: writes the files generated from lib/contract (docs/openapi.json, the SDK's types).
+// A test fails when a committed copy differs from what this would write.
+import fs from 'node:fs';
+import path from 'node:path';
+import { GENERATED } from './generated-files';
+
+for (const [file, content] of Object.entries(GENERATED())) {
+  const target = path.join(__dirname, '..', file);
+  const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined;
+  if (current === content) continue;
+  fs.writeFileSync(target, content);
+  process.stdout.write(`wrote ${file}\n`);
+}

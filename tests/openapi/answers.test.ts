@@ -1,0 +1,92 @@
+// Real answers of the API, successes and errors, validate against the OpenAPI document's schema for their action and status (ajv, 2020-12).
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { ACTION_NAMES, API_PATH, ERROR_CODES, type ActionName, type ErrorCode } from '@/lib/contract';
+import { buildOpenApiDocument } from '@/lib/openapi';
+import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
+import { pgliteBackend } from '../helpers/databases';
+
+const doc = buildOpenApiDocument();
+const operation = doc.paths[API_PATH].post;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema(doc, 'openapi.json');
+const validatorOf = (ref: string) => ajv.getSchema(`openapi.json${ref}`)!;
+
+/** Every answer seen, checked after the calls: the action's object for a 2xx, Error<status> otherwise. */
+const seen: { action: ActionName; res: ApiResult }[] = [];
+const errorsSeen = new Set<string>();
+
+function check(action: ActionName, res: ApiResult) {
+  seen.push({ action, res });
+  const ref = res.status === 200 ? operation['x-actions'][action].response : `#/components/schemas/Error${res.status}`;
+  const validate = validatorOf(ref);
+  expect(validate, `the document has a schema for ${action} ${res.status}`).toBeTypeOf('function');
+  if (!validate(res.body)) throw new Error(`${action} ${res.status} does not match ${ref}: ${ajv.errorsText(validate.errors)}\n${res.text}`);
+  expect(res.headers.get('request-id')).toMatch(/^req_/);
+  if (res.status !== 200) {
+    const code = res.body.error.code as ErrorCode;
+    errorsSeen.add(code);
+    expect(ERROR_CODES[code].status).toBe(res.status);
+    if (['idempotency_request_in_progress', 'rate_limited', 'service_unavailable'].includes(code)) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  }
+  return res;
+}
+
+describe('answers of the real API against the OpenAPI document', () => {
+  const api = useTestApi(pgliteBackend, { openingBalance: 5_000_000, settings: { settlementDelaySeconds: 3600, authFailuresPerMinute: 3 } });
+  const call = async (action: ActionName, body: Record<string, unknown> = {}, opts?: Parameters<ReturnType<typeof api>['call']>[1]) =>
+    check(action, await api().call({ action, ...body }, opts));
+
+  it('every action answers with its documented object', async () => {
+    await call('get_balance');
+    const payout = (await call('withdraw', withdrawal(60_000), { idempotencyKey: 'oa-1' })).body;
+    const replay = await call('withdraw', withdrawal(60_000), { idempotencyKey: 'oa-1' });
+    expect(replay.headers.get('x-service-idempotent-replayed')).toBe('true');
+    await call('get_payout', { id: payout.id });
+    await call('list_payouts', { limit: 5, status: 'pending' });
+    const batch = (await call('create_payout_batch', { payouts: [{ amount: 10_000, bank_code: 'BNI', account_number: '123456', reference: 'r-1' }] })).body;
+    await call('get_payout_batch', { id: batch.id });
+    await call('list_payout_batches');
+    const session = (await call('create_checkout_session', { amount: 25_000, description: 'Tea', success_url: 'https://shop.example/ok' })).body;
+    await call('get_checkout_session', { id: session.id });
+    await call('list_checkout_sessions', { limit: 2 });
+    await call('simulate_checkout_payment', { id: session.id });
+    const other = (await call('create_checkout_session', { amount: 5_000 })).body;
+    await call('expire_checkout_session', { id: other.id });
+    await call('simulate_payout', { id: payout.id, outcome: 'failed', failure_code: 'invalid_account' });
+    await call('create_test_topup', { amount: 1_000 });
+    expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
+  });
+
+  it('errors of every kind the suite can provoke match Error<status> with their code', async () => {
+    const payout = (await call('withdraw', withdrawal(20_000))).body;
+    await call('simulate_payout', { id: payout.id, outcome: 'paid' });
+    await call('simulate_payout', { id: payout.id, outcome: 'paid' }); // 409 payout_not_pending
+    await call('withdraw', { ...withdrawal(5) }); // 400 invalid_request
+    await call('withdraw', withdrawal(50_000), { idempotencyKey: 'bad key with spaces' }); // 400 invalid_idempotency_key
+    await call('withdraw', withdrawal(99_000_000)); // 422 insufficient_funds
+    await call('withdraw', withdrawal(30_000), { idempotencyKey: 'oa-reuse' });
+    await call('withdraw', withdrawal(40_000), { idempotencyKey: 'oa-reuse' }); // 422 idempotency_key_reused
+    await call('get_payout', { id: 'po_missing' }); // 404
+    const session = (await call('create_checkout_session', { amount: 5_000 })).body;
+    await call('simulate_checkout_payment', { id: session.id, card_number: '4000000000000002' }); // 402 card_declined
+    await call('expire_checkout_session', { id: session.id });
+    await call('simulate_checkout_payment', { id: session.id }); // 409 checkout_session_not_open
+    check('get_balance', await api().call({ action: 'nope' })); // 400 unknown_action
+    check('get_balance', await api().call(null, { raw: '{"action":' })); // 400 invalid_json
+    check('get_balance', await api().call(null, { raw: '{}', headers: { 'content-type': 'text/plain' } })); // 415
+    check('get_balance', await api().call(null, { raw: JSON.stringify({ action: 'get_balance', pad: 'x'.repeat(300 * 1024) }) })); // 413
+    const get = await fetch(api().url + API_PATH, { headers: { authorization: `Bearer ${api().merchant.secretKey}` } });
+    check('get_balance', { status: get.status, headers: get.headers, text: '', body: await get.json() }); // 405
+    for (let i = 0; i < 4; i++) check('get_balance', await callApi(api().url, 'sk_test_' + 'x'.repeat(40), { action: 'get_balance' })); // 401, then 429
+    expect([...errorsSeen].sort()).toEqual(
+      [
+        'card_declined', 'checkout_session_not_open', 'idempotency_key_reused', 'insufficient_funds', 'invalid_idempotency_key', 'invalid_json',
+        'invalid_request', 'method_not_allowed', 'not_found', 'payload_too_large', 'payout_not_pending', 'rate_limited', 'unauthorized',
+        'unknown_action', 'unsupported_media_type',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,51 @@
+// A console-only process (PAYMENT_API_BASE_URL set) opens its own store and nothing of the payment schema.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from '@/lib/config/env';
+import { createLogger } from '@/lib/log';
+import { createAppServer } from '@/lib/server/app-server';
+import { startRuntime } from '@/lib/server/runtime';
+
+const silent = createLogger({ level: 'silent' });
+const settingsFor = (dataDir: string, extra: Record<string, string> = {}) =>
+  parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_SECRET_KEY: 'sk_test_consoleOnlyConsoleOnly0123456789abcdef', ...extra });
+const tables = async (db: { query<T>(sql: string): Promise<T[]> }) =>
+  (await db.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`)).map((r) => r.name);
+
+describe('console-only runtime', () => {
+  it('creates only the console store: sessions and sign-in counts; no merchants, no payouts, no demo merchant', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-only-'));
+    const runtime = await startRuntime(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9' }), silent);
+    try {
+      expect(runtime.consoleOnly).toBe(true);
+      expect(await tables(runtime.db)).toEqual(['auth_failures', 'console_schema_migrations', 'console_sessions']);
+      const app = createAppServer({ runtime, shutdownGraceMs: 1000 });
+      await app.listen(0, '127.0.0.1');
+      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const res = await fetch(`${url}/v1/index.php`, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(404);
+      expect((await res.json()).error.message).toContain('http://127.0.0.1:9');
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      await app.shutdown();
+    } finally {
+      await runtime.stop().catch(() => {});
+    }
+  });
+
+  it('shares a payment database when pointed at one: its tables are already there', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-shared-'));
+    const full = await startRuntime(settingsFor(dir), silent);
+    expect(full.consoleOnly).toBe(false);
+    await full.stop();
+    const runtime = await startRuntime(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9' }), silent);
+    try {
+      await runtime.db.query(`INSERT INTO console_sessions (id, merchant_id, key_hash, expires_at) VALUES ('sess_1', 'acct_elsewhere', 'h', now() + interval '1 hour')`);
+      expect(await tables(runtime.db)).toContain('payouts');
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
