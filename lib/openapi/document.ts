@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 import {
+  apiKeyWithSecretSchema,
+  deletedWebhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
   ACTION_NAMES,
   ACTIONS,
   API_PATH,
@@ -33,6 +36,13 @@ export interface ActionEntry {
   permission: string;
 }
 
+/** Answers that share their `object` with another answer: named here. */
+const NAMED_ANSWERS = new Map<z.ZodType, string>([
+  [webhookEndpointWithSecretSchema, 'WebhookEndpointWithSecret'],
+  [deletedWebhookEndpointSchema, 'DeletedWebhookEndpoint'],
+  [apiKeyWithSecretSchema, 'ApiKeyWithSecret'],
+]);
+
 /**
  * The OpenAPI 3.1 document of the payment API, built from lib/contract alone:
  * one path, whose request body is a union of every action discriminated on
@@ -46,7 +56,12 @@ export function buildOpenApiDocument(version = '1.0.0') {
   const actions = {} as Record<ActionName, ActionEntry>;
   for (const name of ACTION_NAMES) {
     const { response, mutates, permission } = ACTIONS[name];
-    if (!responses.has(response)) responses.set(response, objectName(response, name));
+    if (!responses.has(response)) {
+      const named = NAMED_ANSWERS.get(response) ?? objectName(response, name);
+      // Two answer schemas under one name would make one silently describe the other's answers.
+      if ([...responses.values()].includes(named)) throw new Error(`two answer schemas are both named ${named}: give one a name in NAMED_ANSWERS`);
+      responses.set(response, named);
+    }
     actions[name] = { request: schemaRef(requestSchemaName(name)), response: schemaRef(responses.get(response)!), mutates, permission };
   }
   responses.set(errorBodySchema, 'ErrorBody');

@@ -57,6 +57,22 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('expire_checkout_session', { id: other.id });
     await call('simulate_payout', { id: payout.id, outcome: 'failed', failure_code: 'invalid_account' });
     await call('create_test_topup', { amount: 1_000 });
+    await call('list_events', { limit: 3 });
+    const event = (await call('list_events', { type: 'payout.failed', limit: 1 })).body.data[0];
+    await call('get_event', { id: event.id });
+    const ep = (await call('create_webhook_endpoint', { url: 'https://example.com/hook', enabled_events: ['payout.paid'] }, { idempotencyKey: 'oa-we' })).body;
+    await call('create_webhook_endpoint', { url: 'https://example.com/hook', enabled_events: ['payout.paid'] }, { idempotencyKey: 'oa-we' }); // secret null
+    await call('list_webhook_endpoints');
+    await call('get_webhook_endpoint', { id: ep.id });
+    await call('update_webhook_endpoint', { id: ep.id, enabled_events: ['*'] });
+    await call('rotate_webhook_secret', { id: ep.id });
+    await call('resend_event', { id: event.id, endpoint_id: ep.id });
+    await call('list_webhook_deliveries', { endpoint_id: ep.id });
+    await call('delete_webhook_endpoint', { id: ep.id });
+    const key = (await call('create_restricted_key', { name: 'Support', permissions: ['payouts:read'], max_payout_amount: 100_000 })).body;
+    await call('list_api_keys');
+    await call('revoke_api_key', { id: key.id });
+    await call('roll_secret_key', { expires_in_seconds: 3600 });
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });
 

@@ -285,16 +285,53 @@ export type Event = {
   livemode: boolean;
 };
 
-export type WebhookEndpoint = {
+export type WebhookEndpointWithSecret = {
   object: "webhook_endpoint";
   id: string;
-  deleted: true;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  disabled: boolean;
+  disabled_reason: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  created_by: {
+    key_id: string;
+    key_name: string | null;
+    type: "secret" | "restricted";
+  } | null;
+  livemode: boolean;
+  secret: string | null;
 };
 
 export type WebhookEndpointList = {
   object: "list";
   data: WebhookEndpoint[];
   has_more: boolean;
+};
+
+export type WebhookEndpoint = {
+  object: "webhook_endpoint";
+  id: string;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  disabled: boolean;
+  disabled_reason: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  created_by: {
+    key_id: string;
+    key_name: string | null;
+    type: "secret" | "restricted";
+  } | null;
+  livemode: boolean;
+};
+
+export type DeletedWebhookEndpoint = {
+  object: "webhook_endpoint";
+  id: string;
+  deleted: true;
 };
 
 export type WebhookDeliveryList = {
@@ -319,6 +356,27 @@ export type WebhookDelivery = {
   created_at: string;
 };
 
+export type ApiKeyWithSecret = {
+  object: "api_key";
+  id: string;
+  type: "secret" | "restricted";
+  name: string | null;
+  hint: string;
+  permissions: string[] | null;
+  max_payout_amount: number | null;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  secret: string | null;
+};
+
+export type ApiKeyList = {
+  object: "list";
+  data: ApiKey[];
+  has_more: boolean;
+};
+
 export type ApiKey = {
   object: "api_key";
   id: string;
@@ -331,12 +389,6 @@ export type ApiKey = {
   last_used_at: string | null;
   expires_at: string | null;
   revoked_at: string | null;
-};
-
-export type ApiKeyList = {
-  object: "list";
-  data: ApiKey[];
-  has_more: boolean;
 };
 
 export type ErrorBody = {
@@ -513,18 +565,18 @@ export interface Actions {
   create_test_topup: { params: Omit<CreateTestTopupRequest, 'action'>; response: Balance; mutates: true };
   list_events: { params: Omit<ListEventsRequest, 'action'>; response: EventList; mutates: false };
   get_event: { params: Omit<GetEventRequest, 'action'>; response: Event; mutates: false };
-  create_webhook_endpoint: { params: Omit<CreateWebhookEndpointRequest, 'action'>; response: WebhookEndpoint; mutates: true };
+  create_webhook_endpoint: { params: Omit<CreateWebhookEndpointRequest, 'action'>; response: WebhookEndpointWithSecret; mutates: true };
   list_webhook_endpoints: { params: Omit<ListWebhookEndpointsRequest, 'action'>; response: WebhookEndpointList; mutates: false };
   get_webhook_endpoint: { params: Omit<GetWebhookEndpointRequest, 'action'>; response: WebhookEndpoint; mutates: false };
   update_webhook_endpoint: { params: Omit<UpdateWebhookEndpointRequest, 'action'>; response: WebhookEndpoint; mutates: true };
-  delete_webhook_endpoint: { params: Omit<DeleteWebhookEndpointRequest, 'action'>; response: WebhookEndpoint; mutates: true };
-  rotate_webhook_secret: { params: Omit<RotateWebhookSecretRequest, 'action'>; response: WebhookEndpoint; mutates: true };
+  delete_webhook_endpoint: { params: Omit<DeleteWebhookEndpointRequest, 'action'>; response: DeletedWebhookEndpoint; mutates: true };
+  rotate_webhook_secret: { params: Omit<RotateWebhookSecretRequest, 'action'>; response: WebhookEndpointWithSecret; mutates: true };
   list_webhook_deliveries: { params: Omit<ListWebhookDeliveriesRequest, 'action'>; response: WebhookDeliveryList; mutates: false };
   resend_event: { params: Omit<ResendEventRequest, 'action'>; response: WebhookDelivery; mutates: true };
-  create_restricted_key: { params: Omit<CreateRestrictedKeyRequest, 'action'>; response: ApiKey; mutates: true };
+  create_restricted_key: { params: Omit<CreateRestrictedKeyRequest, 'action'>; response: ApiKeyWithSecret; mutates: true };
   list_api_keys: { params: Omit<ListApiKeysRequest, 'action'>; response: ApiKeyList; mutates: false };
   revoke_api_key: { params: Omit<RevokeApiKeyRequest, 'action'>; response: ApiKey; mutates: true };
-  roll_secret_key: { params: Omit<RollSecretKeyRequest, 'action'>; response: ApiKey; mutates: true };
+  roll_secret_key: { params: Omit<RollSecretKeyRequest, 'action'>; response: ApiKeyWithSecret; mutates: true };
 }
 
 export type ActionName = keyof Actions;
