@@ -49,6 +49,8 @@ const envSchema = z.object({
   ),
   /** Where the console calls the payment API; this app's own /v1/index.php when unset. Never chosen by the browser. */
   PAYMENT_API_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  /** Console-only processes (PAYMENT_API_BASE_URL set): a PostgreSQL database of the console's own, instead of DATABASE_URL / DATA_DIR. */
+  CONSOLE_DATABASE_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
   /** Public origin of this app for links the API hands out (checkout URLs); the request's own origin when unset. */
   PUBLIC_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
   /** Per-attempt timeout of the console's calls to the payment API. */

@@ -104,13 +104,13 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
 
 /**
  * A console-only process (PAYMENT_API_BASE_URL set): the console's own store (sessions and
- * sign-in counts; DATA_DIR or DATABASE_URL, never the API's database), none of the payment
+ * sign-in counts; CONSOLE_DATABASE_URL, else DATABASE_URL or DATA_DIR), none of the payment
  * schema, no demo merchant, no settlement or payment purges. Its API path answers 404: the API
  * is served where PAYMENT_API_BASE_URL points.
  */
 async function startConsoleRuntime(settings: Env, log: Logger): Promise<Runtime> {
   const db = await openDb({
-    databaseUrl: settings.DATABASE_URL,
+    databaseUrl: settings.CONSOLE_DATABASE_URL ?? settings.DATABASE_URL,
     dataDir: settings.DATA_DIR,
     poolSize: settings.DATABASE_POOL_SIZE,
     limits: {

@@ -8,6 +8,7 @@ import { parseEnv } from '@/lib/config/env';
 import { createLogger } from '@/lib/log';
 import { createAppServer } from '@/lib/server/app-server';
 import { startRuntime } from '@/lib/server/runtime';
+import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 
 const silent = createLogger({ level: 'silent' });
 const settingsFor = (dataDir: string, extra: Record<string, string> = {}) =>
@@ -44,6 +45,18 @@ describe('console-only runtime', () => {
     try {
       await runtime.db.query(`INSERT INTO console_sessions (id, merchant_id, key_hash, expires_at) VALUES ('sess_1', 'acct_elsewhere', 'h', now() + interval '1 hour')`);
       expect(await tables(runtime.db)).toContain('payouts');
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it.runIf(postgresUrl)('uses CONSOLE_DATABASE_URL, a PostgreSQL database of its own, when given (postgres)', async () => {
+    const url = await createSchemaUrl();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-pg-'));
+    const runtime = await startRuntime(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9', CONSOLE_DATABASE_URL: url }), silent);
+    try {
+      expect(runtime.db.kind).toBe('postgres');
+      expect(await tables(runtime.db)).toEqual(['auth_failures', 'console_schema_migrations', 'console_sessions']);
     } finally {
       await runtime.stop();
     }
