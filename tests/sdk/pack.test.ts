@@ -50,8 +50,9 @@ it('packs, installs from the tarball in a fresh folder, type-checks and pays out
   fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'merchant-shop', private: true, type: 'module' }));
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(dir, packed!.filename)], app);
   const installed = JSON.parse(fs.readFileSync(path.join(app, 'node_modules/merchant-payments-sdk/package.json'), 'utf8'));
-  expect(installed.dependencies ?? {}).toEqual({}); // nothing beyond fetch: no zod
-  expect(fs.readdirSync(path.join(app, 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual(['merchant-payments-sdk']);
+  // Nothing beyond fetch (no zod), but the Standard Webhooks reference library for webhooks.verify.
+  expect(Object.keys(installed.dependencies ?? {})).toEqual(['standardwebhooks']);
+  expect(fs.readdirSync(path.join(app, 'node_modules')).filter((d) => !d.startsWith('.'))).toContain('merchant-payments-sdk');
 
   fs.writeFileSync(path.join(app, 'payout.mjs'), PAYOUT_SCRIPT);
   expect(PAYOUT_SCRIPT.trim().split('\n').length).toBeLessThanOrEqual(10);
