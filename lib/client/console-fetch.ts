@@ -39,8 +39,8 @@ export async function consoleFetch<T>(path: string, init: { method?: string; bod
   const body = (await res.json().catch(() => undefined)) as (T & Partial<ErrorBody>) | undefined;
   if (res.ok && body !== undefined) return body;
   if (res.status === 401 && path !== '/api/session') {
-    // The session ended (signed out elsewhere, expired): back to the sign-in page.
-    window.location.assign('/login');
+    // The session ended (signed out elsewhere, expired, its key revoked or rolled): back to the sign-in page, which says so.
+    window.location.assign('/login?ended=1');
   }
   const error = body?.error;
   throw new ConsoleRequestError(res.status, error?.code ?? 'http_error', error?.message ?? `The console answered HTTP ${res.status}.`, error?.param);

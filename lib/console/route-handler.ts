@@ -2,7 +2,8 @@ import 'server-only';
 import type { z } from 'zod';
 import { ApiError, CONSOLE_MAX_BODY_BYTES, isJsonContentType, readJsonObject, type BodyRead } from '../contract';
 import { getRuntime } from '../server/runtime';
-import { verifySession, type ConsoleSession } from '../session/session';
+import { endSession, verifySession, type ConsoleSession } from '../session/session';
+import { UpstreamError } from '../upstream/upstream-error';
 import { jsonResponse, notSignedIn, toErrorResponse, validationError } from './errors';
 import { crossOriginRefusal } from './same-origin';
 
@@ -41,8 +42,23 @@ export function sessionRoute<P = Record<string, never>>(
   return consoleRoute<P>(opts, async (ctx) => {
     const session = await verifySession();
     if (!session) throw notSignedIn();
-    return handler({ ...ctx, session });
+    try {
+      return await handler({ ...ctx, session });
+    } catch (error) {
+      throw await endedWithItsKey(session, error);
+    }
   });
+}
+
+/**
+ * The API refused the session's key (revoked, rolled, expired): the session ends
+ * with it, here and now, so the sign-in page that the browser goes to next finds
+ * no session and does not send it back (no redirect loop). Any other error passes.
+ */
+export async function endedWithItsKey(session: ConsoleSession, error: unknown): Promise<unknown> {
+  if (!(error instanceof UpstreamError) || error.status !== 401) return error;
+  await endSession(session);
+  return new ApiError('unauthorized', 'The API key of this session no longer works (revoked, rolled or expired). Sign in again.');
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   listOf,
 } from './objects';
 import type { ActionPermission } from './permissions';
+import { idempotentRequestSchema, listRequestsFields, requestLogListSchema } from './requests';
 import { apiKeySchema, apiKeyWithSecretSchema, MAX_KEY_GRACE_SECONDS, permissionsField } from './api-keys';
 import {
   deletedWebhookEndpointSchema,
@@ -281,6 +282,23 @@ export const ACTIONS = {
     mutates: true,
     permission: 'secret_key',
     summary: 'A new secret key, in this answer only; the old one works for expires_in_seconds more (0, the default: revoked now).',
+  }),
+  // Who did what (docs/api.md, "The request log").
+  list_requests: define({
+    request: command('list_requests', listRequestsFields),
+    response: requestLogListSchema,
+    mutates: false,
+    permission: 'requests:read',
+    summary: 'The request log: every authenticated call, newest first, filtered by request_action, status, idempotency_key or key_id; no bodies.',
+  }),
+  get_idempotent_request: define({
+    request: command('get_idempotent_request', {
+      idempotency_key: z.string({ error: 'idempotency_key must be a string' }).min(1, { error: 'idempotency_key is required' }).max(255, { error: 'idempotency_key is too long' }),
+    }),
+    response: idempotentRequestSchema,
+    mutates: false,
+    permission: 'requests:read',
+    summary: 'What the idempotency store holds for a key: the stored status and answer, when it was first seen, how often replayed, when it expires.',
   }),
 } as const satisfies Record<string, ActionContract>;
 

@@ -11,6 +11,7 @@ export * from './fields';
 export * from './objects';
 export * from './permissions';
 export * from './protocol';
+export * from './requests';
 export * from './zod-issue';
 export * from './test-accounts';
 export * from './webhooks';

@@ -146,7 +146,9 @@ export async function runIdempotent(
 
 async function replay(tx: Queryable, call: IdempotentCall): Promise<StoredResult> {
   const [row] = await tx.query<{ fingerprint: string; action: string; response_status: number | null; response_body: string | null }>(
-    `SELECT fingerprint, action, response_status, response_body FROM idempotency_keys WHERE merchant_id = $1 AND key = $2`,
+    // Counts the replay (get_idempotent_request); a mismatch below throws, and its rollback undoes the count.
+    `UPDATE idempotency_keys SET replay_count = replay_count + 1 WHERE merchant_id = $1 AND key = $2
+     RETURNING fingerprint, action, response_status, response_body`,
     [call.merchantId, call.key],
   );
   if (!row || row.fingerprint !== call.fingerprint) {

@@ -10,6 +10,7 @@ import { STORED_INLINE } from './actions/action';
 import { fingerprint, parseIdempotencyKey, runIdempotent, type InlineAnswer } from './idempotency';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
+import { objectIdOf, type RequestLog } from './request-log';
 import { randomBase62 } from './random-id';
 
 /** What the core tells its host about each request it answered (metrics); never a key or a body. */
@@ -27,6 +28,8 @@ export interface PaymentApiDeps {
   settings: CoreSettings & { authFailuresPerMinute: number };
   log: Logger;
   onRequest?: (outcome: RequestOutcome) => void;
+  /** Where authenticated calls are logged for list_requests (request-log.ts); none: not logged. */
+  requestLog?: RequestLog;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -52,11 +55,15 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     let action = '-';
     let response: ApiResponse;
     let code: string | undefined;
+    // Set once the key is known: only authenticated calls are logged.
+    let who: { merchantId: string; keyId: string } | undefined;
+    let idempotencyKey: string | undefined;
     try {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
       }
       const { merchant, key: callerKey } = await authenticate(db, req.headers.get('authorization'), meta.clientAddress ?? 'unknown', deps.settings.authFailuresPerMinute);
+      who = { merchantId: merchant.id, keyId: callerKey.id };
       recordKeyUse(db, callerKey, (err) => deps.log.warn({ err, requestId }, 'last use of a key not recorded'));
       const body = await readJsonObject(req);
       const command = parseCommand(body);
@@ -65,6 +72,7 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       const origin = deps.settings.publicBaseUrl ?? requestOrigin(req.url);
       const run = (tx: Queryable, inline?: InlineAnswer) => command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, origin, inline });
       const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
+      idempotencyKey = key;
 
       if (!command.mutates) {
         response = json(200, JSON.stringify(await run(db)));
@@ -101,7 +109,15 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     response.headers[REQUEST_ID_HEADER] = requestId;
     const ms = performance.now() - started;
     deps.log.debug({ requestId, action, status: response.status, ms: Math.round(ms) }, 'request');
-    deps.onRequest?.({ action, status: response.status, code, replayed: response.headers[REPLAYED_HEADER] === 'true', ms });
+    const replayed = response.headers[REPLAYED_HEADER] === 'true';
+    deps.onRequest?.({ action, status: response.status, code, replayed, ms });
+    if (who && deps.requestLog) {
+      deps.requestLog.record({
+        id: requestId, merchantId: who.merchantId, keyId: who.keyId, at: new Date(), action, status: response.status, errorCode: code ?? null, ms,
+        idempotencyKey: idempotencyKey ?? null, replayed, objectId: response.status === 200 ? objectIdOf(response.body) : null,
+        clientAddress: meta.clientAddress ?? null,
+      });
+    }
     return response;
   };
 }

@@ -2,6 +2,7 @@ import { purgeAuthFailures } from '../db/auth-failures';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
 import { purgeOldEvents } from '../payments/event-retention';
+import { purgeRequestLog } from '../payments/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
 import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
 import { purgeEndedConsoleSessions } from '../session/session-purge';
@@ -30,7 +31,7 @@ interface Job {
 export function startBackgroundJobs(
   db: Db,
   log: Logger,
-  opts: { idempotencyTtlSeconds: number; publicOrigin: string; eventRetentionDays?: number; tickMs?: number; observe?: JobObserver; consoleOnly?: boolean },
+  opts: { idempotencyTtlSeconds: number; publicOrigin: string; eventRetentionDays?: number; requestLogRetentionDays?: number; tickMs?: number; observe?: JobObserver; consoleOnly?: boolean },
 ) {
   const tickMs = opts.tickMs ?? 1000;
   const all: Job[] = [
@@ -51,6 +52,14 @@ export function startBackgroundJobs(
       async run() {
         const purged = await purgeExpiredIdempotencyKeys(db, opts.idempotencyTtlSeconds);
         if (purged > 0) log.info({ purged }, 'expired idempotency keys purged');
+      },
+    },
+    {
+      name: 'request_log_purge',
+      everyMs: 10 * 60_000,
+      async run() {
+        const purged = await purgeRequestLog(db, opts.requestLogRetentionDays ?? 30);
+        if (purged > 0) log.info({ purged }, 'request log rows past retention purged');
       },
     },
     {

@@ -7,6 +7,7 @@ import type { PaymentCore } from '../payments/api-request';
 import { createPaymentCore } from '../payments/payment-api';
 import { createSecretBox } from '../payments/webhooks/secret-box';
 import { startWebhookDelivery } from '../payments/webhooks/delivery-worker';
+import { createRequestLog } from '../payments/request-log';
 import { startBackgroundJobs } from './background-jobs';
 import { resolveSealingKeys } from './sealing-keys';
 import { createMetrics, type Metrics } from './metrics';
@@ -50,9 +51,11 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   const secretBox = createSecretBox(resolveSealingKeys(settings));
   // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
   const publicBaseUrl = settings.PUBLIC_BASE_URL?.replace(/\/+$/, '');
+  const requestLog = createRequestLog(db, log);
   const handle = createPaymentCore({
     db,
     log,
+    requestLog,
     onRequest: metrics.observe,
     settings: {
       idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
@@ -75,6 +78,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
     idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
     observe: metrics.observeJob,
     eventRetentionDays: settings.EVENT_RETENTION_DAYS,
+    requestLogRetentionDays: settings.REQUEST_LOG_RETENTION_DAYS,
     // Links in events written by a job (no request to take an origin from).
     publicOrigin: publicBaseUrl ?? `http://${settings.HOST === '0.0.0.0' || settings.HOST === '::' ? 'localhost' : settings.HOST}:${settings.PORT}`,
   });
@@ -96,7 +100,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
     settings,
     consoleOnly: false,
     async stop() {
-      await Promise.all([jobs.stop(), webhooks.stop()]);
+      await Promise.all([jobs.stop(), webhooks.stop(), requestLog.stop()]);
       await db.close();
     },
   };

@@ -49,11 +49,11 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       expire_checkout_session: { id: cs1.id }, simulate_payout: { id: payout.id, outcome: 'paid' },
       simulate_checkout_payment: { id: cs2.id }, create_test_topup: { amount: 1 },
       list_events: {}, get_event: { id: event.id }, create_webhook_endpoint: { url: 'https://example.com/new' },
-      list_webhook_endpoints: {}, get_webhook_endpoint: { id: ep.id }, update_webhook_endpoint: { id: ep.id, disabled: true },
+      list_webhook_endpoints: {}, get_webhook_endpoint: { id: ep.id }, update_webhook_endpoint: { id: ep.id, disabled: false },
       delete_webhook_endpoint: { id: doomed.id }, rotate_webhook_secret: { id: ep.id }, list_webhook_deliveries: {},
-      resend_event: { id: event.id, endpoint_id: doomed.id },
+      resend_event: { id: event.id, endpoint_id: ep.id },
       create_restricted_key: { name: 'x', permissions: ['balance:read'] }, list_api_keys: {}, revoke_api_key: { id: someKey.id },
-      roll_secret_key: { expires_in_seconds: 60 },
+      roll_secret_key: { expires_in_seconds: 60 }, list_requests: {}, get_idempotent_request: { idempotency_key: 'none-such' },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);
@@ -64,6 +64,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
         const res = await call({ action: name, ...requests[name] });
         if (allowed) {
           expect(res.status, `${permission} may call ${name}: ${res.text}`).not.toBe(403);
+          if (name !== 'get_idempotent_request') expect(res.status, `${permission} calling ${name}: ${res.text}`).toBe(200);
         } else {
           expect([res.status, res.body.error.code, res.body.error.type], `${permission} calling ${name}`).toEqual([403, 'permission_denied', 'permission_error']);
           expect(res.body.error.message).toContain(ACTIONS[name].permission === 'secret_key' ? 'secret key' : ACTIONS[name].permission);

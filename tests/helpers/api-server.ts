@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '@/lib/payments/webhooks/secret-box';
+import { createRequestLog } from '@/lib/payments/request-log';
 import type { Db } from '@/lib/db/types';
 import type { Backend } from './databases';
 import { createLogger, type Logger } from '@/lib/log';
@@ -32,6 +33,8 @@ export interface TestApi {
   db: Db;
   merchant: CreatedMerchant;
   call<T = any>(body: unknown, opts?: ApiCallOptions): Promise<ApiResult<T>>;
+  /** Writes the request log's buffer now (in-process mounts only). */
+  flushRequestLog?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,8 +74,10 @@ export async function startTestApi(
   db: Db,
   opts: { settings?: Partial<PaymentApiDeps['settings']>; openingBalance?: number; log?: Logger } = {},
 ): Promise<TestApi> {
+  const requestLog = createRequestLog(db, createLogger({ level: 'silent' }));
   const core = createPaymentCore({
     db,
+    requestLog,
     log: opts.log ?? createLogger({ level: 'silent' }),
     settings: {
       idempotencyTtlSeconds: 86_400,
@@ -92,7 +97,9 @@ export async function startTestApi(
     db,
     merchant,
     call: (body, callOpts) => callApi(url, merchant.secretKey, body, callOpts),
+    flushRequestLog: () => requestLog.flush(),
     async close() {
+      await requestLog.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -73,6 +73,9 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('list_api_keys');
     await call('revoke_api_key', { id: key.id });
     await call('roll_secret_key', { expires_in_seconds: 3600 });
+    await api().flushRequestLog!();
+    await call('list_requests', { request_action: 'withdraw', limit: 2 });
+    await call('get_idempotent_request', { idempotency_key: 'oa-1' });
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });
 

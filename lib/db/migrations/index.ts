@@ -5,6 +5,7 @@ import { sql as payoutBatches } from './004-payout-batches';
 import { sql as testTopups } from './005-test-topups';
 import { sql as eventsWebhooks } from './006-events-webhooks';
 import { sql as restrictedKeys } from './007-restricted-keys';
+import { sql as requestLog } from './008-request-log';
 import { sql as consoleSessionsOwnStore } from './009-console-sessions-own-store';
 
 /**
@@ -20,5 +21,6 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 5, name: 'test-topups', sql: testTopups },
   { version: 6, name: 'events-webhooks', sql: eventsWebhooks },
   { version: 7, name: 'restricted-keys', sql: restrictedKeys },
+  { version: 8, name: 'request-log', sql: requestLog },
   { version: 9, name: 'console-sessions-own-store', sql: consoleSessionsOwnStore },
 ];

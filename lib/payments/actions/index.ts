@@ -12,6 +12,7 @@ import { getPayout, listPayouts, withdraw } from './payouts';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
 import { createRestrictedKey, listApiKeys, revokeApiKey, rollSecretKey } from './api-keys';
 import { getEvent, listEvents } from './events';
+import { getIdempotentRequest, listRequests } from './requests';
 import { listWebhookDeliveries, resendEvent } from './webhook-deliveries';
 import {
   createWebhookEndpoint,
@@ -52,4 +53,6 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   list_api_keys: listApiKeys,
   revoke_api_key: revokeApiKey,
   roll_secret_key: rollSecretKey,
+  list_requests: listRequests,
+  get_idempotent_request: getIdempotentRequest,
 };

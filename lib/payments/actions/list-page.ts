@@ -9,7 +9,7 @@ import { listObject } from '../serialize';
 export async function listPage<Row>(
   db: Queryable,
   opts: {
-    table: 'payouts' | 'checkout_sessions' | 'payout_batches' | 'events' | 'webhook_endpoints' | 'webhook_deliveries';
+    table: 'payouts' | 'checkout_sessions' | 'payout_batches' | 'events' | 'webhook_endpoints' | 'webhook_deliveries' | 'request_log';
     columns: string;
     merchantId: string;
     limit?: number;

@@ -178,6 +178,21 @@ export type RollSecretKeyRequest = {
   expires_in_seconds?: number;
 };
 
+export type ListRequestsRequest = {
+  action: "list_requests";
+  request_action?: string;
+  status?: number;
+  idempotency_key?: string;
+  key_id?: string;
+  limit?: number;
+  starting_after?: string;
+};
+
+export type GetIdempotentRequestRequest = {
+  action: "get_idempotent_request";
+  idempotency_key: string;
+};
+
 export type Balance = {
   object: "balance";
   merchant: {
@@ -391,6 +406,36 @@ export type ApiKey = {
   revoked_at: string | null;
 };
 
+export type RequestList = {
+  object: "list";
+  data: Array<{
+    object: "request";
+    id: string;
+    created_at: string;
+    action: string;
+    status: number;
+    error_code: string | null;
+    duration_ms: number;
+    key_id: string;
+    idempotency_key: string | null;
+    replayed: boolean;
+    object_id: string | null;
+    client_address: string | null;
+  }>;
+  has_more: boolean;
+};
+
+export type IdempotentRequest = {
+  object: "idempotent_request";
+  idempotency_key: string;
+  action: string;
+  status: number;
+  response: unknown;
+  first_seen_at: string;
+  replay_count: number;
+  expires_at: string;
+};
+
 export type ErrorBody = {
   error: {
     type: string;
@@ -577,6 +622,8 @@ export interface Actions {
   list_api_keys: { params: Omit<ListApiKeysRequest, 'action'>; response: ApiKeyList; mutates: false };
   revoke_api_key: { params: Omit<RevokeApiKeyRequest, 'action'>; response: ApiKey; mutates: true };
   roll_secret_key: { params: Omit<RollSecretKeyRequest, 'action'>; response: ApiKeyWithSecret; mutates: true };
+  list_requests: { params: Omit<ListRequestsRequest, 'action'>; response: RequestList; mutates: false };
+  get_idempotent_request: { params: Omit<GetIdempotentRequestRequest, 'action'>; response: IdempotentRequest; mutates: false };
 }
 
 export type ActionName = keyof Actions;
@@ -642,4 +689,8 @@ export abstract class ActionMethods<Options, Result> {
   revokeApiKey(params: Actions["revoke_api_key"]['params'], options?: Options) { return this.request("revoke_api_key", params, options); }
   /** A new secret key, in this answer only; the old one works for expires_in_seconds more (0, the default: revoked now). */
   rollSecretKey(params: Actions["roll_secret_key"]['params'] = {}, options?: Options) { return this.request("roll_secret_key", params, options); }
+  /** The request log: every authenticated call, newest first, filtered by request_action, status, idempotency_key or key_id; no bodies. */
+  listRequests(params: Actions["list_requests"]['params'] = {}, options?: Options) { return this.request("list_requests", params, options); }
+  /** What the idempotency store holds for a key: the stored status and answer, when it was first seen, how often replayed, when it expires. */
+  getIdempotentRequest(params: Actions["get_idempotent_request"]['params'], options?: Options) { return this.request("get_idempotent_request", params, options); }
 }

@@ -1,6 +1,7 @@
 // /webhooks/events/[id]: one event as the API answers get_event, and as it was delivered.
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
+import { endedWithItsKey } from '@/lib/console/route-handler';
 import { ConsoleShell } from '@/components/console-shell';
 import { eventIdParam } from '@/lib/console/request-schemas';
 import { requireSession } from '@/lib/session/session';
@@ -12,8 +13,9 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
   const session = await requireSession();
   const id = eventIdParam.safeParse((await params).id);
   if (!id.success) notFound();
-  const event = await session.api.getEvent(id.data).catch((error: unknown) => {
+  const event = await session.api.getEvent(id.data).catch(async (error: unknown) => {
     if (error instanceof UpstreamError && error.status === 404) notFound();
+    if ((await endedWithItsKey(session, error)) !== error) redirect('/login?ended=1');
     throw error;
   });
   return (

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { idField } from './fields';
+
+/** The request log (list_requests) and the idempotency store's look-up (get_idempotent_request), issue 14. */
+const isoTime = z.iso.datetime({ offset: true });
+
+export const requestLogEntrySchema = z.object({
+  object: z.literal('request'),
+  /** The request's id, as in the `request-id` header and error bodies. */
+  id: z.string(),
+  created_at: isoTime,
+  action: z.string(),
+  status: z.int(),
+  error_code: z.string().nullable(),
+  duration_ms: z.int(),
+  key_id: z.string(),
+  idempotency_key: z.string().nullable(),
+  replayed: z.boolean(),
+  /** The object it created or read. */
+  object_id: z.string().nullable(),
+  client_address: z.string().nullable(),
+});
+export const requestLogListSchema = z.object({ object: z.literal('list'), data: z.array(requestLogEntrySchema), has_more: z.boolean() });
+
+export const listRequestsFields = {
+  /** `action` already chooses the command. */
+  request_action: z.string({ error: 'request_action must be a string' }).min(1).max(100, { error: 'request_action is too long' }).optional(),
+  status: z.int({ error: 'status must be an HTTP status' }).min(100, { error: 'status must be an HTTP status' }).max(599, { error: 'status must be an HTTP status' }).optional(),
+  idempotency_key: z.string({ error: 'idempotency_key must be a string' }).min(1).max(255, { error: 'idempotency_key is too long' }).optional(),
+  key_id: idField('key').optional(),
+  limit: z.int({ error: 'limit must be an integer' }).min(1, { error: 'limit must be at least 1' }).max(100, { error: 'limit must be at most 100' }).optional(),
+  starting_after: idField('req').optional(),
+};
+
+export const idempotentRequestSchema = z.object({
+  object: z.literal('idempotent_request'),
+  idempotency_key: z.string(),
+  action: z.string(),
+  /** The stored answer's status and body (a new key's secret is null in it). */
+  status: z.int(),
+  response: z.unknown(),
+  first_seen_at: isoTime,
+  replay_count: z.int().nonnegative(),
+  expires_at: isoTime,
+});

@@ -1,0 +1,64 @@
+// The request log and the idempotency look-up (issue 14): one row per authenticated call, none for the others.
+import { describe, expect, it } from 'vitest';
+import { purgeRequestLog } from '@/lib/payments/request-log';
+import { useTestApi, withdrawal } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
+
+describe.each(backends)('request log ($name)', (backend) => {
+  const api = useTestApi(backend, { openingBalance: 100_000_000, settings: { settlementDelaySeconds: 3600 } });
+
+  it('logs every authenticated call once, with its key, idempotency key, replay and object, and nothing else', async () => {
+    const key = (await api().call({ action: 'create_restricted_key', name: 'Support', permissions: ['payouts:write', 'requests:read'] })).body;
+    const payout = await api().call(withdrawal(20_000), { key: key.secret, idempotencyKey: 'log-1' });
+    const replay = await api().call(withdrawal(20_000), { key: key.secret, idempotencyKey: 'log-1' });
+    const denied = await api().call({ action: 'get_balance' }, { key: key.secret });
+    expect([payout.status, replay.status, denied.status]).toEqual([200, 200, 403]);
+    await api().call({ action: 'get_balance' }, { key: 'sk_test_nobodynobodynobodynobodynobodynobody' }); // 401: never reached the core
+    await api().flushRequestLog!();
+
+    const mine = await api().call({ action: 'list_requests', key_id: key.id }, { key: key.secret });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.map((r: { action: string; status: number; replayed: boolean }) => [r.action, r.status, r.replayed])).toEqual([
+      ['get_balance', 403, false],
+      ['withdraw', 200, true],
+      ['withdraw', 200, false],
+    ]);
+    const [, again, first] = mine.body.data;
+    expect(first).toMatchObject({ object: 'request', idempotency_key: 'log-1', object_id: payout.body.id, key_id: key.id, error_code: null });
+    expect(first.id).toBe(payout.headers.get('request-id'));
+    expect(again.object_id).toBe(payout.body.id);
+    expect(mine.body.data[0].error_code).toBe('permission_denied');
+
+    const filtered = await api().call({ action: 'list_requests', request_action: 'withdraw', idempotency_key: 'log-1', status: 200 });
+    expect(filtered.body.data).toHaveLength(2);
+    const rows = await api().db.query<{ n: number }>(`SELECT count(*)::int AS n FROM request_log WHERE key_id = $1`, [key.id]);
+    expect(rows[0]!.n).toBe(3);
+    const text = JSON.stringify(mine.body);
+    expect(text).not.toContain('1234567890');
+    expect(text).not.toContain(key.secret);
+  });
+
+  it('get_idempotent_request answers the stored status and body, first seen, replays and expiry', async () => {
+    const first = await api().call(withdrawal(30_000), { idempotencyKey: 'look-1' });
+    await api().call(withdrawal(30_000), { idempotencyKey: 'look-1' });
+    await api().call(withdrawal(30_000), { idempotencyKey: 'look-1' });
+    const found = await api().call({ action: 'get_idempotent_request', idempotency_key: 'look-1' });
+    expect(found.body).toMatchObject({ object: 'idempotent_request', idempotency_key: 'look-1', action: 'withdraw', status: 200, replay_count: 2 });
+    expect(found.body.response).toEqual(first.body);
+    expect(Date.parse(found.body.expires_at) - Date.parse(found.body.first_seen_at)).toBe(86_400_000);
+    const missing = await api().call({ action: 'get_idempotent_request', idempotency_key: 'never' });
+    expect([missing.status, missing.body.error.param]).toEqual([404, 'idempotency_key']);
+    const keyed = await api().call({ action: 'create_restricted_key', name: 'x', permissions: ['balance:read'] }, { idempotencyKey: 'look-2' });
+    const stored = await api().call({ action: 'get_idempotent_request', idempotency_key: 'look-2' });
+    expect(stored.body.response).toEqual({ ...keyed.body, secret: null });
+  });
+
+  it('purges rows past retention', async () => {
+    await api().call({ action: 'get_balance' });
+    await api().flushRequestLog!();
+    await api().db.query(`UPDATE request_log SET created_at = now() - interval '31 days' WHERE action = 'get_balance'`);
+    expect(await purgeRequestLog(api().db, 30)).toBeGreaterThan(0);
+    const [left] = await api().db.query<{ n: number }>(`SELECT count(*)::int AS n FROM request_log WHERE action = 'get_balance'`);
+    expect(left!.n).toBe(0);
+  });
+});
