@@ -12,7 +12,7 @@ export interface TestMerchant {
 }
 
 /** `npm run merchant -- create --json` against the running server's data folder (it answers through its local admin endpoint). */
-function createMerchant(name: string, balance: number): TestMerchant {
+export function createMerchant(name: string, balance: number): TestMerchant {
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--balance', String(balance), '--json'], {
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
     encoding: 'utf8',
