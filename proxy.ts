@@ -36,6 +36,8 @@ export function proxy(request: NextRequest) {
     const login = request.nextUrl.clone();
     login.pathname = '/login';
     login.search = '';
+    // The page the merchant was going to survives sign-in (the login page accepts only same-origin paths).
+    login.searchParams.set('next', `${pathname}${request.nextUrl.search}`);
     response = NextResponse.redirect(login);
   } else {
     // Next reads the nonce from the request's CSP header and puts it on its own scripts.

@@ -4,6 +4,7 @@ import { checkoutSessionPagesQuery } from '@/lib/client/queries';
 import { formatMoney, formatTime } from '@/lib/format';
 import { CopyLink } from './copy-link';
 import { LoadMoreButton } from './load-more-button';
+import { TableScroll } from './table-scroll';
 
 /** Checkout sessions, newest first, a page at a time. */
 export function CheckoutSessionsTable() {
@@ -14,6 +15,7 @@ export function CheckoutSessionsTable() {
   if (data.length === 0) return <p className="muted">No checkout sessions yet.</p>;
   return (
     <>
+      <TableScroll label="Checkout sessions table">
       <table className="table" aria-label="Checkout sessions">
         <thead>
           <tr>
@@ -38,6 +40,7 @@ export function CheckoutSessionsTable() {
           ))}
         </tbody>
       </table>
+      </TableScroll>
       <LoadMoreButton query={query} noun="checkout sessions" />
     </>
   );
