@@ -1,6 +1,7 @@
 'use client';
 import { useRef, useState, type FormEvent } from 'react';
 import { ConsoleRequestError, consoleFetch } from '@/lib/client/console-fetch';
+import { errorMessage } from '@/lib/client/messages';
 import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
 
 /** `next`: a same-origin path already checked by safeNextPath, where the merchant lands after signing in. */
@@ -22,7 +23,7 @@ export function LoginForm({ next }: { next: string }) {
       form.reset();
       window.location.assign(next);
     } catch (e) {
-      setError(e instanceof ConsoleRequestError && e.status === 401 ? 'That secret key was not accepted. Check it and try again.' : (e as Error).message);
+      setError(e instanceof ConsoleRequestError && e.status === 401 ? 'That secret key was not accepted. Check it and try again.' : errorMessage(e as ConsoleRequestError).text);
       setBusy(false);
     }
   }
