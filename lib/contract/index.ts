@@ -12,3 +12,4 @@ export * from './permissions';
 export * from './protocol';
 export * from './zod-issue';
 export * from './test-accounts';
+export * from './balance-transactions';

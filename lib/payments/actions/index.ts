@@ -9,6 +9,7 @@ import {
 } from './checkout-sessions';
 import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-batches';
 import { getPayout, listPayouts, withdraw } from './payouts';
+import { listBalanceTransactions } from './balance-transactions';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
@@ -27,4 +28,5 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   simulate_payout: simulatePayout,
   simulate_checkout_payment: simulateCheckoutPayment,
   create_test_topup: createTestTopup,
+  list_balance_transactions: listBalanceTransactions,
 };
