@@ -5,7 +5,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 
 // Either name of the session cookie (lib/session/session.ts: __Host- over https).
 const SESSION_COOKIES = ['console_session', '__Host-console_session'];
-const CONSOLE_PAGES = ['/dashboard', '/payouts', '/payout-batches', '/checkout-sessions'];
+const CONSOLE_PAGES = ['/dashboard', '/payouts', '/payout-batches', '/checkout-sessions', '/balance'];
 
 function contentSecurityPolicy(nonce: string, https: boolean): string {
   const dev = process.env.NODE_ENV === 'development';

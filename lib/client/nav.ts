@@ -9,6 +9,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/payouts', label: 'Payouts' },
   { href: '/payout-batches', label: 'Batch payout' },
   { href: '/checkout-sessions', label: 'Checkout' },
+  { href: '/balance', label: 'Balance' },
 ];
 
 /** The entry a path belongs to: itself or any page under it (/payouts/po_… is under Payouts). */

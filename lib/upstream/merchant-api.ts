@@ -1,5 +1,5 @@
 import 'server-only';
-import { balanceSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
+import { balanceSchema, balanceTransactionListSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
 import type { PaymentClient } from './payment-client';
 
 export interface ListQuery {
@@ -26,6 +26,8 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     getPayoutBatch: (id: string) => client.call(secretKey, { action: 'get_payout_batch', id }, payoutBatchSchema),
     listCheckoutSessions: (query: ListQuery) =>
       client.call(secretKey, { action: 'list_checkout_sessions', ...query }, checkoutSessionListSchema),
+    listBalanceTransactions: (query: ListQuery & { created_gte?: string }) =>
+      client.call(secretKey, { action: 'list_balance_transactions', ...query }, balanceTransactionListSchema),
   };
 }
 

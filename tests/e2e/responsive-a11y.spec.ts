@@ -46,6 +46,7 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/payouts/:failed', 'Payout'],
   ['/payout-batches', 'Batch payout'],
   ['/checkout-sessions', 'New checkout session'],
+  ['/balance', 'Balance history'],
 ];
 
 for (const [path, heading] of CONSOLE_PAGES) {
