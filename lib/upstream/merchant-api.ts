@@ -26,6 +26,7 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     getPayoutBatch: (id: string) => client.call(secretKey, { action: 'get_payout_batch', id }, payoutBatchSchema),
     listCheckoutSessions: (query: ListQuery) =>
       client.call(secretKey, { action: 'list_checkout_sessions', ...query }, checkoutSessionListSchema),
+    getCheckoutSession: (id: string) => client.call(secretKey, { action: 'get_checkout_session', id }, checkoutSessionSchema),
     listBalanceTransactions: (query: ListQuery & { created_gte?: string }) =>
       client.call(secretKey, { action: 'list_balance_transactions', ...query }, balanceTransactionListSchema),
   };

@@ -30,4 +30,11 @@ test('the balance history shows what the API lists, with sources linked, and a c
   await expect(rows.nth(1).getByRole('link', { name: failed.id })).toHaveAttribute('href', `/payouts/${failed.id}`);
   await expect(page.getByRole('img', { name: /Available balance over the last 30 days/ })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Balance' })).toHaveAttribute('aria-current', 'page');
+
+  // The checkout payment's source opens the session's own page.
+  await rows.nth(0).getByRole('link', { name: session.id }).click();
+  await expect(page.getByRole('heading', { name: session.id })).toBeVisible();
+  await expect(page.getByTestId('cs-amount')).toHaveText('IDR 150,000');
+  await expect(page.getByTestId('cs-status')).toHaveText('complete');
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Checkout' })).toHaveAttribute('aria-current', 'page');
 });

@@ -47,6 +47,7 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/payout-batches', 'Batch payout'],
   ['/checkout-sessions', 'New checkout session'],
   ['/balance', 'Balance history'],
+  ['/checkout-sessions/:open', 'Checkout session'],
 ];
 
 for (const [path, heading] of CONSOLE_PAGES) {
@@ -57,6 +58,9 @@ for (const [path, heading] of CONSOLE_PAGES) {
       const failed = await payments({ action: 'withdraw', amount: 12_345, bank_code: 'BCA', account_number: '4000000001' }, `a11y-${Date.now()}`);
       await payments({ action: 'simulate_payout', id: failed.id, outcome: 'failed' }).catch(() => undefined);
       target = `/payouts/${failed.id}`;
+    } else if (path.includes(':open')) {
+      const cs = await payments({ action: 'create_checkout_session', amount: 88_000, description: 'A detail page on a phone' });
+      target = `/checkout-sessions/${cs.id}`;
     } else if (path === '/checkout-sessions' || path === '/payouts') {
       await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Order 1' });
       await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `a11y-${Date.now()}`);

@@ -20,7 +20,7 @@ const TYPE_LABELS: Record<string, string> = {
 
 function sourceLink(source: string) {
   if (source.startsWith('po_')) return <Link href={`/payouts/${source}`}>{source}</Link>;
-  if (source.startsWith('cs_')) return <Link href={`/checkout-sessions`}>{source}</Link>;
+  if (source.startsWith('cs_')) return <Link href={`/checkout-sessions/${source}`}>{source}</Link>;
   return <span className="muted">{source}</span>;
 }
 
