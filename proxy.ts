@@ -5,7 +5,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 
 // Either name of the session cookie (lib/session/session.ts: __Host- over https).
 const SESSION_COOKIES = ['console_session', '__Host-console_session'];
-const CONSOLE_PAGES = ['/dashboard', '/payouts', '/payout-batches', '/checkout-sessions'];
+const CONSOLE_PAGES = ['/dashboard', '/payouts', '/payout-batches', '/checkout-sessions', '/balance', '/webhooks'];
 
 // The API reference (app/docs/api): Redoc's styled-components write <style> tags and style
 // attributes that carry no nonce, so that page alone allows inline styles (never inline scripts).
@@ -40,6 +40,8 @@ export function proxy(request: NextRequest) {
     const login = request.nextUrl.clone();
     login.pathname = '/login';
     login.search = '';
+    // The page the merchant was going to survives sign-in (the login page accepts only same-origin paths).
+    login.searchParams.set('next', `${pathname}${request.nextUrl.search}`);
     response = NextResponse.redirect(login);
   } else {
     // Next reads the nonce from the request's CSP header and puts it on its own scripts.

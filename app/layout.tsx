@@ -7,6 +7,7 @@ export const metadata: Metadata = {
   title: 'Merchant Console',
   description: 'Balances, payouts and checkout for merchants',
   referrer: 'no-referrer',
+  icons: { icon: '/icon.svg' },
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -31,7 +31,6 @@ export function BalanceCard() {
               {formatMoney(data.pending_payouts, data.currency)}
             </dd>
           </div>
-          <p className="muted">{data.merchant.name}</p>
         </dl>
       )}
     </section>

@@ -92,8 +92,8 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
           <p role="status" data-testid="batch-summary">
             {file.name}: {file.rows.length} rows, {valid.length} ready ({formatMoney(total, currency)}), {invalid.length} with errors.
           </p>
-          <div className="table-scroll">
-            <table>
+          <div className="table-scroll" role="region" aria-label="Rows to send" tabIndex={0}>
+            <table className="table">
               <thead>
                 <tr>
                   <th>Line</th>

@@ -2,7 +2,11 @@
 import { useState, type FormEvent } from 'react';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
-import { checkoutFields, type CheckoutSession } from '@/lib/contract';
+import { fieldMessage } from '@/lib/client/messages';
+import { CHECKOUT_LIMITS, checkoutFields, type CheckoutSession } from '@/lib/contract';
+import { formatMoney } from '@/lib/format';
+import { AmountInput, parseAmount } from './amount-input';
+import { ErrorText } from './error-text';
 import { CopyLink } from './copy-link';
 
 type CheckoutInput = { amount: number; description?: string };
@@ -16,17 +20,18 @@ export function CheckoutCreateForm({ retentionSeconds }: { retentionSeconds: num
     retentionSeconds,
   });
   const [error, setError] = useState<string | null>(null);
+  const [amountText, setAmountText] = useState('');
   const { mutation } = intent;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const digits = String(form.get('amount') ?? '').replace(/[\s,_]/g, '');
-    const amount = checkoutFields.amount.safeParse(/^[0-9]{1,15}$/.test(digits) ? Number(digits) : digits === '' ? undefined : NaN);
+    const amountInput = parseAmount(amountText);
+    const amount = checkoutFields.amount.safeParse(amountInput);
     const text = String(form.get('description') ?? '').trim();
     const description = checkoutFields.description.safeParse(text === '' ? undefined : text);
-    if (!amount.success) return setError(amount.error.issues[0]!.message);
-    if (!description.success) return setError(description.error.issues[0]!.message);
+    if (!amount.success) return setError(fieldMessage('amount', { code: amount.error.issues[0]!.code, input: amountInput }, CHECKOUT_LIMITS));
+    if (!description.success) return setError(fieldMessage('description', { code: description.error.issues[0]!.code, input: text }));
     setError(null);
     intent.send({ amount: amount.data, ...(description.data ? { description: description.data } : {}) });
   }
@@ -57,17 +62,20 @@ export function CheckoutCreateForm({ retentionSeconds }: { retentionSeconds: num
   }
   return (
     <form onSubmit={submit} noValidate>
-      <label>
-        Amount
-        <input name="amount" inputMode="numeric" autoComplete="off" disabled={mutation.isPending} />
-      </label>
+      <div className="field">
+        <label htmlFor="checkout-amount">Amount (IDR)</label>
+        <AmountInput id="checkout-amount" value={amountText} onValue={setAmountText} disabled={mutation.isPending} aria-describedby="checkout-amount-hint" />
+        <span id="checkout-amount-hint" className="field-hint">
+          From {formatMoney(CHECKOUT_LIMITS.min, 'IDR')} to {formatMoney(CHECKOUT_LIMITS.max, 'IDR')}.
+        </span>
+      </div>
       <label>
         Description
         <input name="description" autoComplete="off" maxLength={500} disabled={mutation.isPending} />
       </label>
       {(error || (mutation.isError && !intent.outcomeUnknown)) && (
         <p className="error" role="alert">
-          {error ?? mutation.error?.message}
+          {error ?? (mutation.error && <ErrorText error={mutation.error} limits={CHECKOUT_LIMITS} />)}
         </p>
       )}
       {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}

@@ -4,6 +4,8 @@ import { checkoutSessionPagesQuery } from '@/lib/client/queries';
 import { formatMoney, formatTime } from '@/lib/format';
 import { CopyLink } from './copy-link';
 import { LoadMoreButton } from './load-more-button';
+import { TableScroll } from './table-scroll';
+import { NoCheckoutSessions } from './empty-state';
 
 /** Checkout sessions, newest first, a page at a time. */
 export function CheckoutSessionsTable() {
@@ -11,9 +13,10 @@ export function CheckoutSessionsTable() {
   const { data, error, isPending } = query;
   if (isPending) return <p className="muted">Loading checkout sessions…</p>;
   if (error && !data) return <p className="error" role="alert">The checkout sessions could not be loaded: {error.message}</p>;
-  if (data.length === 0) return <p className="muted">No checkout sessions yet.</p>;
+  if (data.length === 0) return <NoCheckoutSessions />;
   return (
     <>
+      <TableScroll label="Checkout sessions table">
       <table className="table" aria-label="Checkout sessions">
         <thead>
           <tr>
@@ -38,6 +41,7 @@ export function CheckoutSessionsTable() {
           ))}
         </tbody>
       </table>
+      </TableScroll>
       <LoadMoreButton query={query} noun="checkout sessions" />
     </>
   );

@@ -1,8 +1,12 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { MerchantName } from './merchant-name';
+import { NavLinks } from './nav-links';
 import { SignOutButtons } from './sign-out-buttons';
 
-/** The frame of every signed-in page: navigation, the test-mode banner, sign-out. */
+/**
+ * The frame of every signed-in page: navigation, the test-mode banner, sign-out.
+ * Wide screens show the bar; narrow ones a <details> menu, which opens without JavaScript.
+ */
 export function ConsoleShell({ testMode, children }: { testMode: boolean; children: ReactNode }) {
   return (
     <>
@@ -12,15 +16,21 @@ export function ConsoleShell({ testMode, children }: { testMode: boolean; childr
         </div>
       )}
       <header className="topbar">
-        <strong>Merchant Console</strong>
-        <nav aria-label="Console">
-          <Link href="/dashboard">Dashboard</Link>
-          <Link href="/payouts">Payouts</Link>
-          <Link href="/payout-batches">Batch payout</Link>
-          <Link href="/checkout-sessions">Checkout</Link>
-          <Link href="/webhooks">Webhooks</Link>
-        </nav>
-        <SignOutButtons />
+        <div className="brand">
+          <strong>Merchant Console</strong>
+          <MerchantName />
+        </div>
+        <div className="bar-wide">
+          <NavLinks label="Console" />
+          <SignOutButtons />
+        </div>
+        <details className="menu">
+          <summary>Menu</summary>
+          <div className="menu-panel">
+            <NavLinks label="Console menu" />
+            <SignOutButtons />
+          </div>
+        </details>
       </header>
       <main className="page">{children}</main>
     </>

@@ -1,9 +1,11 @@
 'use client';
 import { useRef, useState, type FormEvent } from 'react';
 import { ConsoleRequestError, consoleFetch } from '@/lib/client/console-fetch';
+import { errorMessage } from '@/lib/client/messages';
 import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
 
-export function LoginForm() {
+/** `next`: a same-origin path already checked by safeNextPath, where the merchant lands after signing in. */
+export function LoginForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
@@ -19,9 +21,9 @@ export function LoginForm() {
       await consoleFetch('/api/session', { method: 'POST', body: { secretKey } });
       // Clear the field before leaving, so the key lingers nowhere in the page.
       form.reset();
-      window.location.assign('/dashboard');
+      window.location.assign(next);
     } catch (e) {
-      setError(e instanceof ConsoleRequestError && e.status === 401 ? 'That secret key was not accepted. Check it and try again.' : (e as Error).message);
+      setError(e instanceof ConsoleRequestError && e.status === 401 ? 'That secret key was not accepted. Check it and try again.' : errorMessage(e as ConsoleRequestError).text);
       setBusy(false);
     }
   }

@@ -1,67 +1,87 @@
 'use client';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { BANKS } from '@/lib/client/banks';
+import { fieldMessage } from '@/lib/client/messages';
 import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
-import { type PayoutInput, payoutInputSchema, TEST_BANK_CODES } from '@/lib/contract';
+import { formatMoney } from '@/lib/format';
+import { PAYOUT_LIMITS, type PayoutInput, payoutInputSchema } from '@/lib/contract';
+import { AmountInput, parseAmount } from './amount-input';
 
 type Draft = { amount: string; bank_code: string; account_number: string };
 export const emptyDraft: Draft = { amount: '', bank_code: '', account_number: '' };
 
 /** Text in the fields to the API's input: whole units only, never a float. */
 function toInput(d: Draft) {
-  const digits = d.amount.replace(/[\s,_]/g, '');
   return {
-    amount: digits === '' ? undefined : /^[0-9]{1,15}$/.test(digits) ? Number(digits) : NaN,
-    bank_code: d.bank_code.trim().toUpperCase(),
+    amount: parseAmount(d.amount),
+    bank_code: d.bank_code,
     account_number: d.account_number.replace(/[\s-]/g, ''),
   };
 }
 
-/** The payout's fields, checked with the API's own schema before the confirmation step. */
+/** The payout's fields, checked with the API's own schema before the confirmation step; messages from lib/client/messages. */
 export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: (input: PayoutInput, draft: Draft) => void }) {
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
   const hydrated = useHydrated();
+  const set = (name: keyof Draft) => (value: string) => setDraft({ ...draft, [name]: value });
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = payoutInputSchema.safeParse(toInput(draft));
+    const input = toInput(draft);
+    const parsed = payoutInputSchema.safeParse(input);
     if (parsed.success) return onReview(parsed.data, draft);
     const next: typeof errors = {};
-    for (const issue of parsed.error.issues) next[issue.path[0] as keyof Draft] ??= issue.message;
+    for (const issue of parsed.error.issues) {
+      const name = issue.path[0] as keyof Draft;
+      next[name] ??= fieldMessage(name, { code: issue.code, input: input[name] }) ?? issue.message;
+    }
     setErrors(next);
   }
 
-  const field = (name: keyof Draft, label: string, props: Record<string, string> = {}) => (
-    <label>
-      {label}
-      <input
-        id={`payout-${name}`}
-        value={draft[name]}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${name}-error` : undefined}
-        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-        autoComplete="off"
-        {...props}
-      />
-      {errors[name] && (
-        <span id={`${name}-error`} className="error">
-          {errors[name]}
-        </span>
-      )}
-    </label>
-  );
+  // The error and hint sit outside the label: the field's name stays its label alone.
+  const field = (name: keyof Draft, label: string, control: (a11y: Record<string, unknown>) => ReactNode, hint?: string) => {
+    const describedBy = [hint && `payout-${name}-hint`, errors[name] && `payout-${name}-error`].filter(Boolean).join(' ') || undefined;
+    return (
+      <div className="field">
+        <label htmlFor={`payout-${name}`}>{label}</label>
+        {control({ id: `payout-${name}`, 'aria-invalid': errors[name] ? true : undefined, 'aria-describedby': describedBy })}
+        {hint && (
+          <span id={`payout-${name}-hint`} className="field-hint">
+            {hint}
+          </span>
+        )}
+        {errors[name] && (
+          <span id={`payout-${name}-error`} className="error" data-testid={`payout-${name}-error`}>
+            {errors[name]}
+          </span>
+        )}
+      </div>
+    );
+  };
 
   return (
     // Fields without `name` and a POST action: without the script no account number can leave the page.
     <form onSubmit={submit} noValidate method="post" action={noScriptAction('/dashboard')}>
-      {field('amount', 'Amount', { inputMode: 'numeric' })}
-      {field('bank_code', 'Bank code', { list: 'bank-codes' })}
-      <datalist id="bank-codes">
-        {TEST_BANK_CODES.map((c) => (
-          <option key={c} value={c} />
-        ))}
-      </datalist>
-      {field('account_number', 'Account number', { inputMode: 'numeric' })}
+      {field(
+        'amount',
+        'Amount (IDR)',
+        (a11y) => <AmountInput value={draft.amount} onValue={set('amount')} {...a11y} />,
+        `From ${formatMoney(PAYOUT_LIMITS.min, 'IDR')} to ${formatMoney(PAYOUT_LIMITS.max, 'IDR')} per payout.`,
+      )}
+      {field('bank_code', 'Bank', (a11y) => (
+        <select value={draft.bank_code} onChange={(e) => set('bank_code')(e.target.value)} {...a11y}>
+          <option value="">Choose a bank…</option>
+          {BANKS.map((b) => (
+            <option key={b.code} value={b.code}>
+              {b.name}
+            </option>
+          ))}
+        </select>
+      ))}
+      {field('account_number', 'Account number', (a11y) => (
+        <input value={draft.account_number} onChange={(e) => set('account_number')(e.target.value)} inputMode="numeric" autoComplete="off" {...a11y} />
+      ))}
       <noscript>
         <p className="error">Sending a payout needs JavaScript.</p>
       </noscript>

@@ -6,6 +6,7 @@ import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { formatMoney } from '@/lib/format';
 import { maskAccountNumber, type Payout, type PayoutInput } from '@/lib/contract';
 import { emptyDraft, PayoutFields, type Draft } from './payout-fields';
+import { ErrorText } from './error-text';
 
 /**
  * A payout intent from form to outcome: fill in, confirm, send. Once sent, the
@@ -92,7 +93,9 @@ export function PayoutPanel({ currency, retentionSeconds }: { currency: string; 
       )}
       {mutation.isError && !intent.outcomeUnknown && (
         <div role="alert">
-          <p className="error">The payout was refused: {mutation.error.message}</p>
+          <p className="error" data-testid="payout-refused">
+            The payout was refused: <ErrorText error={mutation.error} />
+          </p>
           <button type="button" onClick={() => startOver(true)}>
             Edit and try again
           </button>

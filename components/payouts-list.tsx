@@ -4,6 +4,7 @@ import { payoutPagesQuery } from '@/lib/client/queries';
 import type { PayoutStatus } from '@/lib/contract';
 import { LoadMoreButton } from './load-more-button';
 import { PayoutsTable } from './payouts-table';
+import { NoPayouts } from './empty-state';
 
 /** Every payout of one status, newest first, a page at a time; polls the loaded pages while any is settling. */
 export function PayoutsList({ status }: { status: PayoutStatus | 'all' }) {
@@ -11,7 +12,7 @@ export function PayoutsList({ status }: { status: PayoutStatus | 'all' }) {
   const { data, error, isPending } = query;
   if (isPending) return <p className="muted">Loading payouts…</p>;
   if (error && !data) return <p className="error" role="alert">The payouts could not be loaded: {error.message}</p>;
-  if (data.length === 0) return <p className="muted">{status === 'all' ? 'No payouts yet.' : `No ${status} payouts.`}</p>;
+  if (data.length === 0) return <NoPayouts status={status} />;
   return (
     <>
       <PayoutsTable payouts={data} />

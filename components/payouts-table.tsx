@@ -1,10 +1,12 @@
 import Link from 'next/link';
 import { formatMoney, formatTime } from '@/lib/format';
 import type { Payout } from '@/lib/contract';
+import { TableScroll } from './table-scroll';
 
 /** Payouts as given (newest first), one row each, with an optional note under them. */
 export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: string }) {
   return (
+    <TableScroll label="Payouts table">
     <table className="table" aria-label="Payouts">
       <thead>
         <tr>
@@ -43,5 +45,6 @@ export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: stri
         </tfoot>
       )}
     </table>
+    </TableScroll>
   );
 }

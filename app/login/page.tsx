@@ -1,21 +1,23 @@
 // /login: sign in with the merchant's secret key.
 import { redirect } from 'next/navigation';
 import { LoginForm } from '@/components/login-form';
+import { safeNextPath } from '@/lib/client/safe-next';
 import { verifySession } from '@/lib/session/session';
 
 export const metadata = { title: 'Sign in · Merchant Console' };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ ended?: string }> }) {
-  if (await verifySession()) redirect('/dashboard');
-  const ended = (await searchParams).ended === '1';
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; ended?: string }> }) {
+  const params = await searchParams;
+  const next = safeNextPath(params.next);
+  if (await verifySession()) redirect(next);
   return (
     <main className="page center">
-      {ended && (
+      {params.ended === '1' && (
         <p className="warning" role="status" data-testid="session-ended">
           Your session ended: you signed out elsewhere, it expired, or its API key was revoked or rolled. Sign in again.
         </p>
       )}
-      <LoginForm />
+      <LoginForm next={next} />
     </main>
   );
 }

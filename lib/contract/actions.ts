@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { amountField, batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutStatusField } from './fields';
 import { PAYOUT_FAILURE_CODES } from './test-accounts';
+import { balanceTransactionFilters, balanceTransactionListSchema } from './balance-transactions';
 import {
   balanceSchema,
   checkoutSessionListSchema,
@@ -299,6 +300,13 @@ export const ACTIONS = {
     mutates: false,
     permission: 'requests:read',
     summary: 'What the idempotency store holds for a key: the stored status and answer, when it was first seen, how often replayed, when it expires.',
+  }),
+  list_balance_transactions: define({
+    request: command('list_balance_transactions', { ...listFields('txn'), ...balanceTransactionFilters }),
+    response: balanceTransactionListSchema,
+    mutates: false,
+    permission: 'balance:read',
+    summary: 'The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it.',
   }),
 } as const satisfies Record<string, ActionContract>;
 

@@ -71,8 +71,11 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
   .max(2048, { error: 'must be at most 2048 characters' });
 
+/** Per checkout session, in IDR. */
+export const CHECKOUT_LIMITS = { min: 1_000, max: 1_000_000_000 } as const;
+
 export const checkoutFields = {
-  amount: amountField(1_000, 1_000_000_000),
+  amount: amountField(CHECKOUT_LIMITS.min, CHECKOUT_LIMITS.max),
   description: z.string({ error: 'description must be a string' }).min(1, { error: 'description must not be empty' }).max(500, { error: 'description must be at most 500 characters' }).optional(),
   success_url: httpUrl.optional(),
   cancel_url: httpUrl.optional(),

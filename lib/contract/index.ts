@@ -15,3 +15,4 @@ export * from './requests';
 export * from './zod-issue';
 export * from './test-accounts';
 export * from './webhooks';
+export * from './balance-transactions';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { balanceSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
+import { balanceSchema, balanceTransactionListSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
 import {
   type ActionRequest,
   deletedWebhookEndpointSchema,
@@ -53,6 +53,9 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
       client.call(secretKey, 'resend_event', input, webhookDeliverySchema, { idempotencyKey }),
     getEvent: (id: string) => client.call(secretKey, 'get_event', { id }, eventSchema),
     listEvents: (query: ListQuery) => client.call(secretKey, 'list_events', query, eventListSchema),
+    getCheckoutSession: (id: string) => client.call(secretKey, 'get_checkout_session', { id }, checkoutSessionSchema),
+    listBalanceTransactions: (query: ListQuery & { created_gte?: string }) =>
+      client.call(secretKey, 'list_balance_transactions', query, balanceTransactionListSchema),
   };
 }
 

@@ -8,7 +8,7 @@ test('a payout sent in the console is driven to paid and another to failed, with
 
   // 4000000003 stays pending for an hour on its own: only the helper settles it.
   await page.getByLabel('Amount').fill('120000');
-  await page.getByLabel('Bank code').fill('BCA');
+  await page.getByLabel('Bank', { exact: true }).selectOption('BCA');
   await page.getByLabel('Account number').fill('4000000003');
   await page.getByRole('button', { name: 'Review payout' }).click();
   await page.getByRole('button', { name: 'Send payout' }).click();

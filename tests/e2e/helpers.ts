@@ -40,7 +40,7 @@ export async function payoutsWithAmount(request: APIRequestContext, amount: numb
 /** Fills the payout form, reviews it and presses "Send payout". */
 export async function sendPayout(page: Page, input: { amount: number; bank: string; account: string }) {
   await page.getByLabel('Amount').fill(String(input.amount));
-  await page.getByLabel('Bank code').fill(input.bank);
+  await page.getByLabel('Bank', { exact: true }).selectOption(input.bank);
   await page.getByLabel('Account number').fill(input.account);
   await page.getByRole('button', { name: 'Review payout' }).click();
   await expect(page.getByTestId('confirm-account')).toHaveText(`•••• ${input.account.slice(-4)}`);

@@ -16,21 +16,62 @@ test('a payout is sent, appears in the list, and the balance drops by its amount
   expect(await payoutsWithAmount(request, 150_000)).toHaveLength(1);
 });
 
-test('the form checks its fields with the API schema before anything is sent', async ({ page }) => {
+test('the form checks its fields with the API schema before anything is sent, in words', async ({ page }) => {
   await signIn(page);
   let posts = 0;
   page.on('request', (r) => void (r.method() === 'POST' && r.url().endsWith('/api/payouts') && posts++));
+  const error = (field: string) => page.getByTestId(`payout-${field}-error`);
+  await page.getByRole('button', { name: 'Review payout' }).click();
+  await expect(error('amount')).toHaveText('Enter an amount.');
+  await expect(error('bank_code')).toHaveText('Choose the bank from the list.');
+  await expect(error('account_number')).toHaveText('Enter the account number.');
+  await expect(page.getByLabel('Amount (IDR)')).toHaveAttribute('aria-invalid', 'true');
   await page.getByLabel('Amount').fill('12.5');
-  await page.getByLabel('Bank code').fill('NOPE');
   await page.getByLabel('Account number').fill('12ab');
   await page.getByRole('button', { name: 'Review payout' }).click();
-  await expect(page.getByText('amount must be an integer')).toBeVisible();
-  await expect(page.getByText(/bank_code must be one of/)).toBeVisible();
-  await expect(page.getByText('account_number must be 6 to 20 digits')).toBeVisible();
+  await expect(error('amount')).toHaveText('Amount must be a whole number of rupiah, without decimals.');
+  await expect(error('account_number')).toHaveText('Account number must be 6 to 20 digits, with no letters.');
   await page.getByLabel('Amount').fill('5');
   await page.getByRole('button', { name: 'Review payout' }).click();
-  await expect(page.getByText('amount must be at least 10000')).toBeVisible();
+  await expect(error('amount')).toHaveText('Amount must be at least IDR 10,000.');
+  await page.getByLabel('Amount').fill('100000001');
+  await expect(page.getByLabel('Amount')).toHaveValue('100,000,001');
+  await page.getByRole('button', { name: 'Review payout' }).click();
+  await expect(error('amount')).toHaveText('Amount must be at most IDR 100,000,000.');
   expect(posts).toBe(0);
+});
+
+test('the amount shows IDR and thousands, and the exact integer is sent; the bank is a select of the supported banks', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByLabel('Bank', { exact: true }).locator('option')).toHaveText([
+    'Choose a bank…', 'Bank Central Asia (BCA)', 'Bank Negara Indonesia (BNI)', 'Bank Rakyat Indonesia (BRI)', 'Bank Mandiri', 'Bank Permata', 'CIMB Niaga', 'Bank Syariah Indonesia (BSI)', 'Bank Danamon',
+  ]);
+  await page.getByLabel('Amount').pressSequentially('1234567');
+  await expect(page.getByLabel('Amount')).toHaveValue('1,234,567');
+  await page.getByLabel('Bank', { exact: true }).selectOption('MANDIRI');
+  await page.getByLabel('Account number').fill('1234567890');
+  await page.getByRole('button', { name: 'Review payout' }).click();
+  await expect(page.getByTestId('confirm-amount')).toHaveText('IDR 1,234,567');
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/payouts'));
+  await page.getByRole('button', { name: 'Send payout' }).click();
+  const body = (await sent).postDataJSON();
+  expect(body.amount).toBe(1_234_567);
+  expect(body.bank_code).toBe('MANDIRI');
+});
+
+test('a refusal from the API is said in words, with its code as a detail', async ({ page }) => {
+  await signIn(page);
+  await page.route('**/api/payouts', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ error: { type: 'invalid_request_error', code: 'insufficient_funds', message: 'insufficient funds' } }) })
+      : route.continue(),
+  );
+  await page.getByLabel('Amount').fill('20000');
+  await page.getByLabel('Bank', { exact: true }).selectOption('BCA');
+  await page.getByLabel('Account number').fill('1234567890');
+  await page.getByRole('button', { name: 'Review payout' }).click();
+  await page.getByRole('button', { name: 'Send payout' }).click();
+  await expect(page.getByTestId('payout-refused')).toHaveText('The payout was refused: Your available balance does not cover this amount.(code: insufficient_funds)');
 });
 
 test('a lost response: the UI says the outcome is unknown, retries with the same key, and one payout exists', async ({ page, request }) => {
@@ -62,7 +103,7 @@ test('a lost response: the UI says the outcome is unknown, retries with the same
 test('a double click sends one payout', async ({ page, request }) => {
   await signIn(page);
   await page.getByLabel('Amount').fill('111111');
-  await page.getByLabel('Bank code').fill('BRI');
+  await page.getByLabel('Bank', { exact: true }).selectOption('BRI');
   await page.getByLabel('Account number').fill('5555666677');
   await page.getByRole('button', { name: 'Review payout' }).click();
   await page.getByRole('button', { name: 'Send payout' }).dblclick();

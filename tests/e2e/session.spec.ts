@@ -18,7 +18,8 @@ test('the right key signs in and the balance shows', async ({ page }) => {
 
 test('without a session, pages redirect to /login and API routes answer 401 JSON', async ({ page, request }) => {
   await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/login$/);
+  // The target survives sign-in (tests/e2e/deep-link.spec.ts).
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
   for (const path of ['/api/balance', '/api/payouts', '/api/payouts/po_x', '/api/checkout-sessions']) {
     const res = await request.get(path);
     expect(res.status(), path).toBe(401);

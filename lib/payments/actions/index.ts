@@ -9,6 +9,7 @@ import {
 } from './checkout-sessions';
 import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-batches';
 import { getPayout, listPayouts, withdraw } from './payouts';
+import { listBalanceTransactions } from './balance-transactions';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
 import { createRestrictedKey, listApiKeys, revokeApiKey, rollSecretKey } from './api-keys';
 import { getEvent, listEvents } from './events';
@@ -55,4 +56,5 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   roll_secret_key: rollSecretKey,
   list_requests: listRequests,
   get_idempotent_request: getIdempotentRequest,
+  list_balance_transactions: listBalanceTransactions,
 };

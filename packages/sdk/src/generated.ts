@@ -193,6 +193,15 @@ export type GetIdempotentRequestRequest = {
   idempotency_key: string;
 };
 
+export type ListBalanceTransactionsRequest = {
+  action: "list_balance_transactions";
+  limit?: number;
+  starting_after?: string;
+  type?: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup";
+  created_gte?: string;
+  created_lt?: string;
+};
+
 export type Balance = {
   object: "balance";
   merchant: {
@@ -436,6 +445,21 @@ export type IdempotentRequest = {
   expires_at: string;
 };
 
+export type BalanceTransactionList = {
+  object: "list";
+  data: Array<{
+    id: string;
+    object: "balance_transaction";
+    amount: number;
+    currency: string;
+    balance_after: number;
+    type: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup";
+    source: string;
+    created_at: string;
+  }>;
+  has_more: boolean;
+};
+
 export type ErrorBody = {
   error: {
     type: string;
@@ -624,6 +648,7 @@ export interface Actions {
   roll_secret_key: { params: Omit<RollSecretKeyRequest, 'action'>; response: ApiKeyWithSecret; mutates: true };
   list_requests: { params: Omit<ListRequestsRequest, 'action'>; response: RequestList; mutates: false };
   get_idempotent_request: { params: Omit<GetIdempotentRequestRequest, 'action'>; response: IdempotentRequest; mutates: false };
+  list_balance_transactions: { params: Omit<ListBalanceTransactionsRequest, 'action'>; response: BalanceTransactionList; mutates: false };
 }
 
 export type ActionName = keyof Actions;
@@ -693,4 +718,6 @@ export abstract class ActionMethods<Options, Result> {
   listRequests(params: Actions["list_requests"]['params'] = {}, options?: Options) { return this.request("list_requests", params, options); }
   /** What the idempotency store holds for a key: the stored status and answer, when it was first seen, how often replayed, when it expires. */
   getIdempotentRequest(params: Actions["get_idempotent_request"]['params'], options?: Options) { return this.request("get_idempotent_request", params, options); }
+  /** The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it. */
+  listBalanceTransactions(params: Actions["list_balance_transactions"]['params'] = {}, options?: Options) { return this.request("list_balance_transactions", params, options); }
 }

@@ -1,0 +1,82 @@
+// /balance: the balance history (list_balance_transactions), each entry linked to its source, and a 30-day chart.
+// Rendered on the server: it works before hydration, and "Older" is a plain link.
+import Link from 'next/link';
+import { BalanceChart } from '@/components/balance-chart';
+import { ConsoleShell } from '@/components/console-shell';
+import { TableScroll } from '@/components/table-scroll';
+import { formatMoney, formatTime } from '@/lib/format';
+import { requireSession } from '@/lib/session/session';
+
+export const metadata = { title: 'Balance · Merchant Console' };
+
+const TYPE_LABELS: Record<string, string> = {
+  opening_balance: 'Opening balance',
+  adjustment: 'Adjustment',
+  payout: 'Payout',
+  payout_reversal: 'Failed payout returned',
+  checkout_payment: 'Checkout payment',
+  topup: 'Test top-up',
+};
+
+function sourceLink(source: string) {
+  if (source.startsWith('po_')) return <Link href={`/payouts/${source}`}>{source}</Link>;
+  if (source.startsWith('cs_')) return <Link href={`/checkout-sessions/${source}`}>{source}</Link>;
+  return <span className="muted">{source}</span>;
+}
+
+export default async function BalancePage({ searchParams }: { searchParams: Promise<{ after?: string }> }) {
+  const session = await requireSession();
+  const after = (await searchParams).after;
+  const startingAfter = typeof after === 'string' && /^txn_\d{1,16}$/.test(after) ? after : undefined;
+  const [page, recent] = await Promise.all([
+    session.api.listBalanceTransactions({ limit: 50, ...(startingAfter ? { starting_after: startingAfter } : {}) }),
+    session.api.listBalanceTransactions({ limit: 100, created_gte: new Date(Date.now() - 31 * 86_400_000).toISOString() }),
+  ]);
+  const rows = page.data.data;
+  const currency = rows[0]?.currency ?? 'IDR';
+  return (
+    <ConsoleShell testMode={session.testMode}>
+      <h1>Balance</h1>
+      <section className="card" aria-labelledby="chart-heading">
+        <h2 id="chart-heading">Available, last 30 days</h2>
+        <BalanceChart entries={recent.data.data} currency={currency} />
+      </section>
+      <section className="card" aria-labelledby="history-heading">
+        <h2 id="history-heading">Balance history</h2>
+        {rows.length === 0 ? (
+          <p className="muted">No balance changes yet. A checkout payment, a payout or a top-up will show here.</p>
+        ) : (
+          <TableScroll label="Balance history table">
+            <table className="table" aria-label="Balance history">
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Balance after</th>
+                  <th scope="col">Source</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((t) => (
+                  <tr key={t.id} data-testid="txn-row" data-txn-id={t.id} data-amount={t.amount} data-balance-after={t.balance_after} data-type={t.type}>
+                    <td>{formatTime(t.created_at)}</td>
+                    <td>{TYPE_LABELS[t.type] ?? t.type}</td>
+                    <td>{`${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}`}</td>
+                    <td>{formatMoney(t.balance_after, t.currency)}</td>
+                    <td>{sourceLink(t.source)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+        {page.data.has_more && (
+          <p>
+            <Link href={`/balance?after=${rows.at(-1)!.id}`}>Older entries</Link>
+          </p>
+        )}
+      </section>
+    </ConsoleShell>
+  );
+}

@@ -1,0 +1,56 @@
+// /checkout-sessions/[id]: one checkout session (amount, description, status, times, its link). Server-rendered.
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { ConsoleShell } from '@/components/console-shell';
+import { CopyLink } from '@/components/copy-link';
+import { formatMoney, formatTime } from '@/lib/format';
+import { requireSession } from '@/lib/session/session';
+import { UpstreamError } from '@/lib/upstream/upstream-error';
+
+export const metadata = { title: 'Checkout session · Merchant Console' };
+
+export default async function CheckoutSessionPage({ params }: { params: Promise<{ id: string }> }) {
+  const session = await requireSession();
+  const { id } = await params;
+  if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
+  const cs = await session.api.getCheckoutSession(id).then(
+    (r) => r.data,
+    (e) => {
+      if (e instanceof UpstreamError && e.status === 404) return null;
+      throw e;
+    },
+  );
+  if (!cs) notFound();
+  return (
+    <ConsoleShell testMode={session.testMode}>
+      <p>
+        <Link href="/checkout-sessions">← All checkout sessions</Link>
+      </p>
+      <h1>
+        Checkout session <code>{cs.id}</code>
+      </h1>
+      <section className="card" aria-label="Checkout session details">
+        <dl className="details">
+          <dt>Amount</dt>
+          <dd data-testid="cs-amount">{formatMoney(cs.amount, cs.currency)}</dd>
+          <dt>Description</dt>
+          <dd>{cs.description ?? <span className="muted">none</span>}</dd>
+          <dt>Status</dt>
+          <dd>
+            <span className={`status status-${cs.status}`} data-testid="cs-status">
+              {cs.status}
+            </span>
+          </dd>
+          <dt>Created</dt>
+          <dd>{formatTime(cs.created_at)}</dd>
+          <dt>Paid</dt>
+          <dd>{cs.completed_at ? formatTime(cs.completed_at) : <span className="muted">not yet</span>}</dd>
+          <dt>Expires</dt>
+          <dd>{formatTime(cs.expires_at)}</dd>
+          <dt>Link</dt>
+          <dd>{cs.status === 'open' ? <CopyLink url={cs.url} /> : <span className="muted">closed</span>}</dd>
+        </dl>
+      </section>
+    </ConsoleShell>
+  );
+}

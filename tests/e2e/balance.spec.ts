@@ -1,0 +1,40 @@
+// The Balance page against the API's own list: a payout, a failed payout and a checkout payment, exact.
+import { expect, test } from './fixtures';
+
+test('the balance history shows what the API lists, with sources linked, and a chart with a text alternative', async ({ signedIn: page, payments }) => {
+  const stamp = Date.now();
+  const paid = await payments({ action: 'withdraw', amount: 31_000, bank_code: 'BCA', account_number: '1234567890' }, `bal-paid-${stamp}`);
+  await payments({ action: 'simulate_payout', id: paid.id, outcome: 'paid' });
+  const failed = await payments({ action: 'withdraw', amount: 42_000, bank_code: 'BNI', account_number: '4000000001' }, `bal-failed-${stamp}`);
+  await payments({ action: 'simulate_payout', id: failed.id, outcome: 'failed', failure_code: 'invalid_account' });
+  const session = await payments({ action: 'create_checkout_session', amount: 150_000 });
+  await payments({ action: 'simulate_checkout_payment', id: session.id });
+
+  const api = await payments({ action: 'list_balance_transactions', limit: 50 });
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Balance' }).click();
+  await expect(page.getByRole('heading', { name: 'Balance history' })).toBeVisible();
+  const rows = page.getByTestId('txn-row');
+  await expect(rows).toHaveCount(api.data.length);
+  for (const [i, t] of api.data.slice(0, 4).entries()) {
+    await expect(rows.nth(i)).toHaveAttribute('data-txn-id', t.id);
+    await expect(rows.nth(i)).toHaveAttribute('data-amount', String(t.amount));
+    await expect(rows.nth(i)).toHaveAttribute('data-balance-after', String(t.balance_after));
+  }
+  expect(api.data.slice(0, 4).map((t: any) => [t.type, t.amount, t.source])).toEqual([
+    ['checkout_payment', 150_000, session.id],
+    ['payout_reversal', 42_000, failed.id],
+    ['payout', -42_000, failed.id],
+    ['payout', -31_000, paid.id],
+  ]);
+  expect(api.data[0].balance_after - api.data[3].balance_after).toBe(150_000 + 42_000 - 42_000);
+  await expect(rows.nth(1).getByRole('link', { name: failed.id })).toHaveAttribute('href', `/payouts/${failed.id}`);
+  await expect(page.getByRole('img', { name: /Available balance over the last 30 days/ })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Balance' })).toHaveAttribute('aria-current', 'page');
+
+  // The checkout payment's source opens the session's own page.
+  await rows.nth(0).getByRole('link', { name: session.id }).click();
+  await expect(page.getByRole('heading', { name: session.id })).toBeVisible();
+  await expect(page.getByTestId('cs-amount')).toHaveText('IDR 150,000');
+  await expect(page.getByTestId('cs-status')).toHaveText('complete');
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Checkout' })).toHaveAttribute('aria-current', 'page');
+});

@@ -1,0 +1,30 @@
+// A link opened while signed out survives the sign-in page; only same-origin paths are followed.
+import { expect, test } from './fixtures';
+
+async function signInHere(page: import('@playwright/test').Page, key: string) {
+  await page.getByLabel('Secret key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test('a payout link opened signed out lands on that payout after sign-in', async ({ browser, merchant, payments }) => {
+  const failed = await payments({ action: 'withdraw', amount: 23_456, bank_code: 'BNI', account_number: '4000000001' }, `deep-${Date.now()}`);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(`/payouts/${failed.id}?from=email`);
+  await expect(page).toHaveURL(new RegExp(`/login\\?next=${encodeURIComponent(`/payouts/${failed.id}?from=email`).replace(/[?]/g, '\\?')}$`));
+  await signInHere(page, merchant.secretKey);
+  await expect(page).toHaveURL(new RegExp(`/payouts/${failed.id}\\?from=email$`));
+  await expect(page.getByRole('heading', { name: failed.id })).toBeVisible();
+  await context.close();
+});
+
+for (const next of ['//evil.example/x', 'https://evil.example/x', '/\\evil.example', '/\t/evil.example', 'javascript:alert(1)']) {
+  test(`sign-in refuses next=${next} and goes to the dashboard`, async ({ browser, merchant }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`/login?next=${encodeURIComponent(next)}`);
+    await signInHere(page, merchant.secretKey);
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/dashboard$/);
+    await context.close();
+  });
+}

@@ -1,0 +1,26 @@
+// The checkout form's messages, in words, one for each invalid amount (the payout form's are in payouts.spec.ts).
+import { expect, test } from './fixtures';
+
+test('the checkout form explains each invalid amount in the merchant’s terms', async ({ signedIn: page }) => {
+  await page.goto('/checkout-sessions');
+  await expect(page.getByRole('heading', { name: 'New checkout session' })).toBeVisible();
+  const create = page.getByRole('button', { name: 'Create checkout session' });
+  const alert = page.getByRole('alert').filter({ hasText: /./ });
+  await create.click();
+  await expect(alert).toHaveText('Enter an amount.');
+  for (const [typed, message] of <[string, string][]>[
+    ['12.5', 'Amount must be a whole number of rupiah, without decimals.'],
+    ['500', 'Amount must be at least IDR 1,000.'],
+    ['1000000001', 'Amount must be at most IDR 1,000,000,000.'],
+  ]) {
+    await page.getByLabel('Amount (IDR)').fill(typed);
+    await create.click();
+    await expect(alert).toHaveText(message);
+  }
+  await page.getByLabel('Amount (IDR)').fill('150000');
+  await expect(page.getByLabel('Amount (IDR)')).toHaveValue('150,000');
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/checkout-sessions'));
+  await create.click();
+  expect((await sent).postDataJSON().amount).toBe(150_000);
+  await expect(page.getByRole('status').getByTestId('checkout-link')).toBeVisible();
+});

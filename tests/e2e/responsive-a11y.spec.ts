@@ -1,0 +1,98 @@
+// Every page at a desktop width and a phone width: no horizontal scroll, and no serious or
+// critical axe-core violation, signed in and out, in the light and the dark scheme.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const WIDTHS = [1280, 390];
+
+async function expectNoOverflow(page: Page) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, `${page.url()} is ${scrollWidth}px wide in a ${clientWidth}px window`).toBeLessThanOrEqual(clientWidth);
+}
+
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), page.url()).toEqual([]);
+}
+
+async function checkPage(page: Page, path: string, ready: (page: Page) => Promise<void>) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(path);
+      await ready(page);
+      await expectNoOverflow(page);
+      await expectAccessible(page);
+    }
+  }
+}
+
+test('signed out: the sign-in page, the hosted checkout page and the not-found page', async ({ page, payments }) => {
+  const session = await payments({ action: 'create_checkout_session', amount: 150_000, description: 'A long description of an order, to see it wrap on a phone' });
+  await checkPage(page, '/login', (p) => expect(p.getByRole('button', { name: 'Sign in' })).toBeEnabled());
+  await checkPage(page, `/checkout/${session.id}`, (p) => expect(p.getByRole('button', { name: /^Pay / })).toBeEnabled());
+  await checkPage(page, '/no-such-page', (p) => expect(p.getByRole('heading').first()).toBeVisible());
+});
+
+const CONSOLE_PAGES: [string, string][] = [
+  ['/dashboard', 'Balance'],
+  ['/payouts', 'Payouts'],
+  ['/payouts/:failed', 'Payout'],
+  ['/payout-batches', 'Batch payout'],
+  ['/checkout-sessions', 'New checkout session'],
+  ['/balance', 'Balance history'],
+  ['/checkout-sessions/:open', 'Checkout session'],
+  ['/webhooks', 'Webhooks'],
+];
+
+for (const [path, heading] of CONSOLE_PAGES) {
+  test(`signed in: ${path}`, async ({ signedIn: page, payments }) => {
+    test.slow();
+    let target = path;
+    if (path.includes(':failed')) {
+      const failed = await payments({ action: 'withdraw', amount: 12_345, bank_code: 'BCA', account_number: '4000000001' }, `a11y-${Date.now()}`);
+      await payments({ action: 'simulate_payout', id: failed.id, outcome: 'failed' }).catch(() => undefined);
+      target = `/payouts/${failed.id}`;
+    } else if (path.includes(':open')) {
+      const cs = await payments({ action: 'create_checkout_session', amount: 88_000, description: 'A detail page on a phone' });
+      target = `/checkout-sessions/${cs.id}`;
+    } else if (path === '/checkout-sessions' || path === '/payouts') {
+      await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Order 1' });
+      await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `a11y-${Date.now()}`);
+    }
+    await checkPage(page, target, async (p) => {
+      await expect(p.getByRole('heading', { name: heading }).first()).toBeVisible();
+      await expect(p.getByText(/^Loading/)).toHaveCount(0);
+    });
+  });
+}
+
+test('the current page is marked in the navigation, and the phone menu opens without JavaScript', async ({ signedIn: page, browser, merchant }) => {
+  await page.goto('/payouts');
+  await expect(page.getByRole('banner').getByTestId('merchant-name')).toHaveText(`Signed in as ${merchant.name}`);
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payouts' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+
+  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), viewport: { width: 390, height: 844 } });
+  const phone = await noScript.newPage();
+  await phone.goto('/payouts');
+  await expect(phone.getByRole('navigation', { name: 'Console', exact: true })).toBeHidden();
+  await phone.getByText('Menu').click();
+  const menu = phone.getByRole('navigation', { name: 'Console menu' });
+  await expect(menu.getByRole('link', { name: 'Payouts' })).toHaveAttribute('aria-current', 'page');
+  await menu.getByRole('link', { name: 'Checkout' }).click();
+  await expect(phone).toHaveURL(/\/checkout-sessions$/);
+  await noScript.close();
+});
+
+test('the icon is served from public/', async ({ request }) => {
+  const res = await request.get('/icon.svg');
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toContain('image/svg');
+});
