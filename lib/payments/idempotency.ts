@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
+import { deleteInBatches } from '../db/delete-in-batches';
 import { PG_LOCK_NOT_AVAILABLE, pgErrorCode, type Db, type Queryable } from '../db/types';
 import type { HeaderReader } from './api-request';
 import { ApiError, IDEMPOTENCY_HEADER } from '../contract';
@@ -166,18 +167,12 @@ async function replay(tx: Queryable, call: IdempotentCall): Promise<StoredResult
  * Deletes keys past retention in batches of `batchSize` (each its own short
  * statement, counting rows rather than returning them); returns how many went.
  */
-export async function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number, batchSize = 1000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const [row] = await db.query<{ deleted: number }>(
-      `WITH gone AS (
-         DELETE FROM idempotency_keys WHERE (merchant_id, key) IN (
-           SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1) LIMIT $2)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
-      [ttlSeconds, batchSize],
-    );
-    total += row!.deleted;
-    if (row!.deleted < batchSize) return total;
-  }
+export function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number, batchSize = 1000): Promise<number> {
+  return deleteInBatches(db, {
+    table: 'idempotency_keys',
+    key: '(merchant_id, key)',
+    select: 'SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1)',
+    params: [ttlSeconds],
+    batchSize,
+  });
 }

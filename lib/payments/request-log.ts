@@ -1,3 +1,4 @@
+import { deleteInBatches } from '../db/delete-in-batches';
 import type { Db, Queryable } from '../db/types';
 import type { Logger } from '../log';
 
@@ -99,20 +100,14 @@ function insertEntries(db: Queryable, rows: RequestLogEntry[]) {
 }
 
 /** Deletes rows older than the retention in batches; returns how many went. */
-export async function purgeRequestLog(db: Queryable, retentionDays: number, batchSize = 5000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const [row] = await db.query<{ deleted: number }>(
-      `WITH gone AS (
-         DELETE FROM request_log WHERE seq IN (
-           SELECT seq FROM request_log WHERE created_at < now() - make_interval(days => $1) LIMIT $2)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
-      [retentionDays, batchSize],
-    );
-    total += row!.deleted;
-    if (row!.deleted < batchSize) return total;
-  }
+export function purgeRequestLog(db: Queryable, retentionDays: number, batchSize = 5000): Promise<number> {
+  return deleteInBatches(db, {
+    table: 'request_log',
+    key: 'seq',
+    select: 'SELECT seq FROM request_log WHERE created_at < now() - make_interval(days => $1)',
+    params: [retentionDays],
+    batchSize,
+  });
 }
 
 /** The id of the object an answer is about: the `id` right after `object` in the core's JSON (no parse on the hot path). */

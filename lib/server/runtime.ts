@@ -32,16 +32,7 @@ export interface Runtime {
  */
 export async function startRuntime(settings: Env, log: Logger = createLogger({ level: settings.LOG_LEVEL })): Promise<Runtime> {
   if (settings.PAYMENT_API_BASE_URL) return startConsoleRuntime(settings, log);
-  const db = await openDb({
-    databaseUrl: settings.DATABASE_URL,
-    dataDir: settings.DATA_DIR,
-    poolSize: settings.DATABASE_POOL_SIZE,
-    limits: {
-      connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
-      statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
-      idleInTransactionTimeoutMs: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    },
-  });
+  const db = await openRuntimeDb(settings, settings.DATABASE_URL);
   const demo = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
   if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
 
@@ -113,17 +104,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
  * is served where PAYMENT_API_BASE_URL points.
  */
 async function startConsoleRuntime(settings: Env, log: Logger): Promise<Runtime> {
-  const db = await openDb({
-    databaseUrl: settings.CONSOLE_DATABASE_URL ?? settings.DATABASE_URL,
-    dataDir: settings.DATA_DIR,
-    poolSize: settings.DATABASE_POOL_SIZE,
-    limits: {
-      connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
-      statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
-      idleInTransactionTimeoutMs: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    },
-    schema: 'console',
-  });
+  const db = await openRuntimeDb(settings, settings.CONSOLE_DATABASE_URL ?? settings.DATABASE_URL, 'console');
   const metrics = createMetrics(db, { payments: false });
   const elsewhere = new ApiError('not_found', `This deployment serves the console only; the payment API is at ${settings.PAYMENT_API_BASE_URL}.`);
   const core: PaymentCore = async () => ({
@@ -146,6 +127,21 @@ async function startConsoleRuntime(settings: Env, log: Logger): Promise<Runtime>
       await db.close();
     },
   };
+}
+
+/** The process's database with the pool limits of its settings: the payment schema, or the console's own store. */
+function openRuntimeDb(settings: Env, databaseUrl: string | undefined, schema?: 'console') {
+  return openDb({
+    databaseUrl,
+    dataDir: settings.DATA_DIR,
+    poolSize: settings.DATABASE_POOL_SIZE,
+    limits: {
+      connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    ...(schema ? { schema } : {}),
+  });
 }
 
 /** Printed once, on the first start of an empty database, straight to the terminal (never the log). */

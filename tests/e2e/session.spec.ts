@@ -60,9 +60,10 @@ test('sign out everywhere ends the sessions of other browsers', async ({ page, b
   await page.getByRole('button', { name: 'Sign out everywhere' }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect((await otherPage.request.get('/api/balance')).status()).toBe(401);
-  // The other browser's dashboard notices on its next balance poll and goes to the sign-in page by itself.
-  await expect(otherPage).toHaveURL(/\/login$/, { timeout: 15_000 });
+  // The other browser's dashboard notices on its next balance poll and goes to the sign-in page by itself, which says why.
+  await expect(otherPage).toHaveURL(/\/login\?ended=1$/, { timeout: 15_000 });
+  await expect(otherPage.getByTestId('session-ended')).toBeVisible();
   await otherPage.goto('/dashboard');
-  await expect(otherPage).toHaveURL(/\/login$/);
+  await expect(otherPage).toHaveURL(/\/login(\?next=%2Fdashboard)?$/);
   await other.close();
 });

@@ -33,7 +33,7 @@ test('an endpoint added in the console receives the events of a payout, signed, 
   // A payout made in the console; the bank answers at once through the test helper.
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await page.getByLabel('Amount').fill('75000');
-  await page.getByLabel('Bank code').fill('BCA');
+  await page.getByLabel('Bank', { exact: true }).selectOption('BCA');
   await page.getByLabel('Account number').fill('4000000003');
   await page.getByRole('button', { name: 'Review payout' }).click();
   await page.getByRole('button', { name: 'Send payout' }).click();
