@@ -1,7 +1,7 @@
 import type { Db } from '../db/types';
 import { ACTIONS, describeFirstIssue, MAX_KEY_GRACE_SECONDS, PERMISSIONS } from '../contract';
 import { insertRestrictedKey, rollSecretKey } from '../payments/api-keys';
-import { createMerchant, listMerchants, requireMerchant, revokeKeys, rollKey } from '../payments/merchants';
+import { createMerchant, listMerchants, requireMerchant, revokeKeys } from '../payments/merchants';
 
 /** A command of `npm run merchant`, as the CLI parsed it. */
 export interface MerchantCommand {
@@ -54,19 +54,15 @@ export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ 
     }
     case 'roll-key': {
       const id = requireId();
-      if (c.expiresIn === undefined) {
-        const key = await rollKey(db, id);
-        return { human: `New secret key for ${id} (shown only now; the old ones no longer work): ${key}`, data: { id, secret_key: key } };
-      }
-      if (!/^[0-9]{1,6}$/.test(c.expiresIn) || Number(c.expiresIn) > MAX_KEY_GRACE_SECONDS) {
+      const grace = c.expiresIn ?? '0';
+      if (!/^[0-9]{1,6}$/.test(grace) || Number(grace) > MAX_KEY_GRACE_SECONDS) {
         throw new UsageError(`--expires-in must be 0 to ${MAX_KEY_GRACE_SECONDS} seconds`);
       }
       await requireMerchant(db, id);
-      const key = await rollSecretKey(db, id, Number(c.expiresIn));
-      return {
-        human: `New secret key for ${id} (shown only now): ${key.secret}\nThe old secret key works for ${c.expiresIn} more seconds.`,
-        data: { id, secret_key: key.secret, key },
-      };
+      // The API's roll: the secret key is replaced, restricted keys keep working.
+      const key = await rollSecretKey(db, id, Number(grace));
+      const old = grace === '0' ? 'the old secret key no longer works' : `the old secret key works for ${grace} more seconds`;
+      return { human: `New secret key for ${id} (shown only now; ${old}): ${key.secret}`, data: { id, secret_key: key.secret, key } };
     }
     case 'create-restricted-key': {
       const id = requireId();

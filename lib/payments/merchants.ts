@@ -73,17 +73,6 @@ export async function listMerchants(db: Queryable): Promise<MerchantSummary[]> {
   return rows.map(({ hints, created_at, ...m }) => ({ ...m, active_keys: hints ?? [], created_at: new Date(created_at).toISOString() }));
 }
 
-/** Revokes every active key of the merchant and issues a new one. */
-export async function rollKey(db: Db, merchantId: string): Promise<string> {
-  const secretKey = generateSecretKey();
-  await db.transaction(async (tx) => {
-    await requireMerchant(tx, merchantId);
-    await tx.query('UPDATE api_keys SET revoked_at = now() WHERE merchant_id = $1 AND revoked_at IS NULL', [merchantId]);
-    await insertKey(tx, merchantId, secretKey);
-  });
-  return secretKey;
-}
-
 /** Revokes every active key: the merchant can no longer authenticate until a roll-key. */
 export async function revokeKeys(db: Db, merchantId: string): Promise<number> {
   return db.transaction(async (tx) => {

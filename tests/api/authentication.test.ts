@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { revokeKeys, rollKey } from '@/lib/payments/merchants';
+import { rollSecretKey } from '@/lib/payments/api-keys';
+import { revokeKeys } from '@/lib/payments/merchants';
 import { useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 import { backends } from '../helpers/databases';
@@ -51,7 +52,7 @@ describe.each(apiTargets)('authentication ($name)', (backend) => {
   it('stops accepting a revoked key, and accepts the rolled one', async () => {
     const db = api().db;
     const oldKey = api().merchant.secretKey;
-    const newKey = await rollKey(db, api().merchant.id);
+    const newKey = (await rollSecretKey(db, api().merchant.id, 0)).secret;
     expect((await api().call({ action: 'get_balance' }, { key: oldKey })).status).toBe(401);
     expect((await api().call({ action: 'get_balance' }, { key: newKey })).status).toBe(200);
     await revokeKeys(db, api().merchant.id);

@@ -1,9 +1,8 @@
 // The split arrangement (E2E_SPLIT=1): the console process holds no payment API and no checkout sessions.
+// playwright.config.ts runs this file only in that arrangement.
 import { expect, test } from '@playwright/test';
-import { E2E_API_URL, E2E_SPLIT } from '../../playwright.config';
+import { E2E_API_URL } from '../../playwright.config';
 import { api, BASE_URL, DEMO_KEY } from './helpers';
-
-test.skip(!E2E_SPLIT, 'only when the console and the API run as two processes');
 
 test('the console-only process serves no API and no hosted checkout page: both are where the API runs', async ({ request, page }) => {
   const res = await request.post(`${BASE_URL}/v1/index.php`, { headers: { authorization: `Bearer ${DEMO_KEY}` }, data: { action: 'get_balance' } });
