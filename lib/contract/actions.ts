@@ -14,7 +14,7 @@ import {
 } from './objects';
 import type { ActionPermission } from './permissions';
 import { idempotentRequestSchema, listRequestsFields, requestLogListSchema } from './requests';
-import { apiKeySchema, apiKeyWithSecretSchema, MAX_KEY_GRACE_SECONDS, permissionsField } from './api-keys';
+import { apiKeySchema, apiKeyWithSecretSchema, currentKeySchema, MAX_KEY_GRACE_SECONDS, permissionsField } from './api-keys';
 import {
   deletedWebhookEndpointSchema,
   enabledEventsField,
@@ -260,6 +260,13 @@ export const ACTIONS = {
     mutates: true,
     permission: 'secret_key',
     summary: 'A restricted key (rk_test_…) with the permissions given; its secret is in this answer only (null on a replay).',
+  }),
+  get_current_key: define({
+    request: command('get_current_key', {}),
+    response: currentKeySchema,
+    mutates: false,
+    permission: 'any_key',
+    summary: 'The key making this request (type, name, permissions, payout limit; never its secret) and its merchant: what this key may do.',
   }),
   list_api_keys: define({
     request: command('list_api_keys', {}),

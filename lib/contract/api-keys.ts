@@ -40,5 +40,9 @@ export const apiKeySchema = z.object({
 /** create_restricted_key and roll_secret_key: the only answers with the key itself (null on an idempotent replay). */
 export const apiKeyWithSecretSchema = apiKeySchema.extend({ secret: z.string().nullable() });
 
+/** get_current_key: the calling key (never its secret) and whose it is, so a client can show what it may do. */
+export const currentKeySchema = apiKeySchema.extend({ merchant: z.object({ id: z.string(), name: z.string() }) });
+
 export type ApiKey = z.infer<typeof apiKeySchema>;
+export type CurrentKey = z.infer<typeof currentKeySchema>;
 export type CreatedBy = z.infer<typeof createdBySchema>;

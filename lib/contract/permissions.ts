@@ -19,4 +19,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 /** Needed by the actions no restricted key may call (creating, listing, revoking and rolling keys). */
 export const SECRET_KEY_ONLY = 'secret_key' as const;
 
-export type ActionPermission = Permission | typeof SECRET_KEY_ONLY;
+/** Needed by no one: any working key may call the action (get_current_key, so a key can learn what it may do). */
+export const ANY_KEY = 'any_key' as const;
+
+export type ActionPermission = Permission | typeof SECRET_KEY_ONLY | typeof ANY_KEY;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import {
-  apiKeyWithSecretSchema,
+  apiKeyWithSecretSchema, currentKeySchema,
   deletedWebhookEndpointSchema,
   webhookEndpointWithSecretSchema,
   ACTION_NAMES,
@@ -41,6 +41,7 @@ const NAMED_ANSWERS = new Map<z.ZodType, string>([
   [webhookEndpointWithSecretSchema, 'WebhookEndpointWithSecret'],
   [deletedWebhookEndpointSchema, 'DeletedWebhookEndpoint'],
   [apiKeyWithSecretSchema, 'ApiKeyWithSecret'],
+  [currentKeySchema, 'CurrentApiKey'],
 ]);
 
 /**

@@ -4,10 +4,10 @@ import type { CallerKey } from './authenticate';
 /**
  * A restricted key may call an action only with the permission the contract names
  * for it; no restricted key may call the key-management actions (`secret_key`).
- * A secret key may call everything.
+ * A secret key may call everything; any key may ask what it is (`any_key`).
  */
 export function assertPermitted(key: CallerKey, command: { name: string; permission: ActionPermission }): void {
-  if (key.permissions === null) return;
+  if (key.permissions === null || command.permission === 'any_key') return;
   if (command.permission === 'secret_key') {
     throw new ApiError('permission_denied', `Only a secret key may call ${command.name}; this is a restricted key.`);
   }

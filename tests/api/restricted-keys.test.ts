@@ -52,7 +52,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       list_webhook_endpoints: {}, get_webhook_endpoint: { id: ep.id }, update_webhook_endpoint: { id: ep.id, disabled: false },
       delete_webhook_endpoint: { id: doomed.id }, rotate_webhook_secret: { id: ep.id }, list_webhook_deliveries: {},
       resend_event: { id: event.id, endpoint_id: ep.id },
-      create_restricted_key: { name: 'x', permissions: ['balance:read'] }, list_api_keys: {}, revoke_api_key: { id: someKey.id },
+      create_restricted_key: { name: 'x', permissions: ['balance:read'] }, get_current_key: {}, list_api_keys: {}, revoke_api_key: { id: someKey.id },
       roll_secret_key: { expires_in_seconds: 60 }, list_requests: {}, get_idempotent_request: { idempotency_key: 'none-such' },
       list_balance_transactions: {},
     };
@@ -60,7 +60,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       const key = await restricted([permission], {}, `only ${permission}`);
       const call = as(api(), key.secret);
       for (const name of ACTION_NAMES) {
-        const allowed = ACTIONS[name].permission === permission;
+        const allowed = ACTIONS[name].permission === permission || ACTIONS[name].permission === 'any_key';
         const before = allowed ? undefined : await stateOf(api());
         const res = await call({ action: name, ...requests[name] });
         if (allowed) {
@@ -85,6 +85,23 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     expect((await as(api(), all.secret)({ action: 'list_api_keys' })).status).toBe(403);
     const forged = `rk_test_${'x'.repeat(40)}`;
     expect((await as(api(), forged)({ action: 'list_api_keys' })).status).toBe(401);
+  });
+
+  it('tells any working key what it is (get_current_key), and nothing about other keys', async () => {
+    const key = await restricted(['payouts:write', 'balance:read'], { max_payout_amount: 70_000 }, 'Support — Ana');
+    const mine = await as(api(), key.secret)({ action: 'get_current_key' });
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body).toMatchObject({
+      object: 'api_key', id: key.id, type: 'restricted', name: 'Support — Ana', hint: key.hint,
+      permissions: ['payouts:write', 'balance:read'], max_payout_amount: 70_000, merchant: { id: api().merchant.id, name: api().merchant.name },
+    });
+    expect(mine.text).not.toContain(key.secret.slice(8));
+    const owner = await secret()({ action: 'get_current_key' });
+    expect(owner.body).toMatchObject({ type: 'secret', name: null, permissions: null, max_payout_amount: null, merchant: { id: api().merchant.id } });
+    expect(owner.body.id).not.toBe(key.id);
+    // A revoked key is a 401, never a description of itself.
+    await secret()({ action: 'revoke_api_key', id: key.id });
+    expect((await as(api(), key.secret)({ action: 'get_current_key' })).status).toBe(401);
   });
 
   it('refuses a payout above max_payout_amount before anything is debited', async () => {

@@ -70,6 +70,7 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('list_webhook_deliveries', { endpoint_id: ep.id });
     await call('delete_webhook_endpoint', { id: ep.id });
     const key = (await call('create_restricted_key', { name: 'Support', permissions: ['payouts:read'], max_payout_amount: 100_000 })).body;
+    await call('get_current_key');
     await call('list_api_keys');
     await call('revoke_api_key', { id: key.id });
     await call('roll_secret_key', { expires_in_seconds: 3600 });

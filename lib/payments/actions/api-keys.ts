@@ -6,6 +6,13 @@ export const createRestrictedKey = implement('create_restricted_key', ({ db, mer
   atomic: true,
   oneTimeSecret: true,
 });
+/** The calling key, as list_api_keys shows it, and whose it is: a console learns what to show from it. */
+export const getCurrentKey = implement('get_current_key', async ({ db, merchant, key }) => {
+  const [row] = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 AND merchant_id = $2`, [key.id, merchant.id]);
+  if (!row) throw new Error(`key ${key.id} authenticated but not found`);
+  return { ...keyObject(row), merchant: { id: merchant.id, name: merchant.name } };
+});
+
 /** The keys that work now or until their expiry, newest first. */
 export const listApiKeys = implement('list_api_keys', async ({ db, merchant }) => {
   const rows = await db.query<KeyRow>(

@@ -11,7 +11,7 @@ import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-b
 import { getPayout, listPayouts, withdraw } from './payouts';
 import { listBalanceTransactions } from './balance-transactions';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
-import { createRestrictedKey, listApiKeys, revokeApiKey, rollSecretKey } from './api-keys';
+import { createRestrictedKey, getCurrentKey, listApiKeys, revokeApiKey, rollSecretKey } from './api-keys';
 import { getEvent, listEvents } from './events';
 import { getIdempotentRequest, listRequests } from './requests';
 import { listWebhookDeliveries, resendEvent } from './webhook-deliveries';
@@ -51,6 +51,7 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   list_webhook_deliveries: listWebhookDeliveries,
   resend_event: resendEvent,
   create_restricted_key: createRestrictedKey,
+  get_current_key: getCurrentKey,
   list_api_keys: listApiKeys,
   revoke_api_key: revokeApiKey,
   roll_secret_key: rollSecretKey,

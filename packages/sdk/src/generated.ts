@@ -164,6 +164,10 @@ export type CreateRestrictedKeyRequest = {
   max_payout_amount?: number;
 };
 
+export type GetCurrentKeyRequest = {
+  action: "get_current_key";
+};
+
 export type ListApiKeysRequest = {
   action: "list_api_keys";
 };
@@ -393,6 +397,24 @@ export type ApiKeyWithSecret = {
   expires_at: string | null;
   revoked_at: string | null;
   secret: string | null;
+};
+
+export type CurrentApiKey = {
+  object: "api_key";
+  id: string;
+  type: "secret" | "restricted";
+  name: string | null;
+  hint: string;
+  permissions: string[] | null;
+  max_payout_amount: number | null;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  merchant: {
+    id: string;
+    name: string;
+  };
 };
 
 export type ApiKeyList = {
@@ -643,6 +665,7 @@ export interface Actions {
   list_webhook_deliveries: { params: Omit<ListWebhookDeliveriesRequest, 'action'>; response: WebhookDeliveryList; mutates: false };
   resend_event: { params: Omit<ResendEventRequest, 'action'>; response: WebhookDelivery; mutates: true };
   create_restricted_key: { params: Omit<CreateRestrictedKeyRequest, 'action'>; response: ApiKeyWithSecret; mutates: true };
+  get_current_key: { params: Omit<GetCurrentKeyRequest, 'action'>; response: CurrentApiKey; mutates: false };
   list_api_keys: { params: Omit<ListApiKeysRequest, 'action'>; response: ApiKeyList; mutates: false };
   revoke_api_key: { params: Omit<RevokeApiKeyRequest, 'action'>; response: ApiKey; mutates: true };
   roll_secret_key: { params: Omit<RollSecretKeyRequest, 'action'>; response: ApiKeyWithSecret; mutates: true };
@@ -708,6 +731,8 @@ export abstract class ActionMethods<Options, Result> {
   resendEvent(params: Actions["resend_event"]['params'], options?: Options) { return this.request("resend_event", params, options); }
   /** A restricted key (rk_test_…) with the permissions given; its secret is in this answer only (null on a replay). */
   createRestrictedKey(params: Actions["create_restricted_key"]['params'], options?: Options) { return this.request("create_restricted_key", params, options); }
+  /** The key making this request (type, name, permissions, payout limit; never its secret) and its merchant: what this key may do. */
+  getCurrentKey(options?: Options) { return this.request("get_current_key", {}, options); }
   /** The merchant's keys that work or will until their expiry: hints, permissions, last use; never a secret or a hash. */
   listApiKeys(options?: Options) { return this.request("list_api_keys", {}, options); }
   /** Revokes a restricted key (or a rolled secret key still in its grace period): a 401 from its next request on. */
