@@ -1,16 +1,23 @@
 import type { ReactNode } from 'react';
+import type { ActionPermission } from '@/lib/contract';
+import { NAV_ITEMS } from '@/lib/client/nav';
+import { viewerCan, type Viewer } from '@/lib/client/viewer';
 import { MerchantName } from './merchant-name';
 import { NavLinks } from './nav-links';
+import { NotPermitted } from './not-permitted';
 import { SignOutButtons } from './sign-out-buttons';
 
 /**
- * The frame of every signed-in page: navigation, the test-mode banner, sign-out.
- * Wide screens show the bar; narrow ones a <details> menu, which opens without JavaScript.
+ * The frame of every signed-in page: navigation (only the pages the key may use),
+ * the test-mode banner, who is signed in, sign-out. Wide screens show the bar;
+ * narrow ones a <details> menu, which opens without JavaScript. With `needs`, a key
+ * without that permission sees why instead of the page.
  */
-export function ConsoleShell({ testMode, children }: { testMode: boolean; children: ReactNode }) {
+export function ConsoleShell({ viewer, needs, children }: { viewer: Viewer; needs?: ActionPermission; children?: ReactNode }) {
+  const items = NAV_ITEMS.filter((item) => viewerCan(viewer, item.needs));
   return (
     <>
-      {testMode && (
+      {viewer.testMode && (
         <div className="test-banner" role="status">
           Test mode: payouts and payments are simulated; no real money moves.
         </div>
@@ -18,21 +25,21 @@ export function ConsoleShell({ testMode, children }: { testMode: boolean; childr
       <header className="topbar">
         <div className="brand">
           <strong>Merchant Console</strong>
-          <MerchantName />
+          <MerchantName viewer={viewer} />
         </div>
         <div className="bar-wide">
-          <NavLinks label="Console" />
+          <NavLinks label="Console" items={items} />
           <SignOutButtons />
         </div>
         <details className="menu">
           <summary>Menu</summary>
           <div className="menu-panel">
-            <NavLinks label="Console menu" />
+            <NavLinks label="Console menu" items={items} />
             <SignOutButtons />
           </div>
         </details>
       </header>
-      <main className="page">{children}</main>
+      <main className="page">{needs && !viewerCan(viewer, needs) ? <NotPermitted needs={needs} viewer={viewer} /> : children}</main>
     </>
   );
 }

@@ -1,15 +1,16 @@
-'use client';
-import { useQuery } from '@tanstack/react-query';
-import { balanceQuery } from '@/lib/client/queries';
+import { keyLabel, type Viewer } from '@/lib/client/viewer';
 
-/** Whose console this is, in the top bar (the balance query the dashboard shares). */
-export function MerchantName() {
-  const { data } = useQuery(balanceQuery());
-  if (!data) return null;
+/** Whose console this is and which key is signed in, in the top bar (as the API described the key at sign-in). */
+export function MerchantName({ viewer }: { viewer: Viewer }) {
   return (
-    <span className="merchant-name" data-testid="merchant-name">
-      <span className="visually-hidden">Signed in as </span>
-      {data.merchant.name}
-    </span>
+    <>
+      <span className="merchant-name" data-testid="merchant-name">
+        <span className="visually-hidden">Signed in as </span>
+        {viewer.merchantName}
+      </span>
+      <span className="key-label" data-testid="key-label">
+        {keyLabel(viewer)}
+      </span>
+    </>
   );
 }

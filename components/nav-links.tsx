@@ -1,15 +1,15 @@
 'use client';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { NAV_ITEMS, isCurrent } from '@/lib/client/nav';
+import { isCurrent, type NavItem } from '@/lib/client/nav';
 
 /** The console's links as a list, the current page marked (rendered on the server too, so it works before hydration). */
-export function NavLinks({ label }: { label: string }) {
+export function NavLinks({ label, items }: { label: string; items: NavItem[] }) {
   const pathname = usePathname() ?? '';
   return (
     <nav aria-label={label}>
       <ul className="nav-list">
-        {NAV_ITEMS.map((item) => (
+        {items.map((item) => (
           <li key={item.href}>
             <Link href={item.href} aria-current={isCurrent(item, pathname) ? 'page' : undefined}>
               {item.label}

@@ -36,7 +36,9 @@ export function fieldMessage(field: string, issue: FieldIssue, limits: { min: nu
 const BY_CODE: Record<string, string> = {
   insufficient_funds: 'Your available balance does not cover this amount.',
   unauthorized: 'Your session has ended. Sign in again.',
-  invalid_secret_key: 'That secret key was not accepted. Check it and try again.',
+  invalid_secret_key: 'That API key was not accepted. Check it and try again.',
+  permission_denied: 'This key is not allowed to do that. Ask the account owner for a key with that permission.',
+  payout_limit_exceeded: 'This amount is above the payout limit of the key you signed in with.',
   rate_limited: 'Too many attempts. Wait a minute and try again.',
   card_declined: 'The card was declined. Try another card.',
   invalid_card: 'The card number is not valid. Check the 16 digits.',
@@ -52,7 +54,8 @@ const BY_CODE: Record<string, string> = {
 
 /** A failed request, for a person: the sentence and the API's code as a secondary detail. */
 export function errorMessage(error: { code: string; param?: string; message: string }, limits?: { min: number; max: number }): { text: string; code: string } {
-  const byField = error.param ? fieldMessage(error.param, { code: codeOfMessage(error.message), input: 'x' }, limits) : null;
+  // A field's own sentence is for a bad value; a refusal with a field (a key's payout limit) has its own.
+  const byField = error.param && error.code === 'invalid_request' ? fieldMessage(error.param, { code: codeOfMessage(error.message), input: 'x' }, limits) : null;
   return { text: byField ?? BY_CODE[error.code] ?? error.message, code: error.code };
 }
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { SECRET_KEY_PATTERN } from '../config/env';
-import { ACTIONS, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutStatusField, webhookUrlField } from '../contract';
+import { ACTIONS, API_KEY_PATTERN, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutStatusField, webhookUrlField } from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
@@ -8,10 +7,11 @@ import { ACTIONS, checkoutFields, enabledEventsField, idempotencyKeySchema, idFi
  */
 
 export const signInSchema = z.strictObject({
-  secretKey: z.string({ error: 'secretKey is required' }).trim().min(1, { error: 'Enter your secret key.' }).max(300),
+  secretKey: z.string({ error: 'secretKey is required' }).trim().min(1, { error: 'Enter your API key.' }).max(300),
 });
 
-export const looksLikeSecretKey = (key: string) => SECRET_KEY_PATTERN.test(key);
+/** A secret (sk_test_) or restricted (rk_test_) key: anything else is refused without asking the API. */
+export const looksLikeApiKey = (key: string) => API_KEY_PATTERN.test(key);
 
 export const createPayoutSchema = z.strictObject({ ...payoutFields, idempotency_key: idempotencyKeySchema });
 

@@ -10,11 +10,10 @@ import {
   payoutBatchSchema,
   payoutListSchema,
   payoutSchema,
-  listOf,
 } from './objects';
 import type { ActionPermission } from './permissions';
 import { idempotentRequestSchema, listRequestsFields, requestLogListSchema } from './requests';
-import { apiKeySchema, apiKeyWithSecretSchema, currentKeySchema, MAX_KEY_GRACE_SECONDS, permissionsField } from './api-keys';
+import { apiKeyListSchema, apiKeySchema, apiKeyWithSecretSchema, currentKeySchema, MAX_KEY_GRACE_SECONDS, permissionsField } from './api-keys';
 import {
   deletedWebhookEndpointSchema,
   enabledEventsField,
@@ -270,7 +269,7 @@ export const ACTIONS = {
   }),
   list_api_keys: define({
     request: command('list_api_keys', {}),
-    response: listOf(apiKeySchema),
+    response: apiKeyListSchema,
     mutates: false,
     permission: 'secret_key',
     summary: "The merchant's keys that work or will until their expiry: hints, permissions, last use; never a secret or a hash.",

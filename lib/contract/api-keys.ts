@@ -37,6 +37,8 @@ export const apiKeySchema = z.object({
   revoked_at: isoTime.nullable(),
 });
 
+export const apiKeyListSchema = z.object({ object: z.literal('list'), data: z.array(apiKeySchema), has_more: z.boolean() });
+
 /** create_restricted_key and roll_secret_key: the only answers with the key itself (null on an idempotent replay). */
 export const apiKeyWithSecretSchema = apiKeySchema.extend({ secret: z.string().nullable() });
 

@@ -23,3 +23,13 @@ export const SECRET_KEY_ONLY = 'secret_key' as const;
 export const ANY_KEY = 'any_key' as const;
 
 export type ActionPermission = Permission | typeof SECRET_KEY_ONLY | typeof ANY_KEY;
+
+/**
+ * Whether a key holding `permissions` (null: a secret key, which holds them all)
+ * may call an action that needs `needed`. The core's check and the console's
+ * choice of what to show both ask this.
+ */
+export function holds(permissions: readonly string[] | null, needed: ActionPermission): boolean {
+  if (needed === ANY_KEY || permissions === null) return true;
+  return needed !== SECRET_KEY_ONLY && permissions.includes(needed);
+}

@@ -1,4 +1,4 @@
-import { ApiError, type ActionPermission } from '../contract';
+import { ApiError, holds, type ActionPermission } from '../contract';
 import type { CallerKey } from './authenticate';
 
 /**
@@ -7,13 +7,11 @@ import type { CallerKey } from './authenticate';
  * A secret key may call everything; any key may ask what it is (`any_key`).
  */
 export function assertPermitted(key: CallerKey, command: { name: string; permission: ActionPermission }): void {
-  if (key.permissions === null || command.permission === 'any_key') return;
+  if (holds(key.permissions, command.permission)) return;
   if (command.permission === 'secret_key') {
     throw new ApiError('permission_denied', `Only a secret key may call ${command.name}; this is a restricted key.`);
   }
-  if (!key.permissions.includes(command.permission)) {
-    throw new ApiError('permission_denied', `This restricted key lacks the permission ${command.permission}, which ${command.name} needs.`);
-  }
+  throw new ApiError('permission_denied', `This restricted key lacks the permission ${command.permission}, which ${command.name} needs.`);
 }
 
 /** A restricted key's max_payout_amount: each payout above it is refused before anything is debited. */

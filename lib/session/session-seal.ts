@@ -1,10 +1,15 @@
 import 'server-only';
 import { sealData, unsealData } from 'iron-session';
+import type { Viewer } from '../client/viewer';
 
-/** What the sealed cookie carries: the server-side session id and the merchant's key. */
+/**
+ * What the sealed cookie carries: the server-side session id, the key, and what
+ * the key is and may do as the API said at sign-in (a key's permissions never change).
+ */
 export interface SealedSession {
   sid: string;
   secretKey: string;
+  viewer: Viewer;
 }
 
 /**
@@ -45,7 +50,10 @@ async function unsealWithAny(cookie: string, secrets: string[], ttlSeconds: numb
   for (const password of secrets) {
     try {
       const data = await unsealData<Partial<SealedSession>>(cookie, { password, ttl: ttlSeconds });
-      if (typeof data.sid === 'string' && typeof data.secretKey === 'string') return { sid: data.sid, secretKey: data.secretKey };
+      // A cookie sealed before sessions carried their viewer is no session: sign in again.
+      if (typeof data.sid === 'string' && typeof data.secretKey === 'string' && data.viewer?.key) {
+        return { sid: data.sid, secretKey: data.secretKey, viewer: data.viewer };
+      }
     } catch {
       // A malformed cookie: treat as no session.
       return undefined;

@@ -2,6 +2,8 @@ import 'server-only';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
+import type { CurrentKey } from '../contract';
+import type { Viewer } from '../client/viewer';
 import { env, servedOverHttps } from '../config/env';
 import { hashSecretKey } from '../payments/secret-keys';
 import { getRuntime } from '../server/runtime';
@@ -35,21 +37,26 @@ export function sessionCookie(settings: Parameters<typeof servedOverHttps>[0] & 
 export interface ConsoleSession {
   id: string;
   merchantId: string;
-  /** sk_test_ keys: the console shows its test-mode banner. */
-  testMode: boolean;
+  /** Who is signed in and what the key may do: the pages show only that. */
+  viewer: Viewer;
   /** The payment API as this merchant. The key itself is not part of the session object. */
   api: MerchantApi;
 }
 
 
 /**
- * Starts a session for a key the payment API has just accepted: a new server-side
- * record (a new id at every sign-in) and a sealed cookie pointing at it.
+ * Starts a session for a key the payment API has just described (get_current_key):
+ * a new server-side record (a new id at every sign-in) and a sealed cookie pointing at it.
  */
-export async function startSession(secretKey: string, merchantId: string): Promise<void> {
+export async function startSession(secretKey: string, current: CurrentKey): Promise<void> {
   const { db } = await getRuntime();
-  const sid = await createSessionRecord(db, { merchantId, keyHash: hashSecretKey(secretKey), ttlSeconds: SESSION_TTL_SECONDS });
-  const sealed = await seal({ sid, secretKey }, sessionSecrets(), SESSION_TTL_SECONDS);
+  const sid = await createSessionRecord(db, { merchantId: current.merchant.id, keyHash: hashSecretKey(secretKey), ttlSeconds: SESSION_TTL_SECONDS });
+  const viewer: Viewer = {
+    merchantName: current.merchant.name,
+    testMode: /^(sk|rk)_test_/.test(secretKey),
+    key: { id: current.id, type: current.type, name: current.name, permissions: current.permissions },
+  };
+  const sealed = await seal({ sid, secretKey, viewer }, sessionSecrets(), SESSION_TTL_SECONDS);
   const cookie = sessionCookie(env());
   (await cookies()).set(cookie.name, sealed, cookie.options);
 }
@@ -70,7 +77,7 @@ export const verifySession = cache(async (): Promise<ConsoleSession | null> => {
   return {
     id: data.sid,
     merchantId: record.merchantId,
-    testMode: data.secretKey.startsWith('sk_test_'),
+    viewer: data.viewer,
     api: merchantApi(paymentClient(), data.secretKey),
   };
 });

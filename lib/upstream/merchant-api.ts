@@ -1,6 +1,12 @@
 import 'server-only';
 import { balanceSchema, balanceTransactionListSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
 import {
+  apiKeyListSchema,
+  apiKeySchema,
+  apiKeyWithSecretSchema,
+  currentKeySchema,
+  idempotentRequestSchema,
+  requestLogListSchema,
   type ActionRequest,
   deletedWebhookEndpointSchema,
   eventListSchema,
@@ -24,6 +30,8 @@ export interface ListQuery {
  */
 export function merchantApi(client: PaymentClient, secretKey: string) {
   return {
+    /** Which key this is and what it may do (any working key may ask). */
+    getCurrentKey: (opts: { clientAddress?: string } = {}) => client.call(secretKey, 'get_current_key', {}, currentKeySchema, opts),
     getBalance: (opts: { clientAddress?: string } = {}) => client.call(secretKey, 'get_balance', {}, balanceSchema, opts),
     withdraw: (input: PayoutInput, idempotencyKey: string) =>
       client.call(secretKey, 'withdraw', input, payoutSchema, { idempotencyKey }),
@@ -56,6 +64,16 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     getCheckoutSession: (id: string) => client.call(secretKey, 'get_checkout_session', { id }, checkoutSessionSchema),
     listBalanceTransactions: (query: ListQuery & { created_gte?: string }) =>
       client.call(secretKey, 'list_balance_transactions', query, balanceTransactionListSchema),
+    // Keys and the request log (a secret key manages keys; requests:read reads the log).
+    listApiKeys: () => client.call(secretKey, 'list_api_keys', {}, apiKeyListSchema),
+    createRestrictedKey: (input: Omit<ActionRequest<'create_restricted_key'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'create_restricted_key', input, apiKeyWithSecretSchema, { idempotencyKey }),
+    revokeApiKey: (id: string, idempotencyKey: string) => client.call(secretKey, 'revoke_api_key', { id }, apiKeySchema, { idempotencyKey }),
+    rollSecretKey: (expiresInSeconds: number, idempotencyKey: string) =>
+      client.call(secretKey, 'roll_secret_key', { expires_in_seconds: expiresInSeconds }, apiKeyWithSecretSchema, { idempotencyKey }),
+    listRequests: (query: Omit<ActionRequest<'list_requests'>, 'action'>) => client.call(secretKey, 'list_requests', query, requestLogListSchema),
+    getIdempotentRequest: (idempotencyKey: string) =>
+      client.call(secretKey, 'get_idempotent_request', { idempotency_key: idempotencyKey }, idempotentRequestSchema),
   };
 }
 

@@ -25,6 +25,11 @@ describe('one mapping from error to words', () => {
     expect(errorMessage({ code: 'insufficient_funds', message: 'x' })).toEqual({ text: 'Your available balance does not cover this amount.', code: 'insufficient_funds' });
     expect(errorMessage({ code: 'something_new', message: 'raw' }).text).toBe('raw');
   });
+  it('words a refusal that names a field by its code, not as a bad value', () => {
+    const limit = errorMessage({ code: 'payout_limit_exceeded', param: 'amount', message: "amount 60000 is above this key's max_payout_amount of 50000." });
+    expect(limit.text).toBe('This amount is above the payout limit of the key you signed in with.');
+    expect(errorMessage({ code: 'permission_denied', message: 'This restricted key lacks the permission payouts:write' }).text).toMatch(/not allowed/);
+  });
 });
 
 describe('amount text', () => {

@@ -12,7 +12,8 @@ import { pgliteBackend } from '../helpers/databases';
 
 const A = 'a'.repeat(32);
 const B = 'b'.repeat(40);
-const data = { sid: 'sess_1', secretKey: 'sk_test_' + 'k'.repeat(40) };
+const viewer = { merchantName: 'Shop', testMode: true, key: { id: 'key_1', type: 'restricted' as const, name: 'Support', permissions: ['balance:read'] } };
+const data = { sid: 'sess_1', secretKey: 'rk_test_' + 'k'.repeat(40), viewer };
 
 describe('session secrets', () => {
   it('reads a comma-separated list, newest first', () => {
@@ -63,6 +64,11 @@ describe('sealed cookie', () => {
     expect(await unseal(sealed, [B], 3600)).toBeUndefined();
     expect(await unseal(sealed.replace(/\*[^*]{6}/, '*AAAAAA'), [A], 3600)).toBeUndefined();
     expect(await unseal('not-a-seal', [A], 3600)).toBeUndefined();
+  });
+
+  it('refuses a cookie sealed before sessions carried their viewer (sign in again)', async () => {
+    const { viewer: _, ...old } = data;
+    expect(await unseal(await seal(old as typeof data, [A], 3600), [A], 3600)).toBeUndefined();
   });
 
   it('does not carry the key in the clear', async () => {

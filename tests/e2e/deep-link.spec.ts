@@ -2,7 +2,7 @@
 import { expect, test } from './fixtures';
 
 async function signInHere(page: import('@playwright/test').Page, key: string) {
-  await page.getByLabel('Secret key').fill(key);
+  await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 

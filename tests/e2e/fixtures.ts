@@ -45,7 +45,7 @@ export const test = base.extend<{ signedIn: Page; payments: ReturnType<typeof me
   },
   signedIn: async ({ page, merchant }, use) => {
     await page.goto('/login');
-    await page.getByLabel('Secret key').fill(merchant.secretKey);
+    await page.getByLabel('API key').fill(merchant.secretKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await use(page);

@@ -6,7 +6,7 @@ export { E2E_BASE_URL as BASE_URL, E2E_DEMO_KEY as DEMO_KEY };
 /** Signs in through the form, as a person would, and waits for the balance. */
 export async function signIn(page: Page, key = E2E_DEMO_KEY) {
   await page.goto('/login');
-  await page.getByLabel('Secret key').fill(key);
+  await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Balance' })).toBeVisible();

@@ -27,8 +27,8 @@ test.describe('forms before their script runs', () => {
     const seen = recordRequests(page);
     await page.goto('/login');
     await expectSafeForm(page);
-    await page.getByLabel('Secret key').fill(DEMO_KEY);
-    await page.getByLabel('Secret key').press('Enter');
+    await page.getByLabel('API key').fill(DEMO_KEY);
+    await page.getByLabel('API key').press('Enter');
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
     expect(page.url()).toBe(`${BASE_URL}/login`);
     expect(seen.filter((s) => s.includes(DEMO_KEY))).toEqual([]);

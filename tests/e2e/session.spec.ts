@@ -3,7 +3,7 @@ import { BASE_URL, signIn } from './helpers';
 
 test('a wrong key is refused and stores nothing', async ({ page, context }) => {
   await page.goto('/login');
-  await page.getByLabel('Secret key').fill('sk_test_' + 'x'.repeat(40));
+  await page.getByLabel('API key').fill('sk_test_' + 'x'.repeat(40));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'not accepted' })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);

@@ -5,6 +5,7 @@ import { BalanceChart } from '@/components/balance-chart';
 import { ConsoleShell } from '@/components/console-shell';
 import { TableScroll } from '@/components/table-scroll';
 import { formatMoney, formatTime } from '@/lib/format';
+import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Balance · Merchant Console' };
@@ -26,6 +27,8 @@ function sourceLink(source: string) {
 
 export default async function BalancePage({ searchParams }: { searchParams: Promise<{ after?: string }> }) {
   const session = await requireSession();
+  // Before any call the key may not make: the shell says what it lacks.
+  if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} needs="balance:read" />;
   const after = (await searchParams).after;
   const startingAfter = typeof after === 'string' && /^txn_\d{1,16}$/.test(after) ? after : undefined;
   const [page, recent] = await Promise.all([
@@ -35,7 +38,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   const rows = page.data.data;
   const currency = rows[0]?.currency ?? 'IDR';
   return (
-    <ConsoleShell testMode={session.testMode}>
+    <ConsoleShell viewer={session.viewer} needs="balance:read">
       <h1>Balance</h1>
       <section className="card" aria-labelledby="chart-heading">
         <h2 id="chart-heading">Available, last 30 days</h2>

@@ -2,6 +2,7 @@
 import { CheckoutCreateForm } from '@/components/checkout-create-form';
 import { CheckoutSessionsTable } from '@/components/checkout-sessions-table';
 import { ConsoleShell } from '@/components/console-shell';
+import { viewerCan } from '@/lib/client/viewer';
 import { env } from '@/lib/config/env';
 import { requireSession } from '@/lib/session/session';
 
@@ -10,8 +11,9 @@ export const metadata = { title: 'Checkout · Merchant Console' };
 export default async function CheckoutSessionsPage() {
   const session = await requireSession();
   return (
-    <ConsoleShell testMode={session.testMode}>
+    <ConsoleShell viewer={session.viewer} needs="checkout_sessions:read">
       <h1>Checkout</h1>
+      {viewerCan(session.viewer, 'checkout_sessions:write') && (
       <div className="columns">
         <section className="card" aria-labelledby="new-checkout-heading">
           <h2 id="new-checkout-heading">New checkout session</h2>
@@ -29,6 +31,7 @@ export default async function CheckoutSessionsPage() {
           </ul>
         </aside>
       </div>
+      )}
       <section className="card" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Checkout sessions</h2>
         <CheckoutSessionsTable />

@@ -9,7 +9,7 @@ export const metadata = { title: 'Batch payout · Merchant Console' };
 export default async function PayoutBatchesPage() {
   const session = await requireSession();
   return (
-    <ConsoleShell testMode={session.testMode}>
+    <ConsoleShell viewer={session.viewer} needs="payouts:write">
       <section className="card" aria-labelledby="batch-heading">
         <h1 id="batch-heading">Batch payout</h1>
         <BatchPayoutPanel currency="IDR" retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS} />

@@ -8,7 +8,7 @@ export const metadata = { title: 'Payouts · Merchant Console' };
 export default async function PayoutsPage() {
   const session = await requireSession();
   return (
-    <ConsoleShell testMode={session.testMode}>
+    <ConsoleShell viewer={session.viewer} needs="payouts:read">
       <h1>Payouts</h1>
       <PayoutsBrowser />
     </ConsoleShell>

@@ -9,7 +9,7 @@ export const metadata = { title: 'Webhooks · Merchant Console' };
 export default async function WebhooksPage() {
   const session = await requireSession();
   return (
-    <ConsoleShell testMode={session.testMode}>
+    <ConsoleShell viewer={session.viewer} needs="webhooks:write">
       <h1>Webhooks</h1>
       <p className="hint">
         Every payout and checkout outcome is sent to your endpoints as a signed event (Standard Webhooks). Verify the

@@ -5,5 +5,5 @@ export const dynamic = 'force-dynamic';
 
 export const GET = sessionRoute({ mutates: false }, async ({ session }) => {
   const { data } = await session.api.getBalance();
-  return ok({ ...data, test_mode: session.testMode });
+  return ok({ ...data, test_mode: session.viewer.testMode });
 });

@@ -1,8 +1,8 @@
-// POST /api/session: sign in with a secret key (checked by calling the API). DELETE: sign out.
+// POST /api/session: sign in with a secret or restricted key (checked by calling the API). DELETE: sign out.
 import 'server-only';
 import { ApiError } from '@/lib/contract';
 import { notSignedIn } from '@/lib/console/errors';
-import { looksLikeSecretKey, signInSchema } from '@/lib/console/request-schemas';
+import { looksLikeApiKey, signInSchema } from '@/lib/console/request-schemas';
 import { assertNoForeignBody, consoleRoute, ok, readJson } from '@/lib/console/route-handler';
 import { paymentClient } from '@/lib/upstream';
 import { merchantApi } from '@/lib/upstream/merchant-api';
@@ -13,21 +13,22 @@ import { CLIENT_ADDRESS_HEADER } from '@/lib/server/client-address';
 
 export const dynamic = 'force-dynamic';
 
-const rejected = () => new ApiError('invalid_secret_key', 'That secret key was not accepted.', 'secretKey');
+const rejected = () => new ApiError('invalid_secret_key', 'That API key was not accepted.', 'secretKey');
 
 export const POST = consoleRoute({ mutates: true }, async ({ req }) => {
   // Attempts are limited per browser address (set by the app server), checked before anything else.
   const address = req.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown';
   await assertSignInAllowed(address);
   const { secretKey } = await readJson(req, signInSchema);
-  if (!looksLikeSecretKey(secretKey)) throw await signInFailed(address, rejected());
-  const balance = await merchantApi(paymentClient(), secretKey)
-    .getBalance({ clientAddress: address })
+  if (!looksLikeApiKey(secretKey)) throw await signInFailed(address, rejected());
+  // Secret and restricted keys alike: the API says which key it is and what it may do.
+  const current = await merchantApi(paymentClient(), secretKey)
+    .getCurrentKey({ clientAddress: address })
     .catch(async (error) => {
       throw error instanceof UpstreamError && error.status === 401 ? await signInFailed(address, rejected()) : error;
     });
-  await startSession(secretKey, balance.data.merchant.id);
-  return ok({ merchant: { name: balance.data.merchant.name }, test_mode: secretKey.startsWith('sk_test_') });
+  await startSession(secretKey, current.data);
+  return ok({ merchant: { name: current.data.merchant.name }, key: { type: current.data.type, name: current.data.name }, test_mode: /^(sk|rk)_test_/.test(secretKey) });
 });
 
 export const DELETE = consoleRoute({ mutates: true }, async ({ req }) => {

@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
 import { CopyLink } from '@/components/copy-link';
 import { formatMoney, formatTime } from '@/lib/format';
+import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
 import { UpstreamError } from '@/lib/upstream/upstream-error';
 
@@ -11,6 +12,8 @@ export const metadata = { title: 'Checkout session · Merchant Console' };
 
 export default async function CheckoutSessionPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
+  // Before any call the key may not make: the shell says what it lacks.
+  if (!viewerCan(session.viewer, 'checkout_sessions:read')) return <ConsoleShell viewer={session.viewer} needs="checkout_sessions:read" />;
   const { id } = await params;
   if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
   const cs = await session.api.getCheckoutSession(id).then(
@@ -22,7 +25,7 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
   );
   if (!cs) notFound();
   return (
-    <ConsoleShell testMode={session.testMode}>
+    <ConsoleShell viewer={session.viewer} needs="checkout_sessions:read">
       <p>
         <Link href="/checkout-sessions">← All checkout sessions</Link>
       </p>

@@ -10,7 +10,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
   const session = await requireSession();
   const { id } = await params;
   return (
-    <ConsoleShell testMode={session.testMode}>
+    <ConsoleShell viewer={session.viewer} needs="payouts:read">
       <p>
         <Link href="/payouts">← All payouts</Link>
       </p>

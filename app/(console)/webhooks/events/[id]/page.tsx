@@ -4,6 +4,7 @@ import { notFound, redirect } from 'next/navigation';
 import { endedWithItsKey } from '@/lib/console/route-handler';
 import { ConsoleShell } from '@/components/console-shell';
 import { eventIdParam } from '@/lib/console/request-schemas';
+import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
 import { UpstreamError } from '@/lib/upstream/upstream-error';
 
@@ -11,6 +12,8 @@ export const metadata = { title: 'Event · Merchant Console' };
 
 export default async function EventPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
+  // Before any call the key may not make: the shell says what it lacks.
+  if (!viewerCan(session.viewer, 'events:read')) return <ConsoleShell viewer={session.viewer} needs="events:read" />;
   const id = eventIdParam.safeParse((await params).id);
   if (!id.success) notFound();
   const event = await session.api.getEvent(id.data).catch(async (error: unknown) => {
@@ -19,7 +22,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
     throw error;
   });
   return (
-    <ConsoleShell testMode={session.testMode}>
+    <ConsoleShell viewer={session.viewer} needs="events:read">
       <p>
         <Link href="/webhooks">← Webhooks</Link>
       </p>
