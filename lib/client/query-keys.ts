@@ -18,6 +18,7 @@ export const consoleKeys = {
     all: () => ['checkout-sessions'] as const,
     pages: (limit: number) => ['checkout-sessions', 'pages', limit] as const,
   },
+  apiKeys: () => ['api-keys'] as const,
   webhooks: {
     endpoints: () => ['webhooks', 'endpoints'] as const,
     deliveries: (endpointId: string) => ['webhooks', 'deliveries', endpointId] as const,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTIONS, API_KEY_PATTERN, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutStatusField, webhookUrlField } from '../contract';
+import { ACTION_NAMES, ACTIONS, API_KEY_PATTERN, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutStatusField, webhookUrlField } from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
@@ -67,3 +67,32 @@ export const eventIdParam = z.string().regex(/^evt_[0-9A-Za-z]{1,96}$/, { error:
 export const listDeliveriesQuery = z.strictObject({ limit, endpoint_id: idField('we') });
 
 export const resendEventSchema = z.strictObject({ endpoint_id: idField('we'), idempotency_key: idempotencyKeySchema });
+
+/** Keys, from the API keys page: the API's own field schemas. */
+const keyRequest = ACTIONS.create_restricted_key.request.shape;
+export const createRestrictedKeySchema = z.strictObject({
+  name: keyRequest.name,
+  permissions: keyRequest.permissions,
+  max_payout_amount: keyRequest.max_payout_amount,
+  idempotency_key: idempotencyKeySchema,
+});
+export const apiKeyIdParam = z.string().regex(/^key_[0-9A-Za-z]{1,96}$/, { error: 'id must be an API key id (key_...)' });
+export const revokeApiKeySchema = z.strictObject({ idempotency_key: idempotencyKeySchema });
+export const rollSecretKeySchema = z.strictObject({
+  expires_in_seconds: ACTIONS.roll_secret_key.request.shape.expires_in_seconds.unwrap(),
+  idempotency_key: idempotencyKeySchema,
+});
+
+/**
+ * The Logs page's query (a plain GET form): what is not a valid filter is dropped,
+ * so a hand-edited link shows the whole log rather than an error page.
+ */
+const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+export const logFiltersQuery = z.object({
+  request_action: optional(z.enum(ACTION_NAMES)),
+  status: optional(z.coerce.number().int().min(100).max(599)),
+  idempotency_key: optional(z.string().trim().min(1).max(255)),
+  key_id: optional(idField('key')),
+  after: optional(idField('req')),
+});
+export type LogFilters = z.infer<typeof logFiltersQuery>;

@@ -14,6 +14,8 @@ export const requestLogEntrySchema = z.object({
   error_code: z.string().nullable(),
   duration_ms: z.int(),
   key_id: z.string(),
+  /** The key's name (restricted keys; null for a secret key), kept after the key is revoked. */
+  key_name: z.string().nullable(),
   idempotency_key: z.string().nullable(),
   replayed: z.boolean(),
   /** The object it created or read. */

@@ -89,6 +89,16 @@ export async function requireSession(): Promise<ConsoleSession> {
   return session;
 }
 
+/**
+ * The merchant rolled its secret key from this console: this session carries on
+ * with the new key (a new record and cookie), the old record is revoked.
+ */
+export async function switchSessionKey(session: ConsoleSession, secretKey: string): Promise<void> {
+  const current = await merchantApi(paymentClient(), secretKey).getCurrentKey();
+  await revokeSession((await getRuntime()).db, session.id);
+  await startSession(secretKey, current.data);
+}
+
 /** Sign-out: the record is revoked, so a saved copy of the cookie is worthless too. */
 export async function endSession(session: ConsoleSession | null): Promise<void> {
   if (session) await revokeSession((await getRuntime()).db, session.id);

@@ -24,13 +24,17 @@ describe.each(backends)('request log ($name)', (backend) => {
       ['withdraw', 200, false],
     ]);
     const [, again, first] = mine.body.data;
-    expect(first).toMatchObject({ object: 'request', idempotency_key: 'log-1', object_id: payout.body.id, key_id: key.id, error_code: null });
+    expect(first).toMatchObject({ object: 'request', idempotency_key: 'log-1', object_id: payout.body.id, key_id: key.id, key_name: 'Support', error_code: null });
     expect(first.id).toBe(payout.headers.get('request-id'));
     expect(again.object_id).toBe(payout.body.id);
     expect(mine.body.data[0].error_code).toBe('permission_denied');
 
     const filtered = await api().call({ action: 'list_requests', request_action: 'withdraw', idempotency_key: 'log-1', status: 200 });
     expect(filtered.body.data).toHaveLength(2);
+    // The secret key's own calls carry no name; a revoked key keeps its name in the log.
+    expect((await api().call({ action: 'list_requests', request_action: 'create_restricted_key' })).body.data[0]).toMatchObject({ key_name: null });
+    await api().call({ action: 'revoke_api_key', id: key.id });
+    expect((await api().call({ action: 'list_requests', key_id: key.id, limit: 1 })).body.data[0].key_name).toBe('Support');
     const rows = await api().db.query<{ n: number }>(`SELECT count(*)::int AS n FROM request_log WHERE key_id = $1`, [key.id]);
     expect(rows[0]!.n).toBe(3);
     const text = JSON.stringify(mine.body);

@@ -27,7 +27,17 @@ export const listRequests = implement('list_requests', async ({ db, merchant }, 
     startingAfter: input.starting_after,
     where: { action: input.request_action, status: input.status, idempotency_key: input.idempotency_key, key_id: input.key_id },
   });
-  return { ...page, data: page.data.map((r) => ({ object: 'request' as const, ...r, created_at: new Date(r.created_at).toISOString() })) };
+  // The key's name as it is now (kept after a revocation); one look-up for the page, not a join on the log.
+  const keyIds = [...new Set(page.data.map((r) => r.key_id))];
+  const names = new Map(
+    keyIds.length === 0
+      ? []
+      : (await db.query<{ id: string; name: string | null }>('SELECT id, name FROM api_keys WHERE merchant_id = $1 AND id = ANY($2)', [merchant.id, keyIds])).map((k) => [k.id, k.name]),
+  );
+  return {
+    ...page,
+    data: page.data.map((r) => ({ object: 'request' as const, ...r, key_name: names.get(r.key_id) ?? null, created_at: new Date(r.created_at).toISOString() })),
+  };
 });
 
 export const getIdempotentRequest = implement('get_idempotent_request', async ({ db, merchant, settings }, input) => {

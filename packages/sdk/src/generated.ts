@@ -448,6 +448,7 @@ export type RequestList = {
     error_code: string | null;
     duration_ms: number;
     key_id: string;
+    key_name: string | null;
     idempotency_key: string | null;
     replayed: boolean;
     object_id: string | null;

@@ -1,0 +1,100 @@
+'use client';
+import { useState, type FormEvent } from 'react';
+import { errorMessage } from '@/lib/client/messages';
+import { consoleKeys } from '@/lib/client/query-keys';
+import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
+import { ACTIONS, PERMISSIONS, type ApiKey } from '@/lib/contract';
+import { AmountInput, parseAmount } from './amount-input';
+import { CopySecret } from './copy-secret';
+
+type WithSecret = ApiKey & { secret: string | null };
+type CreateInput = { name: string; permissions: string[]; max_payout_amount?: number };
+
+/** What each permission lets a restricted key do, in words. */
+const PERMISSION_TEXT: Record<(typeof PERMISSIONS)[number], string> = {
+  'balance:read': 'See the balance and its history',
+  'payouts:read': 'See payouts and batches',
+  'payouts:write': 'Send payouts and batches',
+  'checkout_sessions:read': 'See checkout sessions',
+  'checkout_sessions:write': 'Create and expire checkout sessions',
+  'events:read': 'Read events',
+  'webhooks:write': 'Manage webhook endpoints and resend events',
+  'requests:read': 'Read the request log',
+};
+
+/** Make a restricted key: a name, permissions, an optional payout limit; its secret is shown once. */
+export function RestrictedKeyForm({ retentionSeconds }: { retentionSeconds: number }) {
+  const intent = useIdempotentMutation<CreateInput, WithSecret>({
+    path: '/api/api-keys',
+    storageKey: 'console.restricted-key-intent',
+    invalidates: [consoleKeys.apiKeys()],
+    retentionSeconds,
+  });
+  const [limit, setLimit] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const { mutation } = intent;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const { name, permissions, max_payout_amount } = ACTIONS.create_restricted_key.request.shape;
+    const parsedName = name.safeParse(String(form.get('name') ?? ''));
+    if (!parsedName.success) return setError('Give the key a name of 1 to 100 characters, such as “Support — Ana”.');
+    const chosen = permissions.safeParse(form.getAll('permissions').map(String));
+    if (!chosen.success) return setError('Choose at least one permission.');
+    const amount = parseAmount(limit);
+    if (amount !== undefined && !max_payout_amount.safeParse(amount).success) return setError('The payout limit must be a whole number of rupiah, at least 1.');
+    setError(null);
+    intent.send({ name: parsedName.data, permissions: chosen.data, ...(amount !== undefined ? { max_payout_amount: amount } : {}) });
+  }
+
+  if (mutation.isSuccess) {
+    const { secret, name, replayed } = mutation.data;
+    return (
+      <div className="success" role="status">
+        <p>Restricted key “{name}” created.</p>
+        {secret ? (
+          <>
+            <p>Its key, shown only now. Hand it to the person or system that needs it; it cannot be shown again:</p>
+            <CopySecret secret={secret} />
+          </>
+        ) : (
+          <p className="warning">{replayed ? 'This was a retry of an earlier request: the key was shown then and is not shown again. Revoke it and create another.' : ''}</p>
+        )}
+        <button type="button" onClick={() => { intent.reset(); setLimit(''); }}>
+          Done
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      <label>
+        Name
+        <input name="name" maxLength={100} autoComplete="off" placeholder="Support — Ana" disabled={mutation.isPending} />
+      </label>
+      <fieldset>
+        <legend>Permissions</legend>
+        {PERMISSIONS.map((p) => (
+          <label className="inline" key={p}>
+            <input type="checkbox" name="permissions" value={p} /> {PERMISSION_TEXT[p]} <code>{p}</code>
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        Payout limit (optional)
+        <AmountInput name="max_payout_amount" value={limit} onValue={setLimit} aria-describedby="limit-hint" disabled={mutation.isPending} />
+      </label>
+      <p className="hint" id="limit-hint">A payout above it with this key is refused and nothing is debited.</p>
+      {(error || (mutation.isError && !intent.outcomeUnknown)) && (
+        <p className="error" role="alert">
+          {error ?? errorMessage(mutation.error!).text}
+        </p>
+      )}
+      {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}
+      <button type="submit" disabled={mutation.isPending}>
+        Create restricted key
+      </button>
+    </form>
+  );
+}
