@@ -10,7 +10,7 @@ import { STORED_INLINE } from './actions/action';
 import { fingerprint, parseIdempotencyKey, runIdempotent, type InlineAnswer } from './idempotency';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
-import { objectIdOf, type RequestLog } from './request-log';
+import { errorCodeOf, objectIdOf, type RequestLog } from './request-log';
 import { randomBase62 } from './random-id';
 
 /** What the core tells its host about each request it answered (metrics); never a key or a body. */
@@ -113,7 +113,9 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     deps.onRequest?.({ action, status: response.status, code, replayed, ms });
     if (who && deps.requestLog) {
       deps.requestLog.record({
-        id: requestId, merchantId: who.merchantId, keyId: who.keyId, at: new Date(), action, status: response.status, errorCode: code ?? null, ms,
+        id: requestId, merchantId: who.merchantId, keyId: who.keyId, at: new Date(), action, status: response.status, ms,
+        // A refusal inside the idempotent transaction comes back as a stored answer, not a throw.
+        errorCode: code ?? (response.status >= 400 ? errorCodeOf(response.body) : null),
         idempotencyKey: idempotencyKey ?? null, replayed, objectId: response.status === 200 ? objectIdOf(response.body) : null,
         clientAddress: meta.clientAddress ?? null,
       });

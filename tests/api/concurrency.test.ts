@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withTestApi, withdrawal } from '../helpers/api-server';
+import { loggedRequests, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';
 
@@ -21,6 +21,10 @@ describe.each(apiTargets)('concurrent withdrawals ($name)', (backend) => {
     expect(check).toMatchObject({ available: 10_000, ledger: 10_000, payouts: 33 });
     // Compared with the records, not a fixed sum: the Next target settles in the background.
     expect(check.pending).toBe(check.pendingSum);
+    // The request log: exactly one row per request, under its request-id, with the status it answered.
+    const answered = new Map(results.map((r) => [r.headers.get('request-id')!, r.status]));
+    const rows = await loggedRequests(api, answered.size);
+    expect(new Map(rows.map((r) => [r.id, r.status]))).toEqual(answered);
     });
   });
 });

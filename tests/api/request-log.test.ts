@@ -40,6 +40,16 @@ describe.each(backends)('request log ($name)', (backend) => {
     const text = JSON.stringify(mine.body);
     expect(text).not.toContain('1234567890');
     expect(text).not.toContain(key.secret);
+    // A refusal stored under an idempotency key (and its replay) is logged with its code too.
+    const over = withdrawal(100_000_000); // the most one payout may be, above what is left
+    await api().call(over, { idempotencyKey: 'log-over' });
+    await api().call(over, { idempotencyKey: 'log-over' });
+    await api().flushRequestLog!();
+    const refused = (await api().call({ action: 'list_requests', idempotency_key: 'log-over' })).body.data;
+    expect(refused.map((r: { status: number; error_code: string; replayed: boolean }) => [r.status, r.error_code, r.replayed])).toEqual([
+      [422, 'insufficient_funds', true],
+      [422, 'insufficient_funds', false],
+    ]);
   });
 
   it('get_idempotent_request answers the stored status and body, first seen, replays and expiry', async () => {

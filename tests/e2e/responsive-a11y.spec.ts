@@ -50,6 +50,8 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/balance', 'Balance history'],
   ['/checkout-sessions/:open', 'Checkout session'],
   ['/webhooks', 'Webhooks'],
+  ['/api-keys', 'Create a restricted key'],
+  ['/logs', 'Requests'],
 ];
 
 for (const [path, heading] of CONSOLE_PAGES) {

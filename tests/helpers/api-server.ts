@@ -148,6 +148,20 @@ export async function withTestApi<T>(backend: Where, opts: StartOptions, fn: (ap
   }
 }
 
+/**
+ * The merchant's request log once it holds `expected` rows: flushed at once in process; a server
+ * process writes its buffer within 200 ms, so this waits for it (at most 10 s) and then reads.
+ */
+export async function loggedRequests(api: TestApi, expected: number): Promise<{ id: string; status: number; action: string }[]> {
+  const read = () => api.db.query<{ id: string; status: number; action: string }>('SELECT id, status, action FROM request_log WHERE merchant_id = $1', [api.merchant.id]);
+  if (api.flushRequestLog) await api.flushRequestLog();
+  for (const deadline = Date.now() + 10_000; ; ) {
+    const rows = await read();
+    if (rows.length >= expected || Date.now() > deadline) return rows;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** One test API shared by the tests of a describe block: started before them, closed after. */
 export function useTestApi(backend: Where, opts?: StartOptions): () => TestApi {
   let api: TestApi | undefined;

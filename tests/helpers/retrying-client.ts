@@ -11,6 +11,8 @@ export interface AnsweredCall<T> {
   networkErrors: number;
   /** The status of every answered attempt, retried ones included. */
   statuses: number[];
+  /** Every answered attempt: its request-id header and when its answer arrived (Date.now()). */
+  answers: { requestId: string; status: number; at: number }[];
 }
 
 /** Worth retrying with the same key: no answer, a 5xx, or a duplicate still in progress. */
@@ -32,6 +34,7 @@ export async function callUntilAnswered<T = any>(
   let attempts = 0;
   let networkErrors = 0;
   const statuses: number[] = [];
+  const answers: AnsweredCall<T>['answers'] = [];
   for (;;) {
     attempts++;
     let result: ApiResult<T> | undefined;
@@ -41,8 +44,11 @@ export async function callUntilAnswered<T = any>(
       if (error instanceof OpenApiMismatchError) throw error;
       networkErrors++;
     }
-    if (result) statuses.push(result.status);
-    if (result && !retryable(result.status)) return { result, attempts, networkErrors, statuses };
+    if (result) {
+      statuses.push(result.status);
+      answers.push({ requestId: result.headers.get('request-id') ?? '', status: result.status, at: Date.now() });
+    }
+    if (result && !retryable(result.status)) return { result, attempts, networkErrors, statuses, answers };
     if (Date.now() > deadline) {
       throw new Error(`no final answer after ${attempts} attempts (last status ${result?.status ?? 'network error'})`);
     }
