@@ -12,6 +12,7 @@ import { ensureNextBuild } from '../tests/helpers/next-build';
 import { DEMO_KEY, ROOT, ServerProcess, type ServerKind } from '../tests/helpers/server-process';
 import { webhookCost, type WebhookCostFigures } from './webhook-cost';
 import { busyMerchant, type BusyMerchantFigures } from './busy-merchant';
+import { requestLogCost, type RequestLogCostFigures } from './request-log-cost';
 import { apiDrive, consoleDrive, drive, sequentialP50, signIn, type Action } from './drive';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
@@ -34,12 +35,16 @@ const CONSOLE = process.env.BENCH_CONSOLE !== '0' && KINDS.includes('next');
 /** The busy-merchant section (PostgreSQL): hot-row limit, one merchant at 8 and 64 clients, 64 merchants, batches. */
 const BUSY = process.env.BENCH_BUSY !== '0' && MODES.includes('postgres');
 /** A narrowed run prints its figures but leaves bench/results/latest.json to full runs. */
-const NARROWED = ['BENCH_MODES', 'BENCH_SERVERS', 'BENCH_ACTIONS', 'BENCH_CONSOLE', 'BENCH_BUSY', 'BENCH_ONLY_BUSY', 'BENCH_WEBHOOKS', 'BENCH_ONLY_WEBHOOKS'].some((name) => process.env[name]);
+const NARROWED = ['BENCH_MODES', 'BENCH_SERVERS', 'BENCH_ACTIONS', 'BENCH_CONSOLE', 'BENCH_BUSY', 'BENCH_ONLY_BUSY', 'BENCH_WEBHOOKS', 'BENCH_ONLY_WEBHOOKS', 'BENCH_REQUEST_LOG', 'BENCH_ONLY_REQUEST_LOG'].some((name) => process.env[name]);
 /** BENCH_ONLY_BUSY=1: the busy-merchant section alone. */
 const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
 /** BENCH_ONLY_WEBHOOKS=1: the cost of events and webhooks alone; BENCH_WEBHOOKS=0 leaves it out. */
 const ONLY_WEBHOOKS = process.env.BENCH_ONLY_WEBHOOKS === '1';
-const WEBHOOKS = !ONLY_BUSY && (ONLY_WEBHOOKS || process.env.BENCH_WEBHOOKS !== '0');
+/** BENCH_ONLY_REQUEST_LOG=1: the cost of the request log alone; BENCH_REQUEST_LOG=0 leaves it out. */
+const ONLY_REQUEST_LOG = process.env.BENCH_ONLY_REQUEST_LOG === '1';
+const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG;
+const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '0');
+const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0');
 
 interface Case {
   mode: string;
@@ -103,7 +108,7 @@ async function main() {
   const cases: Case[] = [];
   const memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }> = [];
   const proxy: ConsoleRow[] = [];
-  for (const mode of ONLY_BUSY || ONLY_WEBHOOKS ? [] : MODES) {
+  for (const mode of ONLY_ONE ? [] : MODES) {
     // All three servers of a mode run side by side, each on its own fresh database.
     const servers = new Map<ServerKind, { server: ServerProcess; dataDir?: string; idle: number; peak: number }>();
     for (const kind of KINDS) {
@@ -150,11 +155,14 @@ async function main() {
       if (s.dataDir) fs.rmSync(s.dataDir, { recursive: true, force: true });
     }
   }
-  const busy = (BUSY && !ONLY_WEBHOOKS) || ONLY_BUSY ? await busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)) : undefined;
+  const busy = (BUSY && !ONLY_ONE) || ONLY_BUSY ? await busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)) : undefined;
   const webhooks: WebhookCostFigures[] = [];
   for (const mode of WEBHOOKS ? MODES : []) webhooks.push(await webhookCost(mode, await prepareDatabase(mode), distDir, CONNECTIONS, DURATION_S, ROUNDS));
+  const requestLog: RequestLogCostFigures[] = [];
+  const logOpts = { actions: ACTIONS, connections: CONNECTIONS, seconds: DURATION_S, rounds: ROUNDS };
+  for (const mode of REQUEST_LOG ? MODES : []) requestLog.push(...(await requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts)));
   await dropSchemas();
-  report(cases, memory, proxy, busy, webhooks);
+  report(cases, memory, proxy, busy, webhooks, requestLog);
 }
 
 /** `next` is `npm start`'s server: the API ahead of Next's router, at the standalone server's speed. */
@@ -166,6 +174,7 @@ function report(
   proxy: ConsoleRow[],
   busy?: BusyMerchantFigures,
   webhooks: WebhookCostFigures[] = [],
+  requestLog: RequestLogCostFigures[] = [],
 ) {
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const lines = [
@@ -201,10 +210,15 @@ function report(
       lines.push(`| ${w.mode} | ${w.withoutEndpoint} | ${w.withEndpoint} | ${Math.round(w.ratio * 100)}% | ${w.deliveredDuringLoadPerSecond} | ${w.drainPerSecond} | 90%: ${w.ratio >= 0.9 ? 'met' : 'NOT met'} |`);
     }
   }
+  if (requestLog.length > 0) {
+    lines.push('', 'The request log (standalone servers on databases prepared alike: REQUEST_LOG_RETENTION_DAYS=30, the default, against 0, no log; paired rounds)');
+    lines.push('| database | action | req/s without the log | req/s with it | ratio (paired by round) | target |', '|---|---|---:|---:|---:|---|');
+    for (const r of requestLog) lines.push(`| ${r.mode} | ${r.action} | ${r.withoutLog} | ${r.withLog} | ${Math.round(r.ratio * 100)}% | 90%: ${r.ratio >= 0.9 ? 'met' : 'NOT met'} |`);
+  }
   process.stdout.write(lines.join('\n') + '\n');
   if (NARROWED) return void process.stdout.write('\nA narrowed run: bench/results/latest.json left as it was.\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory, busyMerchant: busy, webhooks }, null, 2) + '\n');
+  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory, busyMerchant: busy, webhooks, requestLog }, null, 2) + '\n');
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
 }
 

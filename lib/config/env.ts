@@ -77,8 +77,8 @@ const envSchema = z.object({
   ),
   /** Lets webhook endpoints resolve to private network addresses (10/8, 172.16/12, 192.168/16, fc00::/7). Link-local never. */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: withDefault(z.enum(['true', 'false']).transform((v) => v === 'true'), 'false'),
-  /** The request log (list_requests) keeps each call this long. */
-  REQUEST_LOG_RETENTION_DAYS: withDefault(z.coerce.number().int().min(1).max(3650), 30),
+  /** The request log (list_requests) keeps each call this long; 0 keeps none. */
+  REQUEST_LOG_RETENTION_DAYS: withDefault(z.coerce.number().int().min(0).max(3650), 30),
   /** Events (and their deliveries) are kept this long, then purged. */
   EVENT_RETENTION_DAYS: withDefault(z.coerce.number().int().min(1).max(3650), 30),
   /** Webhook attempts in flight per process. */

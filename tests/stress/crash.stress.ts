@@ -103,7 +103,10 @@ describe.each(stressBackends)('crashes under load on %s', (backend) => {
     expect(durable.filter((a) => logged.get(a.requestId)?.status !== a.status)).toEqual([]);
     expect(rows.length).toBeLessThanOrEqual(answers.reduce((n, a) => n + a.attempts, 0));
     const ours = new Set(sent.map((s) => s.key));
-    expect(rows.filter((r) => r.action !== 'withdraw' || !ours.has(r.idempotency_key!))).toEqual([]);
+    // Besides the withdrawals, only the opening get_balance (d.balance()) may be there.
+    const others = rows.filter((r) => r.action !== 'withdraw' || !ours.has(r.idempotency_key!)).map((r) => `${r.action} ${r.status}`);
+    expect(others.length).toBeLessThanOrEqual(1);
+    expect(others.filter((o) => o !== 'get_balance 200')).toEqual([]);
 
     recordFigures(`crashes on ${backend}`, {
       'request log rows': rows.length,
