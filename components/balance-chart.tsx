@@ -1,38 +1,49 @@
-import type { BalanceTransaction } from '@/lib/contract';
+import { scaleLinear, scaleUtc } from 'd3-scale';
+import { curveStepAfter, line } from 'd3-shape';
 import { formatMoney } from '@/lib/format';
 
-const DAY = 86_400_000;
-
-/** End-of-day available balance for the last `days` days (UTC), from entries newest first. */
-export function dailyBalances(entries: BalanceTransaction[], days: number, now = Date.now()) {
-  const oldest = entries.at(-1);
-  const startBalance = oldest ? oldest.balance_after - oldest.amount : 0;
-  const today = Math.floor(now / DAY) * DAY;
-  return Array.from({ length: days }, (_, i) => {
-    const end = today - (days - 1 - i) * DAY + DAY;
-    const last = entries.find((e) => Date.parse(e.created_at) < end);
-    return { day: new Date(end - DAY).toISOString().slice(0, 10), balance: last ? last.balance_after : startBalance };
-  });
+export interface DailyPoint {
+  day: string;
+  balance: number;
 }
 
-/** A server-rendered SVG line of the available balance, with a text summary and the figures as a table. */
-export function BalanceChart({ entries, currency }: { entries: BalanceTransaction[]; currency: string }) {
-  const points = dailyBalances(entries, 30);
+const W = 640;
+const H = 200;
+const M = { top: 10, right: 12, bottom: 24, left: 92 };
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const dayLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/**
+ * The available balance at the end of each day as a step line (the balance holds until the next
+ * change), drawn on the server with d3's scales and line generator: plain SVG, no script and no
+ * inline style, so it works before hydration and under the CSP. Its accessible name is a text
+ * summary; the figures are in a table beside it; the line is also marked by dots and labelled axes,
+ * so nothing depends on colour.
+ */
+export function BalanceChart({ points, currency }: { points: DailyPoint[]; currency: string }) {
   const values = points.map((p) => p.balance);
-  const max = Math.max(...values, 1);
-  const min = Math.min(...values, 0);
-  const w = 600;
-  const h = 160;
-  const x = (i: number) => (i / (points.length - 1)) * (w - 20) + 10;
-  const y = (v: number) => h - 10 - ((v - min) / (max - min || 1)) * (h - 20);
-  const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.balance).toFixed(1)}`).join(' ');
-  const summary = `Available balance over the last 30 days: ${formatMoney(values[0]!, currency)} on ${points[0]!.day}, ${formatMoney(values.at(-1)!, currency)} today; lowest ${formatMoney(Math.min(...values), currency)}, highest ${formatMoney(Math.max(...values), currency)}.`;
+  const dates = points.map((p) => new Date(`${p.day}T00:00:00Z`));
+  const x = scaleUtc().domain([dates[0]!, dates.at(-1)!]).range([M.left, W - M.right]);
+  const y = scaleLinear().domain([Math.min(0, ...values), Math.max(1, ...values)]).nice(4).range([H - M.bottom, M.top]);
+  const path = line<DailyPoint>((_, i) => x(dates[i]!), (p) => y(p.balance)).curve(curveStepAfter)(points) ?? '';
+  const summary = `Available balance over the last ${points.length} days: ${formatMoney(values[0]!, currency)} on ${points[0]!.day}, ${formatMoney(values.at(-1)!, currency)} today; lowest ${formatMoney(Math.min(...values), currency)}, highest ${formatMoney(Math.max(...values), currency)}.`;
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-labelledby="balance-chart-summary" className="chart-svg">
-        <polyline points={line} className="chart-line" fill="none" />
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="balance-chart-summary" className="chart-svg">
+        {y.ticks(4).map((v) => (
+          <g key={v} className="chart-grid">
+            <line x1={M.left} x2={W - M.right} y1={y(v)} y2={y(v)} />
+            <text x={M.left - 6} y={y(v)} dy="0.32em" textAnchor="end">{`${currency} ${compact.format(v)}`}</text>
+          </g>
+        ))}
+        {x.ticks(5).map((d) => (
+          <text key={d.toISOString()} className="chart-axis" x={x(d)} y={H - 6} textAnchor="middle">
+            {dayLabel.format(d)}
+          </text>
+        ))}
+        <path d={path} className="chart-line" fill="none" />
         {points.map((p, i) => (
-          <circle key={p.day} cx={x(i)} cy={y(p.balance)} r="2.5" className="chart-dot" />
+          <circle key={p.day} cx={x(dates[i]!)} cy={y(p.balance)} r="2.5" className="chart-dot" />
         ))}
       </svg>
       <figcaption id="balance-chart-summary" data-testid="balance-chart-summary">
@@ -50,7 +61,7 @@ export function BalanceChart({ entries, currency }: { entries: BalanceTransactio
             </thead>
             <tbody>
               {points.map((p) => (
-                <tr key={p.day}>
+                <tr key={p.day} data-testid="chart-day" data-day={p.day} data-balance={p.balance}>
                   <td>{p.day}</td>
                   <td>{formatMoney(p.balance, currency)}</td>
                 </tr>

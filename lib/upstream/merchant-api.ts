@@ -62,7 +62,7 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     getEvent: (id: string) => client.call(secretKey, 'get_event', { id }, eventSchema),
     listEvents: (query: ListQuery) => client.call(secretKey, 'list_events', query, eventListSchema),
     getCheckoutSession: (id: string) => client.call(secretKey, 'get_checkout_session', { id }, checkoutSessionSchema),
-    listBalanceTransactions: (query: ListQuery & { created_gte?: string }) =>
+    listBalanceTransactions: (query: Omit<ActionRequest<'list_balance_transactions'>, 'action'>) =>
       client.call(secretKey, 'list_balance_transactions', query, balanceTransactionListSchema),
     // Keys and the request log (a secret key manages keys; requests:read reads the log).
     listApiKeys: () => client.call(secretKey, 'list_api_keys', {}, apiKeyListSchema),

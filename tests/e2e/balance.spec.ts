@@ -29,6 +29,9 @@ test('the balance history shows what the API lists, with sources linked, and a c
   expect(api.data[0].balance_after - api.data[3].balance_after).toBe(150_000 + 42_000 - 42_000);
   await expect(rows.nth(1).getByRole('link', { name: failed.id })).toHaveAttribute('href', `/payouts/${failed.id}`);
   await expect(page.getByRole('img', { name: /Available balance over the last 30 days/ })).toBeVisible();
+  // The chart's last day is today's closing balance: the newest entry's balance_after, exact.
+  await expect(page.getByTestId('chart-day')).toHaveCount(30);
+  await expect(page.getByTestId('chart-day').last()).toHaveAttribute('data-balance', String(api.data[0].balance_after));
   await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Balance' })).toHaveAttribute('aria-current', 'page');
 
   // The checkout payment's source opens the session's own page.

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { BalanceChart } from '@/components/balance-chart';
 import { ConsoleShell } from '@/components/console-shell';
 import { TableScroll } from '@/components/table-scroll';
+import { endOfDayBalances } from '@/lib/console/daily-balances';
 import { formatMoney, formatTime } from '@/lib/format';
 import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
@@ -31,9 +32,9 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} needs="balance:read" />;
   const after = (await searchParams).after;
   const startingAfter = typeof after === 'string' && /^txn_\d{1,16}$/.test(after) ? after : undefined;
-  const [page, recent] = await Promise.all([
+  const [page, daily] = await Promise.all([
     session.api.listBalanceTransactions({ limit: 50, ...(startingAfter ? { starting_after: startingAfter } : {}) }),
-    session.api.listBalanceTransactions({ limit: 100, created_gte: new Date(Date.now() - 31 * 86_400_000).toISOString() }),
+    endOfDayBalances(session.api, 30),
   ]);
   const rows = page.data.data;
   const currency = rows[0]?.currency ?? 'IDR';
@@ -42,7 +43,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
       <h1>Balance</h1>
       <section className="card" aria-labelledby="chart-heading">
         <h2 id="chart-heading">Available, last 30 days</h2>
-        <BalanceChart entries={recent.data.data} currency={currency} />
+        <BalanceChart points={daily} currency={currency} />
       </section>
       <section className="card" aria-labelledby="history-heading">
         <h2 id="history-heading">Balance history</h2>

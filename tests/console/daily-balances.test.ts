@@ -1,0 +1,51 @@
+// The Balance page's chart: the available balance at the end of each day, exact for a merchant with far
+// more entries in the period than one page holds (the chart used to read the newest 100 only).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Db } from '@/lib/db/types';
+import { endOfDayBalances } from '@/lib/console/daily-balances';
+import { createPaymentClient } from '@/lib/upstream/payment-client';
+import { merchantApi } from '@/lib/upstream/merchant-api';
+import { pgliteBackend } from '../helpers/databases';
+import { startTestApi, type TestApi } from '../helpers/api-server';
+
+let db: Db;
+let api: TestApi;
+beforeAll(async () => {
+  db = await pgliteBackend.open();
+  api = await startTestApi(db, { openingBalance: 1_000_000 });
+});
+afterAll(async () => {
+  await api.close();
+  await db.close();
+});
+
+const DAY = 86_400_000;
+
+it('gives each of the last 30 days its closing balance, from 250 entries spread over 40 days', async () => {
+  for (let i = 1; i <= 250; i++) expect((await api.call({ action: 'create_test_topup', amount: i })).status).toBe(200);
+  // Spread the entries back in time, oldest first, 4 hours apart, the newest an hour ago (ids keep their order).
+  await db.query(
+    `UPDATE ledger_entries SET created_at = now() - interval '1 hour' - ((SELECT max(id) FROM ledger_entries WHERE merchant_id = $1) - id) * interval '4 hours'
+     WHERE merchant_id = $1`,
+    [api.merchant.id],
+  );
+  const entries = await db.query<{ id: number; amount: string | number; created_at: Date }>(
+    'SELECT id, amount, created_at FROM ledger_entries WHERE merchant_id = $1 ORDER BY id',
+    [api.merchant.id],
+  );
+  const now = Date.now();
+  const points = await endOfDayBalances(merchantApi(createPaymentClient({ baseUrl: api.url }), api.merchant.secretKey), 30, now);
+
+  // Expected from the entries alone: the running sum of amounts up to each day's end (UTC).
+  const tomorrow = Math.floor(now / DAY) * DAY + DAY;
+  const expected = Array.from({ length: 30 }, (_, i) => {
+    const end = tomorrow - (29 - i) * DAY;
+    const balance = entries.filter((e) => new Date(e.created_at).getTime() < end).reduce((sum, e) => sum + Number(e.amount), 0);
+    return { day: new Date(end - DAY).toISOString().slice(0, 10), balance };
+  });
+  expect(points).toEqual(expected);
+  expect(points.at(-1)!.balance).toBe(1_000_000 + (250 * 251) / 2);
+  // More entries in the period than one page: the first day's figure is not just the oldest page's.
+  expect(entries.filter((e) => new Date(e.created_at).getTime() >= tomorrow - 30 * DAY).length).toBeGreaterThan(100);
+  expect(new Set(points.map((p) => p.balance)).size).toBeGreaterThan(20);
+});
