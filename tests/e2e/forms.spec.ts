@@ -1,4 +1,4 @@
-// The checkout form's messages, in words, one for each invalid amount (the payout form's are in payouts.spec.ts).
+// Form messages, in words, one for each invalid field (the payout form's are in payouts.spec.ts).
 import { expect, test } from './fixtures';
 
 test('the checkout form explains each invalid amount in the merchant’s terms', async ({ signedIn: page }) => {
@@ -23,4 +23,25 @@ test('the checkout form explains each invalid amount in the merchant’s terms',
   await create.click();
   expect((await sent).postDataJSON().amount).toBe(150_000);
   await expect(page.getByRole('status').getByTestId('checkout-link')).toBeVisible();
+});
+
+test('the restricted key form explains each invalid field, and sends the payout limit as an exact integer', async ({ signedIn: page }) => {
+  await page.goto('/api-keys');
+  const create = page.getByRole('button', { name: 'Create restricted key' });
+  const alert = page.getByRole('alert').filter({ hasText: /./ });
+  await create.click();
+  await expect(alert).toHaveText('Give the key a name of 1 to 100 characters, such as “Support — Ana”.');
+  await page.getByLabel('Name').fill('Reports');
+  await create.click();
+  await expect(alert).toHaveText('Choose at least one permission.');
+  await page.getByRole('checkbox', { name: /balance:read/ }).check();
+  await page.getByLabel('Payout limit (optional)').fill('12.5');
+  await create.click();
+  await expect(alert).toHaveText('The payout limit must be a whole number of rupiah, at least 1.');
+  await page.getByLabel('Payout limit (optional)').fill('2500000');
+  await expect(page.getByLabel('Payout limit (optional)')).toHaveValue('2,500,000');
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/api-keys'));
+  await create.click();
+  expect((await sent).postDataJSON()).toMatchObject({ name: 'Reports', permissions: ['balance:read'], max_payout_amount: 2_500_000 });
+  await expect(page.getByTestId('one-time-secret')).toHaveText(/^rk_test_/);
 });
