@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SECRET_KEY_PATTERN } from '../config/env';
-import { ACTIONS, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutStatusField, webhookUrlField } from '../contract';
+import { ACTIONS, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutFilterFields, webhookUrlField } from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
@@ -30,7 +30,7 @@ const limit = z.coerce.number({ error: 'limit must be an integer' }).int({ error
 export const listPayoutsQuery = z.strictObject({
   limit,
   starting_after: z.string().startsWith('po_', { error: 'starting_after must be a payout id' }).max(100).optional(),
-  status: payoutStatusField.optional(),
+  ...payoutFilterFields,
 });
 
 export const listCheckoutQuery = z.strictObject({

@@ -1,16 +1,40 @@
-// /payouts: every payout, filtered by status; statuses update as payouts settle.
+// /payouts: every payout, filtered by ?q (a po_ id opens it; four digits search the account), status and from/to dates;
+// the filter's count and total (summarize_payouts), and its CSV export.
+import { redirect } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
-import { PayoutsBrowser } from '@/components/payouts-browser';
+import { PayoutFilters } from '@/components/payout-filters';
+import { PayoutsList } from '@/components/payouts-list';
+import { PayoutSummary } from '@/components/payout-summary';
+import { fieldMessage } from '@/lib/client/messages';
+import { pageData } from '@/lib/console/page-data';
+import { PAYOUT_ID, payoutFilterOf, readPayoutView } from '@/lib/client/payout-view';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Payouts · Merchant Console' };
 
-export default async function PayoutsPage() {
+type Search = Record<string, string | string[] | undefined>;
+
+export default async function PayoutsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
+  const parsed = readPayoutView(await searchParams);
+  const view = parsed.success ? parsed.data : {};
+  if (view.q && PAYOUT_ID.test(view.q)) redirect(`/payouts/${view.q}`);
+  const issue = parsed.success ? undefined : parsed.error.issues[0]!;
+  const filter = payoutFilterOf(view);
+  const summary = await pageData(session, async () => (await session.api.summarizePayouts(filter)).data);
   return (
     <ConsoleShell testMode={session.testMode}>
       <h1>Payouts</h1>
-      <PayoutsBrowser />
+      <section className="card" aria-label="Payouts">
+        <PayoutFilters view={view} />
+        {issue && (
+          <p className="error" role="alert">
+            {fieldMessage(String(issue.path[0]), { code: issue.code, input: 'x' }) ?? issue.message}
+          </p>
+        )}
+        <PayoutSummary summary={summary} view={view} />
+        <PayoutsList key={JSON.stringify(filter)} filter={filter} />
+      </section>
     </ConsoleShell>
   );
 }
