@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { MoneyFlow } from '@/lib/client/console-views';
 import { formatMoney } from '@/lib/format';
 
@@ -23,7 +24,7 @@ export function MoneyFlowCard({ flow, currency }: { flow: MoneyFlow; currency: s
       <p className="muted">
         {flow.complete ? `From ${flow.entries.toLocaleString('en-US')} balance changes` : `From the newest ${flow.entries.toLocaleString('en-US')} balance changes only`}
         {' '}
-        (payments, payouts, returned payouts and top-ups). <a href="/balance">Balance history</a>
+        (payments, payouts, returned payouts and top-ups). <Link href="/balance">Balance history</Link>
       </p>
     </section>
   );

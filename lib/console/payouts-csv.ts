@@ -11,14 +11,14 @@ export { EXPORT_MAX_ROWS };
 
 export const PAYOUT_CSV_COLUMNS = ['id', 'created_at', 'amount', 'currency', 'bank_code', 'account_last4', 'status', 'failure_code', 'reference', 'created_by'] as const;
 
-/** Every payout of the filter, newest first, page after page of 100, up to EXPORT_MAX_ROWS. */
-export async function payoutsForExport(api: MerchantApi, filter: PayoutFilter): Promise<{ rows: Payout[]; truncated: boolean }> {
+/** Every payout of the filter, newest first, page after page of 100, up to `maxRows`. */
+export async function payoutsForExport(api: MerchantApi, filter: PayoutFilter, maxRows = EXPORT_MAX_ROWS): Promise<{ rows: Payout[]; truncated: boolean }> {
   const rows: Payout[] = [];
   let after: string | undefined;
   for (;;) {
     const page = (await api.listPayouts({ ...filter, limit: 100, ...(after ? { starting_after: after } : {}) })).data;
     rows.push(...page.data);
-    if (rows.length >= EXPORT_MAX_ROWS) return { rows: rows.slice(0, EXPORT_MAX_ROWS), truncated: page.has_more || rows.length > EXPORT_MAX_ROWS };
+    if (rows.length >= maxRows) return { rows: rows.slice(0, maxRows), truncated: page.has_more || rows.length > maxRows };
     if (!page.has_more) return { rows, truncated: false };
     after = page.data.at(-1)!.id;
   }
