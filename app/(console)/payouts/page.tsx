@@ -28,7 +28,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
       <section className="card" aria-label="Payouts">
         <PayoutFilters view={view} />
         {issue && (
-          <p className="error" role="alert">
+          <p className="error" role="alert" data-testid="filter-error">
             {fieldMessage(String(issue.path[0]), { code: issue.code, input: 'x' }) ?? issue.message}
           </p>
         )}
