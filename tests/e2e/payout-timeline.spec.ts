@@ -91,3 +91,13 @@ test('done when: on a phone, a link to a failed payout survives sign-in, shows w
   await expectNoOverflow(page);
   await context.close();
 });
+
+test("a pending payout's page redraws its timeline once the payout settles", async ({ signedIn: page, payments }) => {
+  const p = await payments({ action: 'withdraw', amount: 12_121, bank_code: 'BCA', account_number: '1234567890' }, `tl-pending-${Date.now()}`);
+  await page.goto(`/payouts/${p.id}`);
+  // Settled by the job a second after creation; the page polls the status, then asks the server for the timeline again.
+  await expect(page.getByTestId('payout-status')).toHaveText('paid');
+  await expect(page.getByTestId('timeline-paid')).toBeVisible();
+  await expect(page.getByTestId('timeline-pending')).toHaveCount(0);
+  await expect(page.getByTestId('payout-event')).toHaveCount(2);
+});

@@ -94,6 +94,9 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
   );
   expect(csv.data.map((r) => [r.id, r.amount, r.created_by])).toEqual([[e.id, '55555', 'Ops bot'], [a.id, '11111', 'Secret key']]);
   expect(file).not.toContain('9990001234');
+  // The export route checks its query as the page does: a bad value is a 400 naming it.
+  const bad = await page.request.get('/api/payouts/export?from=2026-02-30');
+  expect([bad.status(), (await bad.json()).error.param]).toEqual([400, 'from']);
 
   // The link reproduces the view in a new tab; a range that excludes today is empty, and says so.
   const url = page.url();
