@@ -10,7 +10,7 @@ export function LatestPayments({ payments }: { payments: BalanceTransaction[] })
     return (
       <EmptyState>
         <p>
-          No payments yet. Create a <Link href="/checkout-sessions">checkout link</Link> and send it to your customer.
+          No payments yet. <Link href="/checkout-sessions">Create a payment link</Link> and send it to your customer.
         </p>
       </EmptyState>
     );

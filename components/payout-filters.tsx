@@ -28,8 +28,8 @@ export function PayoutFilters({ view }: { view: PayoutView }) {
       </div>
       <div className="field">
         <label htmlFor="payout-status">Status</label>
-        <select id="payout-status" name="status" defaultValue={view.status ?? ''} onChange={(e) => e.currentTarget.form?.requestSubmit()}>
-          <option value="">All statuses</option>
+        <select id="payout-status" name="status" defaultValue={view.status ?? 'all'} onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+          <option value="all">All statuses</option>
           {PAYOUT_STATUSES.map((s) => (
             <option key={s} value={s}>
               {s}

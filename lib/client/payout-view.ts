@@ -51,12 +51,12 @@ export function payoutViewSearch(view: PayoutView): string {
   return s ? `?${s}` : '';
 }
 
-/** The page's search params (a repeated one counts once, an empty one not at all), checked. */
+/** The page's search params (a repeated one counts once, an empty one or status=all not at all), checked. */
 export function readPayoutView(params: Record<string, string | string[] | undefined>) {
   const plain: Record<string, string> = {};
   for (const [key, value] of Object.entries(params)) {
     const v = Array.isArray(value) ? value[0] : value;
-    if (v) plain[key] = v;
+    if (v && !(key === 'status' && v === 'all')) plain[key] = v;
   }
   return payoutViewQuery.safeParse(plain);
 }

@@ -17,7 +17,7 @@ describe('the payouts view in the URL', () => {
     });
     expect(view.success && payoutViewSearch(view.data)).toBe('?q=1234&status=failed&from=2026-02-28&to=2026-02-28');
     // A payout id is no filter (the page opens it); empty and repeated values count once or not at all.
-    const id = readPayoutView({ q: 'po_abc', status: '', from: ['2026-01-01', '2026-05-05'] });
+    const id = readPayoutView({ q: 'po_abc', status: 'all', to: '', from: ['2026-01-01', '2026-05-05'] });
     expect(id.success && payoutFilterOf(id.data)).toEqual({ created_gte: '2026-01-01T00:00:00.000Z' });
   });
 
