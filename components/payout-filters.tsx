@@ -1,5 +1,4 @@
 'use client';
-import Form from 'next/form';
 import Link from 'next/link';
 import { PAYOUT_STATUSES } from '@/lib/contract/fields';
 import type { PayoutView } from '@/lib/client/payout-view';
@@ -8,9 +7,18 @@ import type { PayoutView } from '@/lib/client/payout-view';
  * The payouts page's filter as a GET form: the view lives in the URL, so a link
  * reproduces it, and the form works before hydration. A new status applies at once.
  */
-export function PayoutFilters({ view }: { view: PayoutView }) {
+export function PayoutFilters({ view, onApply }: { view: PayoutView; onApply: (form: HTMLFormElement) => void }) {
   return (
-    <Form action="/payouts" className="filters" aria-label="Filter payouts">
+    <form
+      action="/payouts"
+      method="get"
+      className="filters"
+      aria-label="Filter payouts"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply(e.currentTarget);
+      }}
+    >
       <div className="field">
         <label htmlFor="payout-search">Search</label>
         <input
@@ -28,7 +36,7 @@ export function PayoutFilters({ view }: { view: PayoutView }) {
       </div>
       <div className="field">
         <label htmlFor="payout-status">Status</label>
-        <select id="payout-status" name="status" defaultValue={view.status ?? 'all'} onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+        <select id="payout-status" name="status" defaultValue={view.status ?? 'all'} onChange={(e) => e.currentTarget.form && onApply(e.currentTarget.form)}>
           <option value="all">All statuses</option>
           {PAYOUT_STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -49,6 +57,6 @@ export function PayoutFilters({ view }: { view: PayoutView }) {
         <button type="submit">Apply</button>
         <Link href="/payouts">Clear</Link>
       </div>
-    </Form>
+    </form>
   );
 }

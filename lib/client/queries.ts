@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { Balance, CheckoutSession, List, Payout, PayoutStatus } from '../contract';
+import type { Balance, CheckoutSession, List, Payout, PayoutStatus, PayoutSummary } from '../contract';
 import { consoleFetch } from './console-fetch';
 import { PAGE_SIZE, nextCursor, pageItems, pagePath } from './list-pages';
 import { consoleKeys, type PayoutListFilter } from './query-keys';
@@ -36,6 +36,14 @@ export const payoutPagesQuery = (filter: PayoutListFilter, limit = PAGE_SIZE) =>
     getNextPageParam: nextCursor,
     select: pageItems,
     refetchInterval: (q) => settling(q.state.data?.pages.flatMap((page) => page.data)),
+  });
+
+/** The count and total of a filter; refreshed like the list, as payouts settle and move between statuses. */
+export const payoutSummaryQuery = (filter: PayoutListFilter) =>
+  queryOptions({
+    queryKey: consoleKeys.payouts.summary(filter),
+    queryFn: () => consoleFetch<PayoutSummary>(pagePath('/api/payouts/summary', { ...filter })),
+    refetchInterval: IDLE_MS,
   });
 
 export const payoutQuery = (id: string) =>

@@ -13,6 +13,8 @@ export const consoleKeys = {
     /** Payouts page after page ("Load more"): an infinite query, so never the same key as `list`. */
     pages: (filter: PayoutListFilter, limit: number) => ['payouts', 'pages', filter, limit] as const,
     detail: (id: string) => ['payouts', 'detail', id] as const,
+    /** The count and total of a filter (summarize_payouts). */
+    summary: (filter: PayoutListFilter) => ['payouts', 'summary', filter] as const,
   },
   payoutBatches: {
     detail: (id: string) => ['payout-batches', id] as const,

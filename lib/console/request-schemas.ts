@@ -33,6 +33,9 @@ export const listPayoutsQuery = z.strictObject({
   ...payoutFilterFields,
 });
 
+/** The payouts page's filter as the summary route takes it (list_payouts' filter fields). */
+export const summarizePayoutsQuery = z.strictObject(payoutFilterFields);
+
 export const listCheckoutQuery = z.strictObject({
   limit,
   starting_after: z.string().startsWith('cs_', { error: 'starting_after must be a checkout session id' }).max(100).optional(),

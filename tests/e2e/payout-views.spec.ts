@@ -114,6 +114,11 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
   await apply(page, { search: c.id });
   await expect(page).toHaveURL(new RegExp(`/payouts/${c.id}$`));
   await expect(page.getByRole('heading', { name: c.id })).toBeVisible();
+  // The total keeps up as payouts settle: a new one joins "paid" without a reload.
+  await page.goto('/payouts?status=paid');
+  await expectSummary(page, 3, 99_999);
+  await call({ action: 'withdraw', amount: 10_001, bank_code: 'BCA', account_number: '1234567890' }, `pv-late-${Date.now()}`);
+  await expectSummary(page, 4, 110_000);
   await page.goto('/payouts?q=12ab');
   await expect(page.getByTestId('filter-error')).toHaveText('Search by a payout id (po_…) or the last four digits of an account.');
 });

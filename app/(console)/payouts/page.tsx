@@ -2,9 +2,9 @@
 // the filter's count and total (summarize_payouts), and its CSV export.
 import { redirect } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
-import { PayoutFilters } from '@/components/payout-filters';
 import { PayoutsList } from '@/components/payouts-list';
 import { PayoutSummary } from '@/components/payout-summary';
+import { PayoutsView } from '@/components/payouts-view';
 import { fieldMessage } from '@/lib/client/messages';
 import { pageData } from '@/lib/console/page-data';
 import { PAYOUT_ID, payoutFilterOf, readPayoutView } from '@/lib/client/payout-view';
@@ -21,19 +21,22 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
   if (view.q && PAYOUT_ID.test(view.q)) redirect(`/payouts/${view.q}`);
   const issue = parsed.success ? undefined : parsed.error.issues[0]!;
   const filter = payoutFilterOf(view);
+  // Each filter gets fresh client state (its first page, its own figures); sibling keys must differ.
+  const filterKey = JSON.stringify(filter);
   const summary = await pageData(session, async () => (await session.api.summarizePayouts(filter)).data);
   return (
     <ConsoleShell testMode={session.testMode}>
       <h1>Payouts</h1>
       <section className="card" aria-label="Payouts">
-        <PayoutFilters view={view} />
-        {issue && (
-          <p className="error" role="alert" data-testid="filter-error">
-            {fieldMessage(String(issue.path[0]), { code: issue.code, input: 'x' }) ?? issue.message}
-          </p>
-        )}
-        <PayoutSummary summary={summary} view={view} />
-        <PayoutsList key={JSON.stringify(filter)} filter={filter} />
+        <PayoutsView view={view}>
+          {issue && (
+            <p className="error" role="alert" data-testid="filter-error">
+              {fieldMessage(String(issue.path[0]), { code: issue.code, input: 'x' }) ?? issue.message}
+            </p>
+          )}
+          <PayoutSummary key={`summary-${filterKey}`} initial={summary} filter={filter} view={view} />
+          <PayoutsList key={`list-${filterKey}`} filter={filter} />
+        </PayoutsView>
       </section>
     </ConsoleShell>
   );
