@@ -46,7 +46,9 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
               {formatMoney(reversal.balance_after, reversal.currency)}. Entry <CopyText value={reversal.id} label="balance entry id" />
             </p>
             <p>
-              <Link href="/balance">See it in the balance history</Link>
+              <Link href={`/balance?entry=${reversal.id}&until=${encodeURIComponent(new Date(Date.parse(reversal.created_at) + 1).toISOString())}`}>
+                See it in the balance history
+              </Link>
             </p>
           </li>
         )}

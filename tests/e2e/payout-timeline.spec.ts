@@ -63,6 +63,14 @@ test('a failed payout: copyable id, created by, the reason, the reversal and its
   await page.getByRole('button', { name: 'Copy payout id' }).click();
   await expect(page.getByRole('button', { name: 'Copy payout id' })).toHaveText('Copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(p.id);
+
+  // Newer entries since: the link still lands on the reversal, at the top of the history it opens.
+  await payments({ action: 'create_test_topup', amount: 1_000 }, `tl-topup-${Date.now()}`);
+  await page.getByRole('link', { name: 'See it in the balance history' }).click();
+  await expect(page.getByTestId('txn-row').first()).toHaveAttribute('data-txn-id', reversal.id);
+  await expect(page.getByTestId('txn-row').first()).toHaveAttribute('data-balance-after', String(reversal.balance_after));
+  await page.getByRole('link', { name: 'Newest entries' }).click();
+  await expect(page.getByTestId('txn-row').first()).toHaveAttribute('data-type', 'topup');
 });
 
 test('done when: on a phone, a link to a failed payout survives sign-in, shows why, and where the money went back', async ({ browser, merchant, payments }) => {
@@ -81,8 +89,11 @@ test('done when: on a phone, a link to a failed payout survives sign-in, shows w
   await expectNoOverflow(page);
   await page.getByRole('link', { name: 'See it in the balance history' }).click();
 
-  await expect(page).toHaveURL(/\/balance$/);
+  await expect(page).toHaveURL(new RegExp(`/balance\\?entry=${reversal.id}&until=`));
   const row = page.locator(`[data-txn-id="${reversal.id}"]`);
+  // The history starts at the reversal, marked, however old it is.
+  await expect(page.getByTestId('txn-row').first()).toHaveAttribute('data-txn-id', reversal.id);
+  await expect(row).toHaveAttribute('aria-current', 'true');
   await expect(row).toHaveAttribute('data-type', 'payout_reversal');
   await expect(row).toHaveAttribute('data-amount', '31415');
   await expect(row).toHaveAttribute('data-balance-after', String(reversal.balance_after));
