@@ -1,7 +1,8 @@
 'use client';
+import Link from 'next/link';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { checkoutSessionPagesQuery } from '@/lib/client/queries';
-import { formatMoney, formatTime } from '@/lib/format';
+import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
 import { CopyLink } from './copy-link';
 import { LoadMoreButton } from './load-more-button';
 import { TableScroll } from './table-scroll';
@@ -24,18 +25,22 @@ export function CheckoutSessionsTable() {
             <th scope="col">Description</th>
             <th scope="col">Status</th>
             <th scope="col">Expires</th>
+            <th scope="col">Created by</th>
             <th scope="col">Link</th>
           </tr>
         </thead>
         <tbody>
           {data.map((s) => (
             <tr key={s.id} data-testid="checkout-row" data-session-id={s.id} data-status={s.status}>
-              <td>{formatMoney(s.amount, s.currency)}</td>
+              <td>
+                <Link href={`/checkout-sessions/${s.id}`}>{formatMoney(s.amount, s.currency)}</Link>
+              </td>
               <td>{s.description ?? <span className="muted">none</span>}</td>
               <td>
                 <span className={`status status-${s.status}`}>{s.status}</span>
               </td>
               <td>{formatTime(s.expires_at)}</td>
+              <td data-testid="created-by">{createdByLabel(s.created_by)}</td>
               <td>{s.status === 'open' ? <CopyLink url={s.url} /> : <span className="muted">closed</span>}</td>
             </tr>
           ))}

@@ -10,8 +10,16 @@ export function EmptyState({ children }: { children: ReactNode }) {
   );
 }
 
-export function NoPayouts({ status }: { status?: string }) {
-  if (status && status !== 'all') return <EmptyState><p>No {status} payouts. Choose “All statuses” to see the others.</p></EmptyState>;
+export function NoPayouts({ filtered }: { filtered?: boolean }) {
+  if (filtered) {
+    return (
+      <EmptyState>
+        <p>
+          No payouts match this filter. <Link href="/payouts">Clear the filter</Link> to see every payout.
+        </p>
+      </EmptyState>
+    );
+  }
   return (
     <EmptyState>
       <p>

@@ -1,11 +1,19 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useEffect } from 'react';
 import { payoutQuery } from '@/lib/client/queries';
+import type { Payout } from '@/lib/contract';
 import { formatMoney, formatTime } from '@/lib/format';
 
-/** One payout; polls until it has settled. */
-export function PayoutDetail({ id }: { id: string }) {
-  const { data: p, error, isPending } = useQuery(payoutQuery(id));
+/** One payout; polls until it has settled, then has the server render the page's timeline again. */
+export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
+  const router = useRouter();
+  const { data: p, error, isPending } = useQuery({ ...payoutQuery(id), initialData: initial });
+  const settledHere = initial.status === 'pending' && p !== undefined && p.status !== 'pending';
+  useEffect(() => {
+    if (settledHere) router.refresh();
+  }, [settledHere, router]);
   if (isPending) return <p className="muted">Loading the payout…</p>;
   if (error && !p) return <p className="error" role="alert">{error.message}</p>;
   return (

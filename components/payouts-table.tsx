@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { formatMoney, formatTime } from '@/lib/format';
+import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
 import type { Payout } from '@/lib/contract';
 import { TableScroll } from './table-scroll';
 
@@ -14,6 +14,7 @@ export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: stri
           <th scope="col">Status</th>
           <th scope="col">Account</th>
           <th scope="col">Created</th>
+          <th scope="col">Created by</th>
           <th scope="col">Payout</th>
         </tr>
       </thead>
@@ -29,6 +30,7 @@ export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: stri
               {p.bank_code} •••• {p.account_last4}
             </td>
             <td>{formatTime(p.created_at)}</td>
+            <td data-testid="created-by">{createdByLabel(p.created_by)}</td>
             <td>
               <Link href={`/payouts/${p.id}`}>Details</Link>
             </td>
@@ -38,7 +40,7 @@ export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: stri
       {note && (
         <tfoot>
           <tr>
-            <td colSpan={5} className="muted">
+            <td colSpan={6} className="muted">
               {note}
             </td>
           </tr>

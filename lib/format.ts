@@ -15,3 +15,9 @@ export function formatMoney(amount: number, currency: string): string {
 export function formatTime(iso: string): string {
   return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC';
 }
+
+/** Who made an object, in words: the restricted key's name, or "Secret key". */
+export function createdByLabel(by: { key_id: string; key_name: string | null; type: 'secret' | 'restricted' } | null): string {
+  if (!by) return '—';
+  return by.type === 'secret' ? 'Secret key' : (by.key_name ?? by.key_id);
+}

@@ -28,6 +28,13 @@ export function fieldMessage(field: string, issue: FieldIssue, limits: { min: nu
       return issue.code === 'too_big' ? 'Description must be at most 500 characters.' : 'Description must not be empty.';
     case 'reference':
       return 'Reference must be 1 to 100 characters.';
+    case 'q':
+      return 'Search by a payout id (po_…) or the last four digits of an account.';
+    case 'from':
+    case 'to':
+      return `“${field === 'from' ? 'From' : 'To'}” must be a date.`;
+    case 'status':
+      return 'Choose a status from the list.';
     default:
       return null;
   }

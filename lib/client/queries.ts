@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { Balance, CheckoutSession, List, Payout, PayoutStatus } from '../contract';
+import type { Balance, CheckoutSession, List, Payout, PayoutStatus, PayoutSummary } from '../contract';
 import { consoleFetch } from './console-fetch';
 import { PAGE_SIZE, nextCursor, pageItems, pagePath } from './list-pages';
-import { consoleKeys } from './query-keys';
+import { consoleKeys, type PayoutListFilter } from './query-keys';
 
 /** Poll quickly while something is settling, slowly otherwise (a checkout may be paid at any time). */
 const SETTLING_MS = 1_000;
@@ -27,18 +27,23 @@ export const payoutsQuery = (status: PayoutStatus | 'all', limit = PAGE_SIZE) =>
     refetchInterval: (q) => settling(q.state.data?.data),
   });
 
-/** Payouts page after page; a refetch (polling, invalidation) fetches every loaded page again from the first. */
-export const payoutPagesQuery = (status: PayoutStatus | 'all', limit = PAGE_SIZE) =>
+/** Payouts of a filter page after page; a refetch (polling, invalidation) fetches every loaded page again from the first. */
+export const payoutPagesQuery = (filter: PayoutListFilter, limit = PAGE_SIZE) =>
   infiniteQueryOptions({
-    queryKey: consoleKeys.payouts.pages(status, limit),
-    queryFn: ({ pageParam }) =>
-      consoleFetch<List<Payout>>(
-        pagePath('/api/payouts', { limit, starting_after: pageParam, status: status === 'all' ? undefined : status }),
-      ),
+    queryKey: consoleKeys.payouts.pages(filter, limit),
+    queryFn: ({ pageParam }) => consoleFetch<List<Payout>>(pagePath('/api/payouts', { limit, starting_after: pageParam, ...filter })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
     select: pageItems,
     refetchInterval: (q) => settling(q.state.data?.pages.flatMap((page) => page.data)),
+  });
+
+/** The count and total of a filter; refreshed like the list, as payouts settle and move between statuses. */
+export const payoutSummaryQuery = (filter: PayoutListFilter) =>
+  queryOptions({
+    queryKey: consoleKeys.payouts.summary(filter),
+    queryFn: () => consoleFetch<PayoutSummary>(pagePath('/api/payouts/summary', { ...filter })),
+    refetchInterval: IDLE_MS,
   });
 
 export const payoutQuery = (id: string) =>

@@ -1,4 +1,7 @@
-import type { PayoutStatus } from '../contract';
+import type { ActionRequest, PayoutStatus } from '../contract';
+
+/** The payouts page's filter (list_payouts' and summarize_payouts' filter fields). */
+export type PayoutListFilter = Omit<ActionRequest<'summarize_payouts'>, 'action'>;
 
 /** Every react-query key of the console, from one place, so invalidation cannot miss one. */
 export const consoleKeys = {
@@ -8,8 +11,10 @@ export const consoleKeys = {
     /** The newest `limit` payouts (one page: the dashboard). */
     list: (status: PayoutStatus | 'all', limit: number) => ['payouts', 'list', status, limit] as const,
     /** Payouts page after page ("Load more"): an infinite query, so never the same key as `list`. */
-    pages: (status: PayoutStatus | 'all', limit: number) => ['payouts', 'pages', status, limit] as const,
+    pages: (filter: PayoutListFilter, limit: number) => ['payouts', 'pages', filter, limit] as const,
     detail: (id: string) => ['payouts', 'detail', id] as const,
+    /** The count and total of a filter (summarize_payouts). */
+    summary: (filter: PayoutListFilter) => ['payouts', 'summary', filter] as const,
   },
   payoutBatches: {
     detail: (id: string) => ['payout-batches', id] as const,

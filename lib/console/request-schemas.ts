@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTION_NAMES, ACTIONS, API_KEY_PATTERN, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutStatusField, webhookUrlField } from '../contract';
+import { ACTION_NAMES, ACTIONS, API_KEY_PATTERN, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutFilterFields, webhookUrlField } from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
@@ -30,8 +30,11 @@ const limit = z.coerce.number({ error: 'limit must be an integer' }).int({ error
 export const listPayoutsQuery = z.strictObject({
   limit,
   starting_after: z.string().startsWith('po_', { error: 'starting_after must be a payout id' }).max(100).optional(),
-  status: payoutStatusField.optional(),
+  ...payoutFilterFields,
 });
+
+/** The payouts page's filter as the summary route takes it (list_payouts' filter fields). */
+export const summarizePayoutsQuery = z.strictObject(payoutFilterFields);
 
 export const listCheckoutQuery = z.strictObject({
   limit,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountField, batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutStatusField } from './fields';
+import { amountField, batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutFilterFields } from './fields';
 import { PAYOUT_FAILURE_CODES } from './test-accounts';
 import { balanceTransactionFilters, balanceTransactionListSchema } from './balance-transactions';
 import {
@@ -10,6 +10,7 @@ import {
   payoutBatchSchema,
   payoutListSchema,
   payoutSchema,
+  payoutSummarySchema,
 } from './objects';
 import type { ActionPermission } from './permissions';
 import { idempotentRequestSchema, listRequestsFields, requestLogListSchema } from './requests';
@@ -74,11 +75,18 @@ export const ACTIONS = {
     summary: 'One payout of this merchant.',
   }),
   list_payouts: define({
-    request: command('list_payouts', { ...listFields('po'), status: payoutStatusField.optional(), batch_id: idField('pb').optional() }),
+    request: command('list_payouts', { ...listFields('po'), ...payoutFilterFields, batch_id: idField('pb').optional() }),
     response: payoutListSchema,
     mutates: false,
     permission: 'payouts:read',
-    summary: 'Payouts, newest first, in cursor pages; `status` and `batch_id` filter them.',
+    summary: 'Payouts, newest first, in cursor pages; `status`, `created_gte`, `created_lt`, `account_last4` and `batch_id` filter them.',
+  }),
+  summarize_payouts: define({
+    request: command('summarize_payouts', payoutFilterFields),
+    response: payoutSummarySchema,
+    mutates: false,
+    permission: 'payouts:read',
+    summary: 'How many payouts the filter of list_payouts selects and their total amount, computed in one query.',
   }),
   create_payout_batch: define({
     request: command('create_payout_batch', {
@@ -165,11 +173,15 @@ export const ACTIONS = {
   }),
   // Events and webhook endpoints (docs/webhooks.md).
   list_events: define({
-    request: command('list_events', { ...listFields('evt'), type: eventTypeField.optional() }),
+    request: command('list_events', {
+      ...listFields('evt'),
+      type: eventTypeField.optional(),
+      object_id: z.string({ error: 'object_id must be a string' }).min(1, { error: 'object_id must not be empty' }).max(100, { error: 'object_id is too long' }).optional(),
+    }),
     response: eventListSchema,
     mutates: false,
     permission: 'events:read',
-    summary: 'Events, newest first, in cursor pages; `type` filters them.',
+    summary: 'Events, newest first, in cursor pages; `type` and `object_id` (the payout or session the event is about) filter them.',
   }),
   get_event: define({
     request: command('get_event', { id: idField('evt') }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createdRangeFields } from './fields';
 import { listOf } from './objects';
 
 /** The ledger as the API shows it: one balance transaction per change of `available`. */
@@ -24,6 +25,5 @@ export type BalanceTransaction = z.infer<typeof balanceTransactionSchema>;
 
 export const balanceTransactionFilters = {
   type: z.enum(BALANCE_TRANSACTION_TYPES, { error: `type must be one of ${BALANCE_TRANSACTION_TYPES.join(', ')}` }).optional(),
-  created_gte: z.iso.datetime({ offset: true, error: 'created_gte must be an ISO 8601 time with an offset' }).optional(),
-  created_lt: z.iso.datetime({ offset: true, error: 'created_lt must be an ISO 8601 time with an offset' }).optional(),
+  ...createdRangeFields,
 };

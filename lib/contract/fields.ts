@@ -67,6 +67,19 @@ export const listFields = (prefix: string) => ({
 
 export const idField = resourceId;
 
+/** `created_at` bounds of a list or a summary: from `created_gte` (inclusive) to `created_lt` (exclusive). */
+export const createdRangeFields = {
+  created_gte: z.iso.datetime({ offset: true, error: 'created_gte must be an ISO 8601 time with an offset' }).optional(),
+  created_lt: z.iso.datetime({ offset: true, error: 'created_lt must be an ISO 8601 time with an offset' }).optional(),
+};
+
+/** The filters of list_payouts and summarize_payouts, so a list and its total always agree. */
+export const payoutFilterFields = {
+  status: payoutStatusField.optional(),
+  ...createdRangeFields,
+  account_last4: z.string({ error: 'account_last4 must be a string of 4 digits' }).regex(/^[0-9]{4}$/, { error: 'account_last4 must be exactly 4 digits' }).optional(),
+};
+
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
   .max(2048, { error: 'must be at most 2048 characters' });

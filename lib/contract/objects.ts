@@ -67,8 +67,18 @@ export const checkoutSessionSchema = z.object({
   expires_at: isoTime,
   created_at: isoTime,
   completed_at: isoTime.nullable(),
+  /** The last four digits of the card that paid it; null until paid. */
+  card_last4: z.string().nullable(),
   created_by: createdBySchema,
   livemode: z.boolean(),
+});
+
+/** What summarize_payouts answers: the count and total of the payouts a filter selects. */
+export const payoutSummarySchema = z.object({
+  object: z.literal('payout_summary'),
+  count: z.int().nonnegative(),
+  total_amount: money,
+  currency,
 });
 
 /** Cursor pages, newest first: the shape every list_* action returns. */
@@ -81,5 +91,6 @@ export const payoutBatchListSchema = listOf(payoutBatchSchema);
 export type Balance = z.infer<typeof balanceSchema>;
 export type Payout = z.infer<typeof payoutSchema>;
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
+export type PayoutSummary = z.infer<typeof payoutSummarySchema>;
 export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
 export type List<T> = { object: 'list'; data: T[]; has_more: boolean };

@@ -53,13 +53,14 @@ export interface CheckoutSessionRow {
   expires_at: Date;
   created_at: Date;
   completed_at: Date | null;
+  card_last4: string | null;
   created_by: CreatedBy;
 }
 
 /** An open session past its expiry reads as expired even before the sweeper marks it. */
 export const CHECKOUT_COLUMNS = `id, amount, currency, description, success_url, cancel_url,
   CASE WHEN status = 'open' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
-  expires_at, created_at, completed_at, created_by`;
+  expires_at, created_at, completed_at, payment_card_last4 AS card_last4, created_by`;
 
 export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => ({
   object: 'checkout_session' as const,
@@ -74,6 +75,7 @@ export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => 
   expires_at: iso(r.expires_at),
   created_at: iso(r.created_at),
   completed_at: iso(r.completed_at),
+  card_last4: r.card_last4,
   created_by: r.created_by ?? null,
   livemode: false,
 });

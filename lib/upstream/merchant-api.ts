@@ -1,5 +1,5 @@
 import 'server-only';
-import { balanceSchema, balanceTransactionListSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, type PayoutStatus } from '../contract';
+import { balanceSchema, balanceTransactionListSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, payoutSummarySchema } from '../contract';
 import {
   apiKeyListSchema,
   apiKeySchema,
@@ -19,6 +19,9 @@ import {
 } from '../contract';
 import type { PaymentClient } from './payment-client';
 
+/** The filters list_payouts and summarize_payouts share. */
+export type PayoutFilter = Omit<ActionRequest<'summarize_payouts'>, 'action'>;
+
 export interface ListQuery {
   limit?: number;
   starting_after?: string;
@@ -36,8 +39,9 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     withdraw: (input: PayoutInput, idempotencyKey: string) =>
       client.call(secretKey, 'withdraw', input, payoutSchema, { idempotencyKey }),
     getPayout: (id: string) => client.call(secretKey, 'get_payout', { id }, payoutSchema),
-    listPayouts: (query: ListQuery & { status?: PayoutStatus }) =>
+    listPayouts: (query: ListQuery & PayoutFilter) =>
       client.call(secretKey, 'list_payouts', query, payoutListSchema),
+    summarizePayouts: (filter: PayoutFilter) => client.call(secretKey, 'summarize_payouts', filter, payoutSummarySchema),
     createCheckoutSession: (input: { amount: number; description?: string }, idempotencyKey: string) =>
       client.call(secretKey, 'create_checkout_session', input, checkoutSessionSchema, { idempotencyKey }),
     createPayoutBatch: (payouts: BatchItem[], idempotencyKey: string) =>
@@ -55,12 +59,12 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
       client.call(secretKey, 'delete_webhook_endpoint', { id }, deletedWebhookEndpointSchema, { idempotencyKey }),
     rotateWebhookSecret: (id: string, idempotencyKey: string) =>
       client.call(secretKey, 'rotate_webhook_secret', { id }, webhookEndpointWithSecretSchema, { idempotencyKey }),
-    listWebhookDeliveries: (query: ListQuery & { endpoint_id?: string }) =>
+    listWebhookDeliveries: (query: ListQuery & { endpoint_id?: string; event_id?: string }) =>
       client.call(secretKey, 'list_webhook_deliveries', query, webhookDeliveryListSchema),
     resendEvent: (input: { id: string; endpoint_id: string }, idempotencyKey: string) =>
       client.call(secretKey, 'resend_event', input, webhookDeliverySchema, { idempotencyKey }),
     getEvent: (id: string) => client.call(secretKey, 'get_event', { id }, eventSchema),
-    listEvents: (query: ListQuery) => client.call(secretKey, 'list_events', query, eventListSchema),
+    listEvents: (query: ListQuery & { object_id?: string }) => client.call(secretKey, 'list_events', query, eventListSchema),
     getCheckoutSession: (id: string) => client.call(secretKey, 'get_checkout_session', { id }, checkoutSessionSchema),
     listBalanceTransactions: (query: Omit<ActionRequest<'list_balance_transactions'>, 'action'>) =>
       client.call(secretKey, 'list_balance_transactions', query, balanceTransactionListSchema),

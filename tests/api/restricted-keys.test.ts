@@ -42,7 +42,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     const someKey = await restricted(['balance:read'], {}, 'Someone');
     // A valid request for every action: a new action without one does not compile.
     const requests: Record<ActionName, Record<string, unknown>> = {
-      get_balance: {}, withdraw: withdrawal(10_000), get_payout: { id: payout.id }, list_payouts: {},
+      get_balance: {}, withdraw: withdrawal(10_000), get_payout: { id: payout.id }, list_payouts: {}, summarize_payouts: { status: 'pending' },
       create_payout_batch: { payouts: [{ amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }] },
       get_payout_batch: { id: batch.id }, list_payout_batches: {},
       create_checkout_session: { amount: 5_000 }, get_checkout_session: { id: cs1.id }, list_checkout_sessions: {},

@@ -79,6 +79,15 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     expect(list.body).toMatchObject({ object: 'list', has_more: true, data: [{ type: 'payout.created', data: { object: { id: second.id } } }] });
     const next = await api().call({ action: 'list_events', type: 'payout.created', limit: 1, starting_after: list.body.data[0].id });
     expect(next.body.data[0].data.object.id).toBe(created.id);
+
+    // object_id: the events about one object, newest first (the payout page's timeline).
+    const ofSecond = (await api().call({ action: 'list_events', object_id: second.id })).body.data;
+    expect(ofSecond.map((e: any) => [e.type, e.data.object.status])).toEqual([['payout.failed', 'failed'], ['payout.created', 'pending']]);
+    expect((await api().call({ action: 'list_events', object_id: 'po_nonesuch' })).body.data).toEqual([]);
+    const badObject = await api().call({ action: 'list_events', object_id: '' });
+    expect([badObject.status, badObject.body.error.param]).toEqual([400, 'object_id']);
+    // The card's last four: null while open, set once paid, in the answer and its event alike.
+    expect([session.card_last4, completed.card_last4, expired.card_last4]).toEqual([null, '4242', null]);
   });
 
   it('retries a receiver that answers 500 twice with the same webhook-id, then succeeds on the third attempt', async () => {

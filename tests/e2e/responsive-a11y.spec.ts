@@ -44,11 +44,13 @@ test('signed out: the sign-in page, the hosted checkout page and the not-found p
 const CONSOLE_PAGES: [string, string][] = [
   ['/dashboard', 'Balance'],
   ['/payouts', 'Payouts'],
+  ['/payouts?:filtered', 'Payouts'],
   ['/payouts/:failed', 'Payout'],
   ['/payout-batches', 'Batch payout'],
   ['/checkout-sessions', 'New checkout session'],
   ['/balance', 'Balance history'],
   ['/checkout-sessions/:open', 'Checkout session'],
+  ['/checkout-sessions/:paid', 'Checkout session'],
   ['/webhooks', 'Webhooks'],
   ['/api-keys', 'Create a restricted key'],
   ['/logs', 'Requests'],
@@ -62,9 +64,14 @@ for (const [path, heading] of CONSOLE_PAGES) {
       const failed = await payments({ action: 'withdraw', amount: 12_345, bank_code: 'BCA', account_number: '4000000001' }, `a11y-${Date.now()}`);
       await payments({ action: 'simulate_payout', id: failed.id, outcome: 'failed' }).catch(() => undefined);
       target = `/payouts/${failed.id}`;
-    } else if (path.includes(':open')) {
+    } else if (path.includes(':open') || path.includes(':paid')) {
       const cs = await payments({ action: 'create_checkout_session', amount: 88_000, description: 'A detail page on a phone' });
+      if (path.includes(':paid')) await payments({ action: 'simulate_checkout_payment', id: cs.id });
       target = `/checkout-sessions/${cs.id}`;
+    } else if (path.includes(':filtered')) {
+      // A searched, filtered view (its summary, export link and the filter form filled in).
+      await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `a11y-${Date.now()}`);
+      target = `/payouts?q=7890&status=pending&from=${new Date().toISOString().slice(0, 10)}`;
     } else if (path === '/checkout-sessions' || path === '/payouts') {
       await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Order 1' });
       await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `a11y-${Date.now()}`);

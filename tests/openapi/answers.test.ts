@@ -45,7 +45,8 @@ describe('answers of the real API against the OpenAPI document', () => {
     const replay = await call('withdraw', withdrawal(60_000), { idempotencyKey: 'oa-1' });
     expect(replay.headers.get('x-service-idempotent-replayed')).toBe('true');
     await call('get_payout', { id: payout.id });
-    await call('list_payouts', { limit: 5, status: 'pending' });
+    await call('list_payouts', { limit: 5, status: 'pending', account_last4: '7890', created_gte: '2020-01-01T00:00:00Z' });
+    await call('summarize_payouts', { status: 'pending', created_lt: new Date(Date.now() + 60_000).toISOString() });
     const batch = (await call('create_payout_batch', { payouts: [{ amount: 10_000, bank_code: 'BNI', account_number: '123456', reference: 'r-1' }] })).body;
     await call('get_payout_batch', { id: batch.id });
     await call('list_payout_batches');
@@ -57,7 +58,7 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('expire_checkout_session', { id: other.id });
     await call('simulate_payout', { id: payout.id, outcome: 'failed', failure_code: 'invalid_account' });
     await call('create_test_topup', { amount: 1_000 });
-    await call('list_events', { limit: 3 });
+    await call('list_events', { limit: 3, object_id: payout.id });
     const event = (await call('list_events', { type: 'payout.failed', limit: 1 })).body.data[0];
     await call('get_event', { id: event.id });
     const ep = (await call('create_webhook_endpoint', { url: 'https://example.com/hook', enabled_events: ['payout.paid'] }, { idempotencyKey: 'oa-we' })).body;

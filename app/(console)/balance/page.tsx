@@ -26,14 +26,31 @@ function sourceLink(source: string) {
   return <span className="muted">{source}</span>;
 }
 
-export default async function BalancePage({ searchParams }: { searchParams: Promise<{ after?: string }> }) {
+const TXN_ID = /^txn_\d{1,16}$/;
+
+type Search = { after?: string; entry?: string; until?: string };
+
+/**
+ * `?entry=txn_…&until=<ISO time>` (a payout's page links its reversal so) starts the history at that
+ * entry's time and marks the entry, so an old one is found without paging.
+ */
+function historyQuery({ after, entry, until }: Search) {
+  const startingAfter = typeof after === 'string' && TXN_ID.test(after) ? after : undefined;
+  const createdLt = typeof until === 'string' && !Number.isNaN(Date.parse(until)) && /Z$/.test(until) ? new Date(until).toISOString() : undefined;
+  return {
+    query: { limit: 50, ...(startingAfter ? { starting_after: startingAfter } : {}), ...(createdLt ? { created_lt: createdLt } : {}) },
+    entry: typeof entry === 'string' && TXN_ID.test(entry) ? entry : undefined,
+    keep: createdLt ? `&until=${encodeURIComponent(createdLt)}` : '',
+  };
+}
+
+export default async function BalancePage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
   // Before any call the key may not make: the shell says what it lacks.
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} needs="balance:read" />;
-  const after = (await searchParams).after;
-  const startingAfter = typeof after === 'string' && /^txn_\d{1,16}$/.test(after) ? after : undefined;
+  const { query, entry, keep } = historyQuery(await searchParams);
   const [page, daily] = await Promise.all([
-    session.api.listBalanceTransactions({ limit: 50, ...(startingAfter ? { starting_after: startingAfter } : {}) }),
+    session.api.listBalanceTransactions(query),
     endOfDayBalances(session.api, 30),
   ]);
   const rows = page.data.data;
@@ -47,6 +64,11 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
       </section>
       <section className="card" aria-labelledby="history-heading">
         <h2 id="history-heading">Balance history</h2>
+        {keep && (
+          <p className="muted">
+            Up to the entry you followed. <Link href="/balance">Newest entries</Link>
+          </p>
+        )}
         {rows.length === 0 ? (
           <p className="muted">No balance changes yet. A checkout payment, a payout or a top-up will show here.</p>
         ) : (
@@ -63,7 +85,16 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
               </thead>
               <tbody>
                 {rows.map((t) => (
-                  <tr key={t.id} data-testid="txn-row" data-txn-id={t.id} data-amount={t.amount} data-balance-after={t.balance_after} data-type={t.type}>
+                  <tr
+                    key={t.id}
+                    className={t.id === entry ? 'highlight' : undefined}
+                    aria-current={t.id === entry ? 'true' : undefined}
+                    data-testid="txn-row"
+                    data-txn-id={t.id}
+                    data-amount={t.amount}
+                    data-balance-after={t.balance_after}
+                    data-type={t.type}
+                  >
                     <td>{formatTime(t.created_at)}</td>
                     <td>{TYPE_LABELS[t.type] ?? t.type}</td>
                     <td>{`${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}`}</td>
@@ -77,7 +108,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
         )}
         {page.data.has_more && (
           <p>
-            <Link href={`/balance?after=${rows.at(-1)!.id}`}>Older entries</Link>
+            <Link href={`/balance?after=${rows.at(-1)!.id}${keep}`}>Older entries</Link>
           </p>
         )}
       </section>

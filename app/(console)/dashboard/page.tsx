@@ -1,21 +1,35 @@
-// /dashboard: balance, the payout form with its test accounts, recent payouts; each only when the key may use it.
+// /dashboard: balance, money in and out over 7 days, the payout form with its test accounts, the latest payouts and
+// payments; each only when the signed-in key may use it.
 import { BalanceCard } from '@/components/balance-card';
 import { ConsoleShell } from '@/components/console-shell';
+import { LatestPayments } from '@/components/latest-payments';
+import { MoneyFlowCard } from '@/components/money-flow-card';
 import { PayoutPanel } from '@/components/payout-panel';
 import { RecentPayouts } from '@/components/recent-payouts';
 import { TestAccounts } from '@/components/test-accounts';
 import { viewerCan } from '@/lib/client/viewer';
 import { env } from '@/lib/config/env';
+import { latestPayments, moneyFlow } from '@/lib/console/money-flow';
+import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Dashboard · Merchant Console' };
 
+const WEEK_MS = 7 * 86_400_000;
+
 export default async function DashboardPage() {
   const session = await requireSession();
   const can = (needed: Parameters<typeof viewerCan>[1]) => viewerCan(session.viewer, needed);
+  const [flow, payments] = await pageData(session, () =>
+    Promise.all([
+      can('balance:read') ? moneyFlow(session.api, new Date(Date.now() - WEEK_MS)) : null,
+      can('balance:read') ? latestPayments(session.api) : null,
+    ]),
+  );
   return (
     <ConsoleShell viewer={session.viewer}>
       {can('balance:read') && <BalanceCard />}
+      {flow && <MoneyFlowCard flow={flow} currency="IDR" />}
       {can('payouts:write') && (
         <div className="columns">
           <section className="card" aria-labelledby="payout-heading">
@@ -29,6 +43,12 @@ export default async function DashboardPage() {
         <section className="card" aria-labelledby="payouts-heading">
           <h2 id="payouts-heading">Payouts</h2>
           <RecentPayouts />
+        </section>
+      )}
+      {payments && (
+        <section className="card" aria-labelledby="payments-heading">
+          <h2 id="payments-heading">Latest payments</h2>
+          <LatestPayments payments={payments} />
         </section>
       )}
     </ConsoleShell>

@@ -1,16 +1,46 @@
-// /payouts: every payout, filtered by status; statuses update as payouts settle.
+// /payouts: every payout, filtered by ?q (a po_ id opens it; four digits search the account), status and from/to dates;
+// the filter's count and total (summarize_payouts), and its CSV export.
+import { redirect } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
-import { PayoutsBrowser } from '@/components/payouts-browser';
+import { PayoutsList } from '@/components/payouts-list';
+import { PayoutSummary } from '@/components/payout-summary';
+import { PayoutsView } from '@/components/payouts-view';
+import { fieldMessage } from '@/lib/client/messages';
+import { pageData } from '@/lib/console/page-data';
+import { PAYOUT_ID, payoutFilterOf, readPayoutView } from '@/lib/client/payout-view';
+import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Payouts · Merchant Console' };
 
-export default async function PayoutsPage() {
+type Search = Record<string, string | string[] | undefined>;
+
+export default async function PayoutsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
+  // Before any call the key may not make: the shell says what it lacks.
+  if (!viewerCan(session.viewer, 'payouts:read')) return <ConsoleShell viewer={session.viewer} needs="payouts:read" />;
+  const parsed = readPayoutView(await searchParams);
+  const view = parsed.success ? parsed.data : {};
+  if (view.q && PAYOUT_ID.test(view.q)) redirect(`/payouts/${view.q}`);
+  const issue = parsed.success ? undefined : parsed.error.issues[0]!;
+  const filter = payoutFilterOf(view);
+  // Each filter gets fresh client state (its first page, its own figures); sibling keys must differ.
+  const filterKey = JSON.stringify(filter);
+  const summary = await pageData(session, async () => (await session.api.summarizePayouts(filter)).data);
   return (
     <ConsoleShell viewer={session.viewer} needs="payouts:read">
       <h1>Payouts</h1>
-      <PayoutsBrowser />
+      <section className="card" aria-label="Payouts">
+        <PayoutsView view={view}>
+          {issue && (
+            <p className="error" role="alert" data-testid="filter-error">
+              {fieldMessage(String(issue.path[0]), { code: issue.code, input: 'x' }) ?? issue.message}
+            </p>
+          )}
+          <PayoutSummary key={`summary-${filterKey}`} initial={summary} filter={filter} view={view} />
+          <PayoutsList key={`list-${filterKey}`} filter={filter} />
+        </PayoutsView>
+      </section>
     </ConsoleShell>
   );
 }

@@ -10,7 +10,7 @@ export const listEvents = implement('list_events', async ({ db, merchant }, inpu
     merchantId: merchant.id,
     limit: input.limit,
     startingAfter: input.starting_after,
-    where: { type: input.type },
+    where: { type: input.type, object_id: input.object_id },
   });
   return { ...page, data: page.data.map(eventObject) };
 });

@@ -8,7 +8,7 @@ import {
   listCheckoutSessions,
 } from './checkout-sessions';
 import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-batches';
-import { getPayout, listPayouts, withdraw } from './payouts';
+import { getPayout, listPayouts, summarizePayouts, withdraw } from './payouts';
 import { listBalanceTransactions } from './balance-transactions';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
 import { createRestrictedKey, getCurrentKey, listApiKeys, revokeApiKey, rollSecretKey } from './api-keys';
@@ -30,6 +30,7 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   withdraw,
   get_payout: getPayout,
   list_payouts: listPayouts,
+  summarize_payouts: summarizePayouts,
   create_payout_batch: createPayoutBatch,
   get_payout_batch: getPayoutBatch,
   list_payout_batches: listPayoutBatches,

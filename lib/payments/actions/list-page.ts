@@ -2,6 +2,23 @@ import type { Queryable } from '../../db/types';
 import { ApiError } from '../../contract';
 import { listObject } from '../serialize';
 
+/** A condition on rows, `sql` with one `?` for `value`; an undefined value is no condition. */
+export interface SqlCondition {
+  sql: string;
+  value: unknown;
+}
+
+/** The conditions as ` AND …` with their values appended to `params` (placeholders numbered after them). */
+export function conditionsSql(conditions: SqlCondition[], params: unknown[]): string {
+  let sql = '';
+  for (const c of conditions) {
+    if (c.value === undefined) continue;
+    params.push(c.value);
+    sql += ` AND ${c.sql.replace('?', `$${params.length}`)}`;
+  }
+  return sql;
+}
+
 /**
  * One page of a merchant's rows, newest first, after the cursor `startingAfter`.
  * Ordered by the table's identity column `seq`, which ties never share.
@@ -16,6 +33,8 @@ export async function listPage<Row>(
     startingAfter?: string;
     /** Columns that must equal a value (undefined values are no condition). */
     where?: Record<string, unknown>;
+    /** Further conditions: SQL with `?` standing for its value (undefined values are no condition). */
+    conditions?: SqlCondition[];
   },
 ) {
   const limit = opts.limit ?? 10;
@@ -34,6 +53,7 @@ export async function listPage<Row>(
     params.push(value);
     conditions += ` AND ${column} = $${params.length}`;
   }
+  conditions += conditionsSql(opts.conditions ?? [], params);
   const rows = await db.query<Row>(
     `SELECT ${opts.columns} FROM ${opts.table}
      WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}

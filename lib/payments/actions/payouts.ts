@@ -3,7 +3,9 @@ import { newId } from '../random-id';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
 import { assertPayoutWithinLimit, createdBy } from '../permissions';
 import { implement, storedInline } from './action';
-import { listPage } from './list-page';
+import { conditionsSql, listPage } from './list-page';
+import { payoutFilterConditions } from './payout-filters';
+import { parseMoneyInt } from '../../db/int8';
 import { withdrawStatement } from '../withdraw-statement';
 
 /**
@@ -55,7 +57,24 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
     merchantId: merchant.id,
     limit: input.limit,
     startingAfter: input.starting_after,
-    where: { status: input.status, batch_id: input.batch_id },
+    where: { batch_id: input.batch_id },
+    conditions: payoutFilterConditions(input),
   });
   return { ...page, data: page.data.map(payoutObject) };
+});
+
+/** summarize_payouts: the count and total of list_payouts' filter, in one aggregate query. */
+export const summarizePayouts = implement('summarize_payouts', async ({ db, merchant }, input) => {
+  const params: unknown[] = [merchant.id];
+  const where = conditionsSql(payoutFilterConditions(input), params);
+  const [row] = await db.query<{ count: number | string; total: number | string }>(
+    `SELECT count(*) AS count, COALESCE(sum(amount), 0) AS total FROM payouts WHERE merchant_id = $1${where}`,
+    params,
+  );
+  return {
+    object: 'payout_summary' as const,
+    count: parseMoneyInt(String(row!.count)),
+    total_amount: parseMoneyInt(String(row!.total)),
+    currency: merchant.currency,
+  };
 });

@@ -27,7 +27,18 @@ export type ListPayoutsRequest = {
   limit?: number;
   starting_after?: string;
   status?: "pending" | "paid" | "failed";
+  created_gte?: string;
+  created_lt?: string;
+  account_last4?: string;
   batch_id?: string;
+};
+
+export type SummarizePayoutsRequest = {
+  action: "summarize_payouts";
+  status?: "pending" | "paid" | "failed";
+  created_gte?: string;
+  created_lt?: string;
+  account_last4?: string;
 };
 
 export type CreatePayoutBatchRequest = {
@@ -99,6 +110,7 @@ export type ListEventsRequest = {
   limit?: number;
   starting_after?: string;
   type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired";
+  object_id?: string;
 };
 
 export type GetEventRequest = {
@@ -246,6 +258,13 @@ export type PayoutList = {
   has_more: boolean;
 };
 
+export type PayoutSummary = {
+  object: "payout_summary";
+  count: number;
+  total_amount: number;
+  currency: string;
+};
+
 export type PayoutBatch = {
   object: "payout_batch";
   id: string;
@@ -282,6 +301,7 @@ export type CheckoutSession = {
   expires_at: string;
   created_at: string;
   completed_at: string | null;
+  card_last4: string | null;
   created_by: {
     key_id: string;
     key_name: string | null;
@@ -645,6 +665,7 @@ export interface Actions {
   withdraw: { params: Omit<WithdrawRequest, 'action'>; response: Payout; mutates: true };
   get_payout: { params: Omit<GetPayoutRequest, 'action'>; response: Payout; mutates: false };
   list_payouts: { params: Omit<ListPayoutsRequest, 'action'>; response: PayoutList; mutates: false };
+  summarize_payouts: { params: Omit<SummarizePayoutsRequest, 'action'>; response: PayoutSummary; mutates: false };
   create_payout_batch: { params: Omit<CreatePayoutBatchRequest, 'action'>; response: PayoutBatch; mutates: true };
   get_payout_batch: { params: Omit<GetPayoutBatchRequest, 'action'>; response: PayoutBatch; mutates: false };
   list_payout_batches: { params: Omit<ListPayoutBatchesRequest, 'action'>; response: PayoutBatchList; mutates: false };
@@ -688,8 +709,10 @@ export abstract class ActionMethods<Options, Result> {
   withdraw(params: Actions["withdraw"]['params'], options?: Options) { return this.request("withdraw", params, options); }
   /** One payout of this merchant. */
   getPayout(params: Actions["get_payout"]['params'], options?: Options) { return this.request("get_payout", params, options); }
-  /** Payouts, newest first, in cursor pages; `status` and `batch_id` filter them. */
+  /** Payouts, newest first, in cursor pages; `status`, `created_gte`, `created_lt`, `account_last4` and `batch_id` filter them. */
   listPayouts(params: Actions["list_payouts"]['params'] = {}, options?: Options) { return this.request("list_payouts", params, options); }
+  /** How many payouts the filter of list_payouts selects and their total amount, computed in one query. */
+  summarizePayouts(params: Actions["summarize_payouts"]['params'] = {}, options?: Options) { return this.request("summarize_payouts", params, options); }
   /** Up to 1,000 payouts in one request and one transaction: all reserved against available together, or none (insufficient_funds). */
   createPayoutBatch(params: Actions["create_payout_batch"]['params'], options?: Options) { return this.request("create_payout_batch", params, options); }
   /** One payout batch, with its payouts counted by status. */
@@ -710,7 +733,7 @@ export abstract class ActionMethods<Options, Result> {
   simulateCheckoutPayment(params: Actions["simulate_checkout_payment"]['params'], options?: Options) { return this.request("simulate_checkout_payment", params, options); }
   /** Test mode: adds to available, with a ledger entry of kind topup, so a long-running suite never runs dry. */
   createTestTopup(params: Actions["create_test_topup"]['params'], options?: Options) { return this.request("create_test_topup", params, options); }
-  /** Events, newest first, in cursor pages; `type` filters them. */
+  /** Events, newest first, in cursor pages; `type` and `object_id` (the payout or session the event is about) filter them. */
   listEvents(params: Actions["list_events"]['params'] = {}, options?: Options) { return this.request("list_events", params, options); }
   /** One event of this merchant, with the object as it was right after the change. */
   getEvent(params: Actions["get_event"]['params'], options?: Options) { return this.request("get_event", params, options); }

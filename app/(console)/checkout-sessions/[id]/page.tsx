@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
 import { CopyLink } from '@/components/copy-link';
+import { CopyText } from '@/components/copy-text';
 import { formatMoney, formatTime } from '@/lib/format';
 import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
@@ -30,7 +31,7 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
         <Link href="/checkout-sessions">← All checkout sessions</Link>
       </p>
       <h1>
-        Checkout session <code>{cs.id}</code>
+        Checkout session <CopyText value={cs.id} label="checkout session id" />
       </h1>
       <section className="card" aria-label="Checkout session details">
         <dl className="details">
@@ -48,6 +49,8 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
           <dd>{formatTime(cs.created_at)}</dd>
           <dt>Paid</dt>
           <dd>{cs.completed_at ? formatTime(cs.completed_at) : <span className="muted">not yet</span>}</dd>
+          <dt>Card</dt>
+          <dd data-testid="cs-card">{cs.card_last4 ? `•••• ${cs.card_last4}` : <span className="muted">not paid yet</span>}</dd>
           <dt>Expires</dt>
           <dd>{formatTime(cs.expires_at)}</dd>
           <dt>Link</dt>

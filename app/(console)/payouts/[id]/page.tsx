@@ -1,23 +1,45 @@
-// /payouts/[id]: one payout, with the failure reason when it failed.
+// /payouts/[id]: one payout (live status, failure reason), copyable ids, and its timeline: created, paid or failed,
+// the balance entry that returned a failed amount, its events and webhook deliveries.
 import Link from 'next/link';
+import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
+import { CopyText } from '@/components/copy-text';
 import { PayoutDetail } from '@/components/payout-detail';
+import { PayoutTimeline } from '@/components/payout-timeline';
+import { payoutTimeline } from '@/lib/console/payout-timeline';
+import { payoutIdParam } from '@/lib/console/request-schemas';
+import { pageData } from '@/lib/console/page-data';
+import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Payout · Merchant Console' };
 
 export default async function PayoutPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
-  const { id } = await params;
+  // Before any call the key may not make: the shell says what it lacks.
+  if (!viewerCan(session.viewer, 'payouts:read')) return <ConsoleShell viewer={session.viewer} needs="payouts:read" />;
+  const id = payoutIdParam.safeParse((await params).id);
+  if (!id.success) notFound();
+  const { payout, timeline } = await pageData(session, async () => {
+    const payout = (await session.api.getPayout(id.data)).data;
+    return { payout, timeline: await payoutTimeline(session.api, payout) };
+  });
   return (
     <ConsoleShell viewer={session.viewer} needs="payouts:read">
       <p>
         <Link href="/payouts">← All payouts</Link>
       </p>
       <h1>
-        Payout <code>{id}</code>
+        Payout <CopyText value={payout.id} label="payout id" />
       </h1>
-      <PayoutDetail id={id} />
+      {payout.batch_id && (
+        <p>
+          Sent in batch <CopyText value={payout.batch_id} label="batch id" />
+          {payout.reference && <> with reference <code>{payout.reference}</code></>}
+        </p>
+      )}
+      <PayoutDetail id={payout.id} initial={payout} />
+      <PayoutTimeline payout={payout} timeline={timeline} />
     </ConsoleShell>
   );
 }

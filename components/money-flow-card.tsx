@@ -1,0 +1,31 @@
+import Link from 'next/link';
+import type { MoneyFlow } from '@/lib/client/console-views';
+import { formatMoney } from '@/lib/format';
+
+/** Money in and out over the last 7 days, from the balance history; amounts exact. */
+export function MoneyFlowCard({ flow, currency }: { flow: MoneyFlow; currency: string }) {
+  return (
+    <section className="card" aria-labelledby="flow-heading">
+      <h2 id="flow-heading">Last 7 days</h2>
+      <dl className="flows">
+        <div>
+          <dt>Money in</dt>
+          <dd data-testid="money-in" data-amount={flow.moneyIn}>
+            +{formatMoney(flow.moneyIn, currency)}
+          </dd>
+        </div>
+        <div>
+          <dt>Money out</dt>
+          <dd data-testid="money-out" data-amount={flow.moneyOut}>
+            −{formatMoney(flow.moneyOut, currency)}
+          </dd>
+        </div>
+      </dl>
+      <p className="muted">
+        {flow.complete ? `From ${flow.entries.toLocaleString('en-US')} balance changes` : `From the newest ${flow.entries.toLocaleString('en-US')} balance changes only`}
+        {' '}
+        (payments, payouts, returned payouts and top-ups). <Link href="/balance">Balance history</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import { payoutSummaryQuery } from '@/lib/client/queries';
+import type { PayoutListFilter } from '@/lib/client/query-keys';
+import { EXPORT_MAX_ROWS } from '@/lib/client/export-limits';
+import { payoutViewSearch, type PayoutView } from '@/lib/client/payout-view';
+import type { PayoutSummary as Summary } from '@/lib/contract';
+import { formatMoney } from '@/lib/format';
+
+/**
+ * The filter's count and total (every matching payout, not the page shown), and its CSV export.
+ * Rendered first with the server's figures, then kept current as payouts settle.
+ */
+export function PayoutSummary({ initial, filter, view }: { initial: Summary; filter: PayoutListFilter; view: PayoutView }) {
+  const summary = useQuery({ ...payoutSummaryQuery(filter), initialData: initial }).data;
+  return (
+    <div className="summary-bar">
+      <p data-testid="payout-summary" data-count={summary.count} data-total={summary.total_amount} aria-live="polite">
+        <strong>
+          {summary.count.toLocaleString('en-US')} {summary.count === 1 ? 'payout' : 'payouts'}
+        </strong>
+        , {formatMoney(summary.total_amount, summary.currency)} in total
+      </p>
+      <p>
+        <a href={`/api/payouts/export${payoutViewSearch(view)}`} download>
+          Export CSV
+        </a>
+        <span className="muted">
+          {summary.count > EXPORT_MAX_ROWS ? ` (the newest ${EXPORT_MAX_ROWS.toLocaleString('en-US')} of them)` : ''}
+        </span>
+      </p>
+    </div>
+  );
+}

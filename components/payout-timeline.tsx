@@ -1,0 +1,96 @@
+import Link from 'next/link';
+import type { PayoutTimelineData as Timeline } from '@/lib/client/console-views';
+import type { Payout } from '@/lib/contract';
+import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
+import { CopyText } from './copy-text';
+import { TableScroll } from './table-scroll';
+
+/** What happened to a payout, in order: created (by whom), paid or failed, where a failed amount went back, its events. */
+export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeline: Timeline }) {
+  const { reversal, events } = timeline;
+  return (
+    <section className="card" aria-labelledby="timeline-heading">
+      <h2 id="timeline-heading">Timeline</h2>
+      <ol className="timeline">
+        <li data-testid="timeline-created">
+          <h3>Created</h3>
+          <p>
+            {formatTime(p.created_at)} by {createdByLabel(p.created_by)}: {formatMoney(p.amount, p.currency)} to {p.bank_code} •••• {p.account_last4}
+          </p>
+        </li>
+        {p.status === 'pending' && (
+          <li data-testid="timeline-pending">
+            <h3>Settling</h3>
+            <p className="muted">The bank has not answered yet.</p>
+          </li>
+        )}
+        {p.status === 'paid' && p.settled_at && (
+          <li data-testid="timeline-paid">
+            <h3>Paid</h3>
+            <p>{formatTime(p.settled_at)}: the bank accepted it.</p>
+          </li>
+        )}
+        {p.status === 'failed' && p.settled_at && (
+          <li data-testid="timeline-failed">
+            <h3>Failed</h3>
+            <p>
+              {formatTime(p.settled_at)}: {p.failure_message} <span className="muted">(code: {p.failure_code})</span>
+            </p>
+          </li>
+        )}
+        {reversal && (
+          <li data-testid="timeline-reversal" data-amount={reversal.amount} data-balance-after={reversal.balance_after}>
+            <h3>Returned to your balance</h3>
+            <p>
+              {formatTime(reversal.created_at)}: +{formatMoney(reversal.amount, reversal.currency)}, available balance after it{' '}
+              {formatMoney(reversal.balance_after, reversal.currency)}. Entry <CopyText value={reversal.id} label="balance entry id" />
+            </p>
+            <p>
+              <Link href={`/balance?entry=${reversal.id}&until=${encodeURIComponent(new Date(Date.parse(reversal.created_at) + 1).toISOString())}`}>
+                See it in the balance history
+              </Link>
+            </p>
+          </li>
+        )}
+      </ol>
+      <h2>Events and webhook deliveries</h2>
+      {events === null ? (
+        <p className="muted">This key may not read events.</p>
+      ) : events.length === 0 ? (
+        <p className="muted">No events yet.</p>
+      ) : (
+        <TableScroll label="Payout events table">
+          <table className="table" aria-label="Payout events">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Time</th>
+                <th scope="col">Deliveries</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map(({ event, deliveries }) => (
+                <tr key={event.id} data-testid="payout-event" data-type={event.type}>
+                  <td>
+                    <Link href={`/webhooks/events/${event.id}`}>{event.type}</Link>
+                  </td>
+                  <td>{formatTime(event.created_at)}</td>
+                  <td>
+                    {deliveries.length === 0
+                      ? <span className="muted">none (no endpoint subscribed)</span>
+                      : deliveries.map((d) => (
+                          <span key={d.id} className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`} data-testid="payout-delivery">
+                            {d.status}, {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
+                            {d.last_response_status !== null ? ` (HTTP ${d.last_response_status})` : ''}
+                          </span>
+                        ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </section>
+  );
+}

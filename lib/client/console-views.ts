@@ -1,0 +1,20 @@
+import type { BalanceTransaction, WebhookDelivery, WebhookEvent } from '../contract';
+
+/** What the server reads for a payout's timeline (lib/console/payout-timeline.ts) and the page renders. */
+export interface PayoutTimelineData {
+  /** The balance history's entry that returned a failed payout's amount (list_balance_transactions). */
+  reversal: BalanceTransaction | null;
+  /** The payout's events, oldest first, each with its webhook deliveries; null when the key may not read them. */
+  events: { event: WebhookEvent; deliveries: WebhookDelivery[] }[] | null;
+}
+
+/** Money in and out of `available` since a time (lib/console/money-flow.ts), in the smallest unit. */
+export interface MoneyFlow {
+  since: string;
+  /** Sums of the positive and of the negative amounts (money out as a positive figure). */
+  moneyIn: number;
+  moneyOut: number;
+  entries: number;
+  /** False when the history was too long to read whole: the figures cover its newest part. */
+  complete: boolean;
+}

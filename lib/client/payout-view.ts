@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { payoutStatusField, type ActionRequest } from '../contract';
+
+/**
+ * The payouts page's view as its URL holds it (`?q&status&from&to`), so a link
+ * reproduces it; the CSV export takes the same query. Dates are whole UTC days,
+ * as the console shows times in UTC: `to` includes its day.
+ */
+const day = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be a date (YYYY-MM-DD)` })
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
+      error: `${name} must be a real date`,
+    })
+    .optional();
+
+export const PAYOUT_ID = /^po_[0-9A-Za-z]{1,96}$/;
+
+export const payoutViewQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .regex(/^(po_[0-9A-Za-z]{1,96}|[0-9]{4})?$/, { error: 'q must be a payout id (po_…) or the last four digits of an account' })
+    .optional(),
+  status: payoutStatusField.optional(),
+  from: day('from'),
+  to: day('to'),
+});
+
+export type PayoutView = z.infer<typeof payoutViewQuery>;
+export type PayoutFilter = Omit<ActionRequest<'summarize_payouts'>, 'action'>;
+
+const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString();
+
+/** The API filter of a view (a payout id in `q` is not a filter: the page opens that payout). */
+export function payoutFilterOf(view: PayoutView): PayoutFilter {
+  return {
+    ...(view.status ? { status: view.status } : {}),
+    ...(view.q && /^[0-9]{4}$/.test(view.q) ? { account_last4: view.q } : {}),
+    ...(view.from ? { created_gte: `${view.from}T00:00:00.000Z` } : {}),
+    ...(view.to ? { created_lt: nextDay(view.to) } : {}),
+  };
+}
+
+/** The view back as a query string (empty values left out), for links to the export and to itself. */
+export function payoutViewSearch(view: PayoutView): string {
+  const params = new URLSearchParams();
+  for (const key of ['q', 'status', 'from', 'to'] as const) if (view[key]) params.set(key, view[key]!);
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The page's search params (a repeated one counts once, an empty one or status=all not at all), checked. */
+export function readPayoutView(params: Record<string, string | string[] | undefined>) {
+  const plain: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const v = Array.isArray(value) ? value[0] : value;
+    if (v && !(key === 'status' && v === 'all')) plain[key] = v;
+  }
+  return payoutViewQuery.safeParse(plain);
+}
