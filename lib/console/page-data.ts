@@ -7,13 +7,14 @@ import { endedWithItsKey } from './route-handler';
 /**
  * A server-rendered page's API reads: a 404 is the page's 404, and a key that
  * stopped working ends the session and goes to the sign-in page, as a route's 401 does.
+ * Every page that calls the API on the server reads through this.
  */
 export async function pageData<T>(session: ConsoleSession, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) notFound();
-    if ((await endedWithItsKey(session, error)) !== error) redirect('/login?ended=1');
+    if ((await endedWithItsKey(session, error, { inPage: true })) !== error) redirect('/login?ended=1');
     throw error;
   }
 }

@@ -55,9 +55,9 @@ export function sessionRoute<P = Record<string, never>>(
  * with it, here and now, so the sign-in page that the browser goes to next finds
  * no session and does not send it back (no redirect loop). Any other error passes.
  */
-export async function endedWithItsKey(session: ConsoleSession, error: unknown): Promise<unknown> {
+export async function endedWithItsKey(session: ConsoleSession, error: unknown, opts: { inPage?: boolean } = {}): Promise<unknown> {
   if (!(error instanceof UpstreamError) || error.status !== 401) return error;
-  await endSession(session);
+  await endSession(session, { keepCookie: opts.inPage });
   return new ApiError('unauthorized', 'The API key of this session no longer works (revoked, rolled or expired). Sign in again.');
 }
 

@@ -100,9 +100,10 @@ export async function switchSessionKey(session: ConsoleSession, secretKey: strin
 }
 
 /** Sign-out: the record is revoked, so a saved copy of the cookie is worthless too. */
-export async function endSession(session: ConsoleSession | null): Promise<void> {
+export async function endSession(session: ConsoleSession | null, opts: { keepCookie?: boolean } = {}): Promise<void> {
   if (session) await revokeSession((await getRuntime()).db, session.id);
-  await clearCookie();
+  // A page (a Server Component) may not set cookies: the revoked record alone makes the cookie worthless.
+  if (!opts.keepCookie) await clearCookie();
 }
 
 /** Sign out everywhere: every session of the merchant, in every browser. */

@@ -1,7 +1,20 @@
 import { ApiError, type ErrorBody } from '../contract';
 
-/** A final answer from the adapter that is not a success: an upstream refusal, or no answer at all. */
+const BRAND = Symbol.for('merchant-payments.UpstreamError');
+
+/**
+ * A final answer from the adapter that is not a success: an upstream refusal, or no answer at all.
+ * The adapter is one per process (globalThis), made by whichever bundle of Next's first asked for it,
+ * while each page and route bundle has its own copy of this class: `instanceof` checks a brand
+ * (Symbol.for, the same in every copy) instead of the class, so every copy recognises every other's.
+ */
 export class UpstreamError extends Error {
+  readonly [BRAND] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   constructor(
     readonly status: number,
     readonly body: ErrorBody,

@@ -9,6 +9,9 @@ test('a rolled key ends its console session at the next request: /login with a m
   await signIn(page, merchant.secretKey);
   await expect(page.getByTestId('available')).toBeVisible();
 
+  // Off the console while the key is rolled: its polling would notice first (and end the session just the
+  // same); here the next request is a page of the console's, rendered on the server.
+  await page.goto('about:blank');
   const rolled = await merchantApi(request, merchant)({ action: 'roll_secret_key' });
   const fresh = rolled.secret as string;
 

@@ -79,7 +79,7 @@ test('a Support key: signed in it sees and does only what it may, the merchant s
   const payout = await apiAs(merchant.secretKey)(owner, { action: 'get_payout', id: payoutId });
   expect(payout.created_by).toMatchObject({ key_name: 'Support — Ana', type: 'restricted' });
   await owner.goto('/payouts');
-  await expect(owner.getByTestId('payout-row').filter({ hasText: payoutId }).getByTestId('created-by')).toHaveText('Support — Ana');
+  await expect(owner.locator(`[data-testid="payout-row"][data-payout-id="${payoutId}"]`).getByTestId('created-by')).toHaveText('Support — Ana');
   await owner.goto('/logs?request_action=withdraw');
   const logged = owner.getByTestId('request-row').filter({ hasText: payoutId });
   await expect(logged).toContainText('Support — Ana');

@@ -5,6 +5,7 @@ import { BalanceChart } from '@/components/balance-chart';
 import { ConsoleShell } from '@/components/console-shell';
 import { TableScroll } from '@/components/table-scroll';
 import { endOfDayBalances } from '@/lib/console/daily-balances';
+import { pageData } from '@/lib/console/page-data';
 import { formatMoney, formatTime } from '@/lib/format';
 import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
@@ -49,10 +50,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   // Before any call the key may not make: the shell says what it lacks.
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} needs="balance:read" />;
   const { query, entry, keep } = historyQuery(await searchParams);
-  const [page, daily] = await Promise.all([
-    session.api.listBalanceTransactions(query),
-    endOfDayBalances(session.api, 30),
-  ]);
+  const [page, daily] = await pageData(session, () => Promise.all([session.api.listBalanceTransactions(query), endOfDayBalances(session.api, 30)]));
   const rows = page.data.data;
   const currency = rows[0]?.currency ?? 'IDR';
   return (

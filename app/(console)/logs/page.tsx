@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { ConsoleShell } from '@/components/console-shell';
 import { RequestLogTable } from '@/components/request-log-table';
 import { viewerCan } from '@/lib/client/viewer';
+import { pageData } from '@/lib/console/page-data';
 import { logFiltersQuery } from '@/lib/console/request-schemas';
 import { ACTION_NAMES } from '@/lib/contract';
 import { requireSession } from '@/lib/session/session';
@@ -14,7 +15,7 @@ export default async function LogsPage({ searchParams }: { searchParams: Promise
   const session = await requireSession();
   if (!viewerCan(session.viewer, 'requests:read')) return <ConsoleShell viewer={session.viewer} needs="requests:read" />;
   const { after, ...filters } = logFiltersQuery.parse(await searchParams);
-  const page = (await session.api.listRequests({ ...filters, limit: 50, ...(after ? { starting_after: after } : {}) })).data;
+  const page = (await pageData(session, () => session.api.listRequests({ ...filters, limit: 50, ...(after ? { starting_after: after } : {}) }))).data;
   const rows = page.data;
   const older = new URLSearchParams(Object.entries({ ...filters, after: rows.at(-1)?.id }).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
   return (

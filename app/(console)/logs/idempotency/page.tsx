@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';
+import { pageData } from '@/lib/console/page-data';
 import { idempotencyKeySchema } from '@/lib/contract';
 import { formatTime } from '@/lib/format';
 import { requireSession } from '@/lib/session/session';
@@ -15,12 +16,15 @@ export default async function IdempotentRequestPage({ searchParams }: { searchPa
   if (!viewerCan(session.viewer, 'requests:read')) return <ConsoleShell viewer={session.viewer} needs="requests:read" />;
   const key = idempotencyKeySchema.safeParse((await searchParams).key);
   const stored = key.success
-    ? await session.api.getIdempotentRequest(key.data).then(
-        (r) => r.data,
-        (e: unknown) => {
-          if (e instanceof UpstreamError && e.status === 404) return null;
-          throw e;
-        },
+    ? await pageData(session, () =>
+        session.api.getIdempotentRequest(key.data).then(
+          (r) => r.data,
+          // Nothing stored for the key is an answer here, not the page's 404.
+          (e: unknown) => {
+            if (e instanceof UpstreamError && e.status === 404) return null;
+            throw e;
+          },
+        ),
       )
     : null;
   return (
