@@ -1,19 +1,22 @@
 import 'server-only';
 import { notFound, redirect } from 'next/navigation';
-import type { ConsoleSession } from '../session/session';
+import { revokeSessionRecord, type ConsoleSession } from '../session/session';
 import { UpstreamError } from '../upstream/upstream-error';
-import { endedWithItsKey } from './route-handler';
 
 /**
  * A server-rendered page's API reads: a 404 is the page's 404, and a key that
- * stopped working ends the session and goes to the sign-in page, as a route's 401 does.
+ * stopped working (revoked, rolled) ends the session and goes to the sign-in page
+ * with its message, as a console route's 401 does.
  */
 export async function pageData<T>(session: ConsoleSession, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) notFound();
-    if ((await endedWithItsKey(session, error)) !== error) redirect('/login?ended=1');
+    if (error instanceof UpstreamError && error.status === 401) {
+      await revokeSessionRecord(session);
+      redirect('/login?ended=1');
+    }
     throw error;
   }
 }

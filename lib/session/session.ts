@@ -88,6 +88,15 @@ export async function endSession(session: ConsoleSession | null): Promise<void> 
   await clearCookie();
 }
 
+/**
+ * For a page whose API call found the key no longer works: a render may not
+ * change cookies, so only the record is revoked; the cookie then points at
+ * nothing, and the sign-in page it is sent to finds no session (no loop).
+ */
+export async function revokeSessionRecord(session: ConsoleSession): Promise<void> {
+  await revokeSession((await getRuntime()).db, session.id);
+}
+
 /** Sign out everywhere: every session of the merchant, in every browser. */
 export async function endAllSessions(session: ConsoleSession): Promise<number> {
   const count = await revokeMerchantSessions((await getRuntime()).db, session.merchantId);

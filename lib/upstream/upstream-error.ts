@@ -1,7 +1,21 @@
 import { ApiError, type ErrorBody } from '../contract';
 
+/** Marks an UpstreamError from any copy of this module (see hasInstance). */
+const BRAND = Symbol.for('merchant-payments.upstream-error');
+
 /** A final answer from the adapter that is not a success: an upstream refusal, or no answer at all. */
 export class UpstreamError extends Error {
+  readonly [BRAND] = true;
+
+  /**
+   * Next bundles this module once per layer (route handlers, pages), while the
+   * adapter is one per process (lib/upstream/index.ts): an error thrown by it may
+   * come from another copy of the class, so `instanceof` checks the brand.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  }
+
   constructor(
     readonly status: number,
     readonly body: ErrorBody,

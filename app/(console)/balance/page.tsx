@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { BalanceChart } from '@/components/balance-chart';
 import { ConsoleShell } from '@/components/console-shell';
 import { TableScroll } from '@/components/table-scroll';
+import { pageData } from '@/lib/console/page-data';
 import { formatMoney, formatTime } from '@/lib/format';
 import { requireSession } from '@/lib/session/session';
 
@@ -45,10 +46,12 @@ function historyQuery({ after, entry, until }: Search) {
 export default async function BalancePage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
   const { query, entry, keep } = historyQuery(await searchParams);
-  const [page, recent] = await Promise.all([
-    session.api.listBalanceTransactions(query),
-    session.api.listBalanceTransactions({ limit: 100, created_gte: new Date(Date.now() - 31 * 86_400_000).toISOString() }),
-  ]);
+  const [page, recent] = await pageData(session, () =>
+    Promise.all([
+      session.api.listBalanceTransactions(query),
+      session.api.listBalanceTransactions({ limit: 100, created_gte: new Date(Date.now() - 31 * 86_400_000).toISOString() }),
+    ]),
+  );
   const rows = page.data.data;
   const currency = rows[0]?.currency ?? 'IDR';
   return (

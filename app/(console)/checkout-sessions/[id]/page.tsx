@@ -6,7 +6,7 @@ import { CopyLink } from '@/components/copy-link';
 import { CopyText } from '@/components/copy-text';
 import { formatMoney, formatTime } from '@/lib/format';
 import { requireSession } from '@/lib/session/session';
-import { UpstreamError } from '@/lib/upstream/upstream-error';
+import { pageData } from '@/lib/console/page-data';
 
 export const metadata = { title: 'Checkout session · Merchant Console' };
 
@@ -14,14 +14,7 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
   const session = await requireSession();
   const { id } = await params;
   if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
-  const cs = await session.api.getCheckoutSession(id).then(
-    (r) => r.data,
-    (e) => {
-      if (e instanceof UpstreamError && e.status === 404) return null;
-      throw e;
-    },
-  );
-  if (!cs) notFound();
+  const cs = (await pageData(session, () => session.api.getCheckoutSession(id))).data;
   return (
     <ConsoleShell testMode={session.testMode}>
       <p>

@@ -1,11 +1,10 @@
 // /webhooks/events/[id]: one event as the API answers get_event, and as it was delivered.
 import Link from 'next/link';
-import { notFound, redirect } from 'next/navigation';
-import { endedWithItsKey } from '@/lib/console/route-handler';
+import { notFound } from 'next/navigation';
+import { pageData } from '@/lib/console/page-data';
 import { ConsoleShell } from '@/components/console-shell';
 import { eventIdParam } from '@/lib/console/request-schemas';
 import { requireSession } from '@/lib/session/session';
-import { UpstreamError } from '@/lib/upstream/upstream-error';
 
 export const metadata = { title: 'Event · Merchant Console' };
 
@@ -13,11 +12,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
   const session = await requireSession();
   const id = eventIdParam.safeParse((await params).id);
   if (!id.success) notFound();
-  const event = await session.api.getEvent(id.data).catch(async (error: unknown) => {
-    if (error instanceof UpstreamError && error.status === 404) notFound();
-    if ((await endedWithItsKey(session, error)) !== error) redirect('/login?ended=1');
-    throw error;
-  });
+  const event = await pageData(session, () => session.api.getEvent(id.data));
   return (
     <ConsoleShell testMode={session.testMode}>
       <p>
