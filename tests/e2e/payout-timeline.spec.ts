@@ -121,7 +121,10 @@ test('server-rendered pages end a session whose key was rolled: sign-in with the
   await page.getByLabel('Secret key').fill(merchant.secretKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  // Off the dashboard first: its polling would also notice the rolled key and navigate on its own.
+  // Off the dashboard first, once its reads are answered: a read still on its way when the key is
+  // rolled would end the session itself (and its polling would navigate on its own).
+  await expect(page.getByTestId('available')).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await page.goto('about:blank');
   await call({ action: 'roll_secret_key' });
   await page.goto(`/payouts/${p.id}`);
