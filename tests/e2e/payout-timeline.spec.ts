@@ -3,7 +3,7 @@
 // a link to a failed payout opened signed out, sign-in, the reason, and the reversal in the balance history.
 import type { Page } from '@playwright/test';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
-import { expect, test } from './fixtures';
+import { createMerchant, expect, merchantApi, test } from './fixtures';
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {
@@ -111,4 +111,23 @@ test("a pending payout's page redraws its timeline once the payout settles", asy
   await expect(page.getByTestId('timeline-paid')).toBeVisible();
   await expect(page.getByTestId('timeline-pending')).toHaveCount(0);
   await expect(page.getByTestId('payout-event')).toHaveCount(2);
+});
+
+test('server-rendered pages end a session whose key was rolled: sign-in with the message, no error page', async ({ page, request }) => {
+  const merchant = createMerchant(`Rolled ${Date.now()}`, 1_000_000);
+  const call = merchantApi(request, merchant);
+  const p = await call({ action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }, `tl-rolled-${Date.now()}`);
+  await page.goto('/login');
+  await page.getByLabel('Secret key').fill(merchant.secretKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // Off the dashboard first, once its reads are answered: a read still on its way when the key is
+  // rolled would end the session itself (and its polling would navigate on its own).
+  await expect(page.getByTestId('available')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.goto('about:blank');
+  await call({ action: 'roll_secret_key' });
+  await page.goto(`/payouts/${p.id}`);
+  await expect(page).toHaveURL(/\/login\?ended=1$/);
+  await expect(page.getByTestId('session-ended')).toBeVisible();
 });
