@@ -118,7 +118,7 @@ test('server-rendered pages end a session whose key was rolled: sign-in with the
   const call = merchantApi(request, merchant);
   const p = await call({ action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }, `tl-rolled-${Date.now()}`);
   await page.goto('/login');
-  await page.getByLabel('Secret key').fill(merchant.secretKey);
+  await page.getByLabel('API key').fill(merchant.secretKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   // Off the dashboard first, once its reads are answered: a read still on its way when the key is
