@@ -6,8 +6,8 @@ import { fieldMessage } from '@/lib/client/messages';
 import { CHECKOUT_LIMITS, checkoutFields, type CheckoutSession } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { AmountInput, parseAmount } from './amount-input';
-import { ErrorText } from './error-text';
 import { CopyLink } from './copy-link';
+import { IntentStatus } from './intent-status';
 
 type CheckoutInput = { amount: number; description?: string };
 
@@ -73,12 +73,7 @@ export function CheckoutCreateForm({ retentionSeconds }: { retentionSeconds: num
         Description
         <input name="description" autoComplete="off" maxLength={500} disabled={mutation.isPending} />
       </label>
-      {(error || (mutation.isError && !intent.outcomeUnknown)) && (
-        <p className="error" role="alert">
-          {error ?? (mutation.error && <ErrorText error={mutation.error} limits={CHECKOUT_LIMITS} />)}
-        </p>
-      )}
-      {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}
+      <IntentStatus error={error} intent={intent} limits={CHECKOUT_LIMITS} />
       <button type="submit" disabled={mutation.isPending}>
         Create checkout session
       </button>

@@ -1,11 +1,11 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { errorMessage } from '@/lib/client/messages';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { ACTIONS, PERMISSIONS, type ApiKey } from '@/lib/contract';
 import { AmountInput, parseAmount } from './amount-input';
 import { CopySecret } from './copy-secret';
+import { IntentStatus } from './intent-status';
 
 type WithSecret = ApiKey & { secret: string | null };
 type CreateInput = { name: string; permissions: string[]; max_payout_amount?: number };
@@ -86,12 +86,7 @@ export function RestrictedKeyForm({ retentionSeconds }: { retentionSeconds: numb
         <AmountInput name="max_payout_amount" value={limit} onValue={setLimit} aria-describedby="limit-hint" disabled={mutation.isPending} />
       </label>
       <p className="hint" id="limit-hint">A payout above it with this key is refused and nothing is debited.</p>
-      {(error || (mutation.isError && !intent.outcomeUnknown)) && (
-        <p className="error" role="alert">
-          {error ?? errorMessage(mutation.error!).text}
-        </p>
-      )}
-      {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}
+      <IntentStatus error={error} intent={intent} />
       <button type="submit" disabled={mutation.isPending}>
         Create restricted key
       </button>

@@ -1,10 +1,10 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { errorMessage } from '@/lib/client/messages';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import type { ApiKey } from '@/lib/contract';
 import { CopySecret } from './copy-secret';
+import { IntentStatus } from './intent-status';
 
 type WithSecret = ApiKey & { secret: string | null };
 
@@ -64,12 +64,7 @@ export function RollKeyForm({ retentionSeconds }: { retentionSeconds: number }) 
           ))}
         </select>
       </label>
-      {(mutation.isError && !intent.outcomeUnknown) && (
-        <p className="error" role="alert">
-          {errorMessage(mutation.error).text}
-        </p>
-      )}
-      {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}
+      <IntentStatus intent={intent} />
       {chosen ? (
         <p className="actions">
           <span>{chosen.seconds === 0 ? 'The current secret key stops working at once.' : `The current secret key stops working in ${chosen.label}.`}</span>

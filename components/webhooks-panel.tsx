@@ -7,6 +7,7 @@ import { newIdempotencyKey, useIdempotentMutation } from '@/lib/client/use-idemp
 import { EVENT_TYPES, webhookUrlField, type List, type WebhookEndpoint } from '@/lib/contract';
 import { CopySecret } from './copy-secret';
 import { WebhookDeliveries } from './webhook-deliveries';
+import { IntentStatus } from './intent-status';
 
 type WithSecret = WebhookEndpoint & { secret: string | null; replayed: boolean };
 type CreateInput = { url: string; enabled_events?: string[]; description?: string };
@@ -97,12 +98,7 @@ function CreateEndpointForm({ retentionSeconds }: { retentionSeconds: number }) 
         Description
         <input name="description" maxLength={500} autoComplete="off" disabled={mutation.isPending} />
       </label>
-      {(error || (mutation.isError && !intent.outcomeUnknown)) && (
-        <p className="error" role="alert">
-          {error ?? mutation.error?.message}
-        </p>
-      )}
-      {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}
+      <IntentStatus error={error} intent={intent} />
       <button type="submit" disabled={mutation.isPending}>
         Add endpoint
       </button>
