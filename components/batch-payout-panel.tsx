@@ -9,6 +9,7 @@ import { useHydrated } from '@/lib/client/use-hydrated';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import type { BatchItem, PayoutBatch } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
+import { ErrorText } from './error-text';
 
 /**
  * A CSV of payouts: every row checked before anything is sent, then sent as one
@@ -120,7 +121,8 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
           </div>
           {mutation.isError && (
             <p className={intent.outcomeUnknown ? 'warning' : 'error'} role="alert">
-              {intent.outcomeUnknown ? `Outcome unknown: ${mutation.error.message}` : `The batch was refused: ${mutation.error.message}`}
+              {intent.outcomeUnknown ? 'Outcome unknown: ' : 'The batch was refused: '}
+              <ErrorText error={mutation.error} />
             </p>
           )}
           <button

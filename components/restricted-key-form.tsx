@@ -1,5 +1,6 @@
 'use client';
 import { useState, type FormEvent } from 'react';
+import { fieldMessage } from '@/lib/client/messages';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { ACTIONS, PERMISSIONS, type ApiKey } from '@/lib/contract';
@@ -39,11 +40,12 @@ export function RestrictedKeyForm({ retentionSeconds }: { retentionSeconds: numb
     const form = new FormData(event.currentTarget);
     const { name, permissions, max_payout_amount } = ACTIONS.create_restricted_key.request.shape;
     const parsedName = name.safeParse(String(form.get('name') ?? ''));
-    if (!parsedName.success) return setError('Give the key a name of 1 to 100 characters, such as “Support — Ana”.');
+    if (!parsedName.success) return setError(fieldMessage('name', parsedName.error.issues[0]!));
     const chosen = permissions.safeParse(form.getAll('permissions').map(String));
-    if (!chosen.success) return setError('Choose at least one permission.');
+    if (!chosen.success) return setError(fieldMessage('permissions', chosen.error.issues[0]!));
     const amount = parseAmount(limit);
-    if (amount !== undefined && !max_payout_amount.safeParse(amount).success) return setError('The payout limit must be a whole number of rupiah, at least 1.');
+    const limitIssue = amount === undefined ? undefined : max_payout_amount.safeParse(amount).error?.issues[0];
+    if (limitIssue) return setError(fieldMessage('max_payout_amount', limitIssue));
     setError(null);
     intent.send({ name: parsedName.data, permissions: chosen.data, ...(amount !== undefined ? { max_payout_amount: amount } : {}) });
   }

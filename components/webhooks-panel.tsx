@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fetch';
 import { consoleKeys } from '@/lib/client/query-keys';
+import { fieldMessage } from '@/lib/client/messages';
 import { newIdempotencyKey, useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { EVENT_TYPES, webhookUrlField, type List, type WebhookEndpoint } from '@/lib/contract';
 import { CopySecret } from './copy-secret';
@@ -49,10 +50,11 @@ function CreateEndpointForm({ retentionSeconds }: { retentionSeconds: number }) 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const url = webhookUrlField.safeParse(String(form.get('url') ?? '').trim());
-    if (!url.success) return setError(url.error.issues[0]!.message);
+    const typed = String(form.get('url') ?? '').trim();
+    const url = webhookUrlField.safeParse(typed);
+    if (!url.success) return setError(fieldMessage('url', { code: url.error.issues[0]!.code, input: typed }));
     const chosen = form.getAll('events').map(String);
-    if (chosen.length === 0) return setError('Choose at least one event, or all of them.');
+    if (chosen.length === 0) return setError(fieldMessage('enabled_events', { code: 'too_small' }));
     const description = String(form.get('description') ?? '').trim();
     setError(null);
     intent.send({ url: url.data, enabled_events: chosen.includes('*') ? ['*'] : chosen, ...(description ? { description } : {}) });

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { batchItemSchema, describeFirstIssue, MAX_BATCH_PAYOUTS, type BatchItem } from '../contract';
+import { fieldMessage } from './messages';
 
 export interface CsvRow {
   /** Line in the file (the header is line 1). */
@@ -33,7 +34,12 @@ export function parseBatchCsv(text: string): { rows: CsvRow[]; fileError?: strin
     };
     const shown = { amount: r.amount ?? '', bank_code: candidate.bank_code, account_last4: candidate.account_number.slice(-4), reference: candidate.reference ?? '' };
     const result = batchItemSchema.safeParse(candidate);
-    return result.success ? { line: i + 2, item: result.data, shown } : { line: i + 2, error: describeFirstIssue(result.error).message, shown };
+    if (result.success) return { line: i + 2, item: result.data, shown };
+    // The row's first problem in the forms' words; a field without a sentence keeps the schema's.
+    const issue = result.error.issues[0]!;
+    const field = String(issue.path[0] ?? '');
+    const input = field === 'amount' && Number.isNaN(candidate.amount) ? r.amount : candidate[field as keyof typeof candidate];
+    return { line: i + 2, error: fieldMessage(field, { code: issue.code, input }) ?? describeFirstIssue(result.error).message, shown };
   });
   return { rows };
 }

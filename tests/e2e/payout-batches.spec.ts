@@ -17,7 +17,7 @@ test('a CSV with a bad row sends nothing; the corrected file is sent once, even 
   await input.setInputFiles({ name: 'payroll.csv', mimeType: 'text/csv', buffer: csv(['"15,000",BCA,1111222233,june-1', '20000,NOPE,2222333344,june-2', '30000,bni,4000000001,']) });
   await expect(page.getByTestId('batch-summary')).toContainText('3 rows, 2 ready');
   await expect(page.getByTestId('batch-row').nth(1)).toHaveAttribute('data-valid', 'false');
-  await expect(page.getByTestId('batch-row').nth(1)).toContainText('bank_code must be one of');
+  await expect(page.getByTestId('batch-row').nth(1)).toContainText('Bank code “NOPE” is not supported: use one of BCA');
   await expect(page.getByRole('button', { name: /Send \d+ payouts/ })).toBeDisabled();
   // The full account number is never on the page.
   await expect(page.getByText('1111222233')).toHaveCount(0);
