@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { balanceQuery } from '@/lib/client/queries';
 import { formatMoney } from '@/lib/format';
+import { ErrorText } from './error-text';
 
 export function BalanceCard() {
   const { data, error, isPending, refetch } = useQuery(balanceQuery());
@@ -11,7 +12,7 @@ export function BalanceCard() {
       {isPending && <p className="muted">Loading the balance…</p>}
       {error && !data && (
         <p className="error" role="alert">
-          The balance could not be loaded: {error.message}{' '}
+          The balance could not be loaded: <ErrorText error={error} />{' '}
           <button type="button" className="link" onClick={() => refetch()}>
             Try again
           </button>

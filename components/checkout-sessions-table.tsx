@@ -7,13 +7,14 @@ import { CopyLink } from './copy-link';
 import { LoadMoreButton } from './load-more-button';
 import { TableScroll } from './table-scroll';
 import { NoCheckoutSessions } from './empty-state';
+import { ErrorText } from './error-text';
 
 /** Checkout sessions, newest first, a page at a time. */
 export function CheckoutSessionsTable() {
   const query = useInfiniteQuery(checkoutSessionPagesQuery());
   const { data, error, isPending } = query;
   if (isPending) return <p className="muted">Loading checkout sessions…</p>;
-  if (error && !data) return <p className="error" role="alert">The checkout sessions could not be loaded: {error.message}</p>;
+  if (error && !data) return <p className="error" role="alert">The checkout sessions could not be loaded: <ErrorText error={error} /></p>;
   if (data.length === 0) return <NoCheckoutSessions />;
   return (
     <>

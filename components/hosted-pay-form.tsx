@@ -1,6 +1,7 @@
 'use client';
 import { useState, type FormEvent } from 'react';
 import { ConsoleRequestError, consoleFetch } from '@/lib/client/console-fetch';
+import { errorMessage } from '@/lib/client/messages';
 import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
 
 /** The customer's test-card form. The server lets exactly one payment through, whatever the clicks or tabs. */
@@ -23,7 +24,7 @@ export function HostedPayForm({ sessionId, payLabel }: { sessionId: string; payL
       if (result.success_url) window.location.assign(result.success_url);
     } catch (e) {
       const closed = e instanceof ConsoleRequestError && e.code === 'checkout_session_not_open';
-      setState({ kind: 'error', message: (e as Error).message, closed });
+      setState({ kind: 'error', message: errorMessage(e instanceof ConsoleRequestError ? e : { code: 'network_error', message: String(e) }).text, closed });
     }
   }
 

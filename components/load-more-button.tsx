@@ -1,5 +1,6 @@
 'use client';
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
+import { ErrorText } from './error-text';
 
 type PagedQuery = Pick<UseInfiniteQueryResult<unknown, Error>, 'hasNextPage' | 'isFetchingNextPage' | 'isFetchNextPageError' | 'error' | 'fetchNextPage'>;
 
@@ -19,7 +20,7 @@ export function LoadMoreButton({ query, noun }: { query: PagedQuery; noun: strin
       </button>
       {query.isFetchNextPageError && (
         <p className="error" role="alert">
-          More {noun} could not be loaded: {query.error?.message}
+          More {noun} could not be loaded: {query.error && <ErrorText error={query.error} />}
         </p>
       )}
     </div>

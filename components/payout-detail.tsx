@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { payoutQuery } from '@/lib/client/queries';
 import type { Payout } from '@/lib/contract';
 import { formatMoney, formatTime } from '@/lib/format';
+import { ErrorText } from './error-text';
 
 /** One payout; polls until it has settled, then has the server render the page's timeline again. */
 export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
@@ -15,7 +16,9 @@ export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
     if (settledHere) router.refresh();
   }, [settledHere, router]);
   if (isPending) return <p className="muted">Loading the payout…</p>;
-  if (error && !p) return <p className="error" role="alert">{error.message}</p>;
+  if (error && !p) return <p className="error" role="alert">
+        The payout could not be loaded: <ErrorText error={error} />
+      </p>;
   return (
     <section className="card" aria-label="Payout details">
       <dl className="details">

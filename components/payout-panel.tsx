@@ -85,7 +85,8 @@ export function PayoutPanel({ currency, retentionSeconds }: { currency: string; 
       )}
       {mutation.isError && intent.outcomeUnknown && (
         <div className="warning" role="alert">
-          <p>Outcome unknown: {mutation.error.message} No second payout can be sent by checking again: the same idempotency key is reused.</p>
+          <p>
+            Outcome unknown: <ErrorText error={mutation.error} /> No second payout can be sent by checking again: the same idempotency key is reused.</p>
           <button type="button" onClick={() => intent.send(input)}>
             Check again
           </button>

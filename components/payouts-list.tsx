@@ -7,6 +7,7 @@ import type { PayoutListFilter } from '@/lib/client/query-keys';
 import { LoadMoreButton } from './load-more-button';
 import { PayoutsTable } from './payouts-table';
 import { NoPayouts } from './empty-state';
+import { ErrorText } from './error-text';
 
 /**
  * The payouts of a filter, newest first, a page at a time; polls the loaded pages while any is settling.
@@ -19,7 +20,7 @@ export function PayoutsList({ filter }: { filter: PayoutListFilter }) {
   const query = useInfiniteQuery(payoutPagesQuery(filter));
   const { data, error, isPending } = query;
   if (isPending) return <p className="muted">Loading payouts…</p>;
-  if (error && !data) return <p className="error" role="alert">The payouts could not be loaded: {error.message}</p>;
+  if (error && !data) return <p className="error" role="alert">The payouts could not be loaded: <ErrorText error={error} /></p>;
   if (data.length === 0) return <NoPayouts filtered={Object.keys(filter).length > 0} />;
   return (
     <>

@@ -5,6 +5,7 @@ import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fet
 import { consoleKeys } from '@/lib/client/query-keys';
 import { newIdempotencyKey } from '@/lib/client/use-idempotent-mutation';
 import type { List, WebhookDelivery } from '@/lib/contract';
+import { ErrorText } from './error-text';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString() : '—');
 
@@ -72,7 +73,9 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
           ))}
         </tbody>
       </table>
-      {resend.isError && !resend.error.outcomeUnknown && <p className="error" role="alert">{resend.error.message}</p>}
+      {resend.isError && !resend.error.outcomeUnknown && <p className="error" role="alert">
+          <ErrorText error={resend.error} />
+        </p>}
     </div>
   );
 }

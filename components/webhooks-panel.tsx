@@ -9,6 +9,7 @@ import { EVENT_TYPES, webhookUrlField, type List, type WebhookEndpoint } from '@
 import { CopySecret } from './copy-secret';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { IntentStatus } from './intent-status';
+import { ErrorText } from './error-text';
 
 type WithSecret = WebhookEndpoint & { secret: string | null; replayed: boolean };
 type CreateInput = { url: string; enabled_events?: string[]; description?: string };
@@ -29,7 +30,11 @@ export function WebhooksPanel({ retentionSeconds }: { retentionSeconds: number }
       <section className="card" aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
         {endpoints.isPending && <p>Loading…</p>}
-        {endpoints.isError && <p className="error">{endpoints.error.message}</p>}
+        {endpoints.isError && (
+          <p className="error" role="alert">
+            The endpoints could not be loaded: <ErrorText error={endpoints.error} />
+          </p>
+        )}
         {endpoints.data?.data.length === 0 && <p className="hint">No endpoints yet. Add one above; `npm run webhook-receiver` runs a local one.</p>}
         {endpoints.data?.data.map((ep) => <EndpointCard key={ep.id} endpoint={ep} />)}
       </section>
@@ -147,7 +152,9 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
           Delete
         </button>
       </div>
-      {action.isError && !action.error.outcomeUnknown && <p className="error" role="alert">{action.error.message}</p>}
+      {action.isError && !action.error.outcomeUnknown && <p className="error" role="alert">
+          <ErrorText error={action.error} />
+        </p>}
       {rotated && (
         <div className="success" role="status">
           <p>New signing secret, shown only now. The old one signs alongside it for 24 hours.</p>

@@ -39,6 +39,8 @@ export function fieldMessage(field: string, issue: FieldIssue, limits: { min: nu
       return `“${field === 'from' ? 'From' : 'To'}” must be a date.`;
     case 'status':
       return 'Choose a status from the list.';
+    case 'card_number':
+      return missing ? 'Enter the card number.' : 'The card number is not valid. Check the 16 digits.';
     case 'url':
       if (missing) return 'Enter the address your receiver listens on, such as https://example.com/webhooks.';
       if (issue.code === 'too_big') return 'The address must be at most 2,048 characters.';
@@ -73,7 +75,7 @@ const BY_CODE: Record<ErrorCode | 'network_error', string> = {
   not_found: 'That could not be found. It may belong to another account.',
   method_not_allowed: 'The console asked in a way the payment service does not accept. Reload the page.',
   idempotency_request_in_progress: 'The first attempt is still being processed. Wait a moment: it will not be sent twice.',
-  checkout_session_not_open: 'This checkout session has already been paid or has expired.',
+  checkout_session_not_open: 'This checkout session is no longer open: it has been paid or has expired.',
   payout_not_pending: 'This payout has already been paid or has failed.',
   payload_too_large: 'That is too large to send.',
   unsupported_media_type: 'The request could not be read. Reload the page and try again.',

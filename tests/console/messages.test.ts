@@ -74,3 +74,11 @@ describe('a batch', () => {
     ]);
   });
 });
+
+describe('the hosted checkout page', () => {
+  it('words a missing or malformed card number, and a session that closed meanwhile', () => {
+    expect(fieldMessage('card_number', { code: 'too_small', input: '' })).toBe('Enter the card number.');
+    expect(errorMessage({ code: 'invalid_request', param: 'card_number', message: 'card_number must be 16 digits' }).text).toBe('The card number is not valid. Check the 16 digits.');
+    expect(errorMessage({ code: 'checkout_session_not_open', message: 'x' }).text).toMatch(/no longer open/);
+  });
+});
