@@ -45,3 +45,21 @@ test('the restricted key form explains each invalid field, and sends the payout 
   expect((await sent).postDataJSON()).toMatchObject({ name: 'Reports', permissions: ['balance:read'], max_payout_amount: 2_500_000 });
   await expect(page.getByTestId('one-time-secret')).toHaveText(/^rk_test_/);
 });
+
+test('the webhook form explains each invalid field, and sends nothing until they are right', async ({ signedIn: page }) => {
+  await page.goto('/webhooks');
+  const add = page.getByRole('button', { name: 'Add endpoint' });
+  const alert = page.getByRole('alert').filter({ hasText: /./ });
+  const posts: string[] = [];
+  page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/api/webhook-endpoints') && posts.push(r.url()));
+  await add.click();
+  await expect(alert).toHaveText('Enter the address your receiver listens on, such as https://example.com/webhooks.');
+  await page.getByLabel('URL').fill('ftp://example.com/hooks');
+  await add.click();
+  await expect(alert).toHaveText('The address must be a full http:// or https:// URL, such as https://example.com/webhooks.');
+  await page.getByLabel('URL').fill('http://127.0.0.1:9/hooks');
+  await page.getByLabel('All events').uncheck();
+  await add.click();
+  await expect(alert).toHaveText('Choose at least one event, or all of them.');
+  expect(posts).toEqual([]);
+});

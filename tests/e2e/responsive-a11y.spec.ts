@@ -54,6 +54,8 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/webhooks', 'Webhooks'],
   ['/api-keys', 'Create a restricted key'],
   ['/logs', 'Requests'],
+  ['/logs/idempotency?:key', 'Idempotency key'],
+  ['/webhooks/events/:event', 'payout.created'],
 ];
 
 for (const [path, heading] of CONSOLE_PAGES) {
@@ -72,6 +74,11 @@ for (const [path, heading] of CONSOLE_PAGES) {
       // A searched, filtered view (its summary, export link and the filter form filled in).
       await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `a11y-${Date.now()}`);
       target = `/payouts?q=7890&status=pending&from=${new Date().toISOString().slice(0, 10)}`;
+    } else if (path.includes(':key') || path.includes(':event')) {
+      const key = `a11y-${Date.now()}`;
+      const payout = await payments({ action: 'withdraw', amount: 10_500, bank_code: 'BNI', account_number: '1234567890' }, key);
+      const events = await payments({ action: 'list_events', object_id: payout.id });
+      target = path.includes(':key') ? `/logs/idempotency?key=${key}` : `/webhooks/events/${events.data[0].id}`;
     } else if (path === '/checkout-sessions' || path === '/payouts') {
       await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Order 1' });
       await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `a11y-${Date.now()}`);

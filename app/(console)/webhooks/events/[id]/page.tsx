@@ -25,7 +25,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
         <h1 id="event-heading">
           {event.data.type} <code>{event.data.id}</code>
         </h1>
-        <pre className="json" data-testid="event-json">
+        <pre className="json" tabIndex={0} aria-label="Event JSON" data-testid="event-json">
           {JSON.stringify(event.data, null, 2)}
         </pre>
       </section>

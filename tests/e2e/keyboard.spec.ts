@@ -1,0 +1,126 @@
+// Every control reachable by the Tab key alone, each with a visible focus ring, at a desktop and a
+// phone width; and the console's main jobs done without a mouse (a payout, the phone menu).
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/** Marks every visible, enabled control the keyboard should reach; answers how many. */
+async function markControls(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+    // Shown now: not disabled, laid out, not hidden, and not inside a closed <details> (its summary is).
+    const closed = (el: HTMLElement) => el.tagName !== 'SUMMARY' && el.closest('details:not([open])') !== null;
+    const all = [...document.querySelectorAll<HTMLElement>(selector)].filter(
+      (el) => !(el as HTMLButtonElement).disabled && el.checkVisibility({ visibilityProperty: true }) && !closed(el),
+    );
+    all.forEach((el, i) => el.setAttribute('data-kbd', String(i)));
+    return all.length;
+  });
+}
+
+/** Tabs through the page from its top: which marked controls received focus, and which of them showed no ring. */
+async function tabThrough(page: Page, count: number) {
+  const reached = new Set<string>();
+  const noRing: string[] = [];
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  for (let i = 0; i < count + 10; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const s = getComputedStyle(el);
+      const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+      return { id: el.getAttribute('data-kbd'), ring, name: `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"` };
+    });
+    if (!focused?.id) continue;
+    reached.add(focused.id);
+    if (!focused.ring) noRing.push(focused.name);
+  }
+  return { reached, noRing };
+}
+
+async function unreached(page: Page, reached: Set<string>) {
+  return page.evaluate(
+    (ids) =>
+      [...document.querySelectorAll<HTMLElement>('[data-kbd]')]
+        .filter((el) => !ids.includes(el.getAttribute('data-kbd')!))
+        .map((el) => `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`),
+    [...reached],
+  );
+}
+
+const PAGES = ['/dashboard', '/payouts', '/balance', '/checkout-sessions', '/payout-batches', '/webhooks', '/api-keys', '/logs'];
+
+test('every control on every console page is reached by Tab, with a visible focus ring', async ({ signedIn: page, payments }) => {
+  test.slow();
+  await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `kbd-${Date.now()}`);
+  await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Keyboard order' });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const path of PAGES) {
+      await page.goto(path);
+      await expect(page.getByText(/^Loading/)).toHaveCount(0);
+      const count = await markControls(page);
+      expect(count, `${path} has controls`).toBeGreaterThan(0);
+      const { reached, noRing } = await tabThrough(page, count);
+      expect(await unreached(page, reached), `${path} at ${width}px: not reached by Tab`).toEqual([]);
+      expect(noRing, `${path} at ${width}px: focused without a visible ring`).toEqual([]);
+    }
+  }
+});
+
+test('signed out: the sign-in form and the hosted checkout page work from the keyboard', async ({ page, payments, merchant }) => {
+  const session = await payments({ action: 'create_checkout_session', amount: 42_000, description: 'Paid by keyboard' });
+  await page.goto(session.url);
+  const count = await markControls(page);
+  const { reached, noRing } = await tabThrough(page, count);
+  expect(await unreached(page, reached)).toEqual([]);
+  expect(noRing).toEqual([]);
+  // Tab to the pay button and press Enter: the page reports the payment.
+  await tabTo(page, page.getByLabel('Card number'));
+  await page.keyboard.type('4242424242424242');
+  await tabTo(page, page.getByRole('button', { name: /^Pay / }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText('Payment complete. Thank you!');
+
+  await page.goto('/login');
+  await tabTo(page, page.getByLabel('API key'));
+  await page.keyboard.type(merchant.secretKey);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+/** Presses Tab until the element is focused (at most 60 presses). */
+async function tabTo(page: Page, target: Locator) {
+  for (let i = 0; i < 60; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('not reached by Tab');
+}
+
+test('a payout sent with the keyboard alone, and the phone menu opened and followed with it', async ({ signedIn: page }) => {
+  await page.goto('/dashboard');
+  await tabTo(page, page.getByLabel('Amount (IDR)'));
+  await page.keyboard.type('23456');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowDown'); // the bank select: the first bank after "Choose a bank…"
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('1234567890');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('confirm-amount')).toHaveText('IDR 23,456');
+  await tabTo(page, page.getByRole('button', { name: 'Send payout' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/Payout po_\w+ created/)).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/dashboard');
+  const menu = page.locator('summary', { hasText: 'Menu' });
+  await tabTo(page, menu);
+  await page.keyboard.press('Enter');
+  const phoneNav = page.getByRole('navigation', { name: 'Console menu' });
+  await expect(phoneNav).toBeVisible();
+  await tabTo(page, phoneNav.getByRole('link', { name: 'Payouts' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/payouts$/);
+  await expect(menu).toBeVisible();
+});
