@@ -52,11 +52,13 @@ const PAGES = ['/dashboard', '/payouts', '/balance', '/checkout-sessions', '/pay
 
 test('every control on every console page is reached by Tab, with a visible focus ring', async ({ signedIn: page, payments }) => {
   test.slow();
-  await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `kbd-${Date.now()}`);
-  await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Keyboard order' });
+  const key = `kbd-${Date.now()}`;
+  const payout = await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, key);
+  const session = await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Keyboard order' });
+  const details = [`/payouts/${payout.id}`, `/checkout-sessions/${session.id}`, `/logs/idempotency?key=${key}`];
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 844 });
-    for (const path of PAGES) {
+    for (const path of [...PAGES, ...details]) {
       await page.goto(path);
       await expect(page.getByText(/^Loading/)).toHaveCount(0);
       const count = await markControls(page);
