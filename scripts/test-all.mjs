@@ -37,9 +37,13 @@ process.env.E2E_PORT ??= String(Number(process.env.TEST_PORT_BASE) + 100);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let ok = true;
 
+// Each step's wall time is printed after it, so a slower CI run shows which suite grew.
+const started = Date.now();
 function step(title, command, args, env = {}) {
   process.stdout.write(`\n=== ${title}\n`);
+  const t0 = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  process.stdout.write(`=== ${title}: ${Math.round((Date.now() - t0) / 1000)} s\n`);
   if (result.status !== 0) ok = false;
   return result.status === 0;
 }
@@ -85,5 +89,5 @@ playwrightStep('end-to-end tests, console and API split (Playwright, Chromium)',
 // 3. stress, quick size
 vitestStep('stress, quick size (vitest.stress.config.ts)', 'stress', ['--config', 'vitest.stress.config.ts'], { STRESS_SIZE: 'quick' });
 
-process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
+process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''} in ${Math.round((Date.now() - started) / 1000)} s\n`);
 process.exit(ok && totals.failed === 0 ? 0 : 1);
