@@ -32,7 +32,7 @@ export function RequestLogTable({ rows }: { rows: Entry[] }) {
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.id} data-testid="request-row" data-request-id={r.id} data-action={r.action} data-key-id={r.key_id}>
+            <tr key={r.id} data-testid="request-row" data-request-id={r.id} data-action={r.action} data-key-id={r.key_id} data-status={r.status}>
               <td>{formatTime(r.created_at)}</td>
               <td>
                 <code>{r.action}</code>
