@@ -1,8 +1,8 @@
 // The layering written down in .dependency-cruiser.cjs holds for the whole source tree.
-import fs from 'node:fs';
 import path from 'node:path';
 import { cruise } from 'dependency-cruiser';
 import { describe, expect, it } from 'vitest';
+import { readSource, sourceFiles } from './source-files';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const config = require('../../.dependency-cruiser.cjs');
 
@@ -33,12 +33,9 @@ describe('server-only markers', () => {
   // Modules that hold a merchant's key or the session secrets. Those that never see a key are listed by
   // name: pure helpers, and the purge that the background jobs run outside Next (where the marker throws).
   const NO_KEY_HERE = new Set(['lib/upstream/in-process-fetch.ts', 'lib/upstream/upstream-error.ts', 'lib/session/session-purge.ts']);
-  const root = path.join(__dirname, '../..');
-  const files = ['lib/session', 'lib/upstream']
-    .flatMap((dir) => fs.readdirSync(path.join(root, dir)).map((f) => `${dir}/${f}`))
-    .filter((f) => f.endsWith('.ts') && !NO_KEY_HERE.has(f));
+  const files = sourceFiles(['lib/session', 'lib/upstream'], /\.ts$/).filter((f) => !NO_KEY_HERE.has(f));
 
   it.each(files)('%s starts with import "server-only"', (file) => {
-    expect(fs.readFileSync(path.join(root, file), 'utf8').split('\n')[0]).toBe("import 'server-only';");
+    expect(readSource(file).split('\n')[0]).toBe("import 'server-only';");
   });
 });
