@@ -36,6 +36,8 @@ const envSchema = z.object({
   IDEMPOTENCY_KEY_TTL_SECONDS: withDefault(z.coerce.number().int().min(1), 86_400),
   /** How long a duplicate waits for the original request before 409. */
   IDEMPOTENCY_WAIT_SECONDS: withDefault(z.coerce.number().min(0.1).max(60), 5),
+  /** Concurrent withdrawals are committed together, one transaction per group; false: one transaction each. */
+  WITHDRAW_GROUP_COMMIT: withDefault(z.enum(['true', 'false']).transform((v) => v === 'true'), 'true'),
   SETTLEMENT_DELAY_SECONDS: withDefault(z.coerce.number().min(0).max(86_400), 3),
   /** Proxies in front of the app whose X-Forwarded-For entries are believed; 0 uses the socket's address. */
   TRUSTED_PROXY_HOPS: withDefault(z.coerce.number().int().min(0).max(10), 0),

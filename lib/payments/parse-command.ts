@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ACTION_NAMES, type ActionContract, type ActionName, ApiError, describeFirstIssue } from '../contract';
 import { actions } from './actions';
 import type { ActionContext } from './actions/action';
+import type { PreparedWithdrawal } from './withdrawal';
 
 /** An action with its types erased: the contract schema has just validated the input it gets. */
 interface AnyAction {
@@ -9,7 +10,10 @@ interface AnyAction {
   atomic?: boolean;
   oneTimeSecret?: boolean;
   run(ctx: ActionContext, input: unknown): Promise<object>;
+  prepare?(ctx: PrepareContext, input: unknown): PreparedWithdrawal;
 }
+
+type PrepareContext = Pick<ActionContext, 'merchant' | 'key' | 'settings'>;
 
 /** A validated command, ready to run. */
 export interface Command {
@@ -20,6 +24,8 @@ export interface Command {
   atomic: boolean;
   oneTimeSecret: boolean;
   run(ctx: ActionContext): Promise<object>;
+  /** withdraw: the payout decided before the database, so that it may be committed with others (withdraw-group.ts). */
+  prepare?(ctx: PrepareContext): PreparedWithdrawal;
 }
 
 /** Picks the action named by `action` and validates the whole body against its contract schema. */
@@ -33,7 +39,10 @@ export function parseCommand(body: Record<string, unknown>): Command {
   }
   const parsed = action.contract.request.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error);
-  return { name, mutates: action.contract.mutates, permission: action.contract.permission, atomic: action.atomic ?? false, oneTimeSecret: action.oneTimeSecret ?? false, run: (ctx) => action.run(ctx, parsed.data) };
+  return {
+    name, mutates: action.contract.mutates, permission: action.contract.permission, atomic: action.atomic ?? false, oneTimeSecret: action.oneTimeSecret ?? false, run: (ctx) => action.run(ctx, parsed.data),
+    prepare: action.prepare && ((ctx) => action.prepare!(ctx, parsed.data)),
+  };
 }
 
 function validationError(error: z.ZodError): ApiError {

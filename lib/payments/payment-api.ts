@@ -7,7 +7,9 @@ import { authenticate, recordKeyUse } from './authenticate';
 import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER } from '../contract';
 import { isDatabaseUnavailable } from '../db/types';
 import { STORED_INLINE } from './actions/action';
-import { fingerprint, parseIdempotencyKey, runIdempotent, type InlineAnswer } from './idempotency';
+import { fingerprint, parseIdempotencyKey, runIdempotent, type InlineAnswer, type StoredResult } from './idempotency';
+import { createWithdrawGroups } from './withdraw-group';
+import { writeWithdrawal } from './withdrawal';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
 import { errorCodeOf, objectIdOf, type RequestLog } from './request-log';
@@ -25,11 +27,13 @@ export interface RequestOutcome {
 
 export interface PaymentApiDeps {
   db: Db;
-  settings: CoreSettings & { authFailuresPerMinute: number };
+  settings: CoreSettings & { authFailuresPerMinute: number; withdrawGroupCommit?: boolean };
   log: Logger;
   onRequest?: (outcome: RequestOutcome) => void;
   /** Where authenticated calls are logged for list_requests (request-log.ts); none: not logged. */
   requestLog?: RequestLog;
+  /** The size of each group of withdrawals committed together (metrics). */
+  onGroup?: (size: number) => void;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -47,6 +51,8 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
  */
 export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
   const { db } = deps;
+  // Concurrent withdrawals are committed together (withdraw-group.ts) unless WITHDRAW_GROUP_COMMIT=false.
+  const withdrawGroups = deps.settings.withdrawGroupCommit === false ? undefined : createWithdrawGroups(db, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup });
 
   return async function handle(req, meta = {}) {
     const started = performance.now();
@@ -70,16 +76,17 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       action = command.name;
       assertPermitted(callerKey, command);
       const origin = deps.settings.publicBaseUrl ?? requestOrigin(req.url);
-      const run = (tx: Queryable, inline?: InlineAnswer) => command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, origin, inline });
+      // withdraw is decided before the database (its payout-limit refusal included), then written alone or in a group.
+      const withdrawal = command.prepare?.({ merchant, key: callerKey, settings: deps.settings });
+      const run = (tx: Queryable, inline?: InlineAnswer): Promise<object> =>
+        withdrawal ? writeWithdrawal(tx, withdrawal, inline) : command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, origin, inline });
       const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
       idempotencyKey = key;
 
       if (!command.mutates) {
         response = json(200, JSON.stringify(await run(db)));
-      } else if (key === undefined) {
-        response = json(200, JSON.stringify(await db.transaction((tx) => run(tx))));
       } else {
-        const call = {
+        const call = key === undefined ? undefined : {
           merchantId: merchant.id,
           key,
           action: command.name,
@@ -87,18 +94,23 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
           ttlSeconds: deps.settings.idempotencyTtlSeconds,
           waitSeconds: deps.settings.idempotencyWaitSeconds,
         };
-        const stored = await runIdempotent(
-          db,
-          call,
-          async (tx, inline) => {
-            const answer = await run(tx, inline);
-            const body = JSON.stringify(answer);
-            // A secret shown once is never kept in the idempotency store.
-            const storedBody = command.oneTimeSecret ? JSON.stringify({ ...answer, secret: null }) : undefined;
-            return { status: 200, body, storedBody, stored: STORED_INLINE in answer };
-          },
-          { requestId, atomic: command.atomic },
-        );
+        /** The request in a transaction of its own: without a key, or claiming the key and storing its answer. */
+        const alone = async (): Promise<StoredResult> => {
+          if (!call) return { status: 200, body: JSON.stringify(await db.transaction((tx) => run(tx))), replayed: false };
+          return runIdempotent(
+            db,
+            call,
+            async (tx, inline) => {
+              const answer = await run(tx, inline);
+              const body = JSON.stringify(answer);
+              // A secret shown once is never kept in the idempotency store.
+              const storedBody = command.oneTimeSecret ? JSON.stringify({ ...answer, secret: null }) : undefined;
+              return { status: 200, body, storedBody, stored: STORED_INLINE in answer };
+            },
+            { requestId, atomic: command.atomic },
+          );
+        };
+        const stored = withdrawal && withdrawGroups ? await withdrawGroups.submit({ prepared: withdrawal, call, requestId, alone }) : await alone();
         response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
       }
     } catch (error) {

@@ -33,6 +33,12 @@ export function createMetrics(db: Db, opts: { payments?: boolean } = {}) {
   });
   const authFailures = new Counter({ name: 'payments_api_auth_failures_total', help: '401 answers (no valid key).', registers: [registry] });
   const rateLimited = new Counter({ name: 'payments_api_rate_limited_total', help: '429 answers.', registers: [registry] });
+  const withdrawGroups = new Histogram({
+    name: 'payments_withdraw_group_size',
+    help: 'Withdrawals committed together in one transaction (group commit; 1: a lone request).',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000],
+    registers: [registry],
+  });
   const jobRuns = new Counter({
     name: 'payments_job_runs_total',
     help: 'Runs of each background job, by outcome.',
@@ -107,6 +113,10 @@ export function createMetrics(db: Db, opts: { payments?: boolean } = {}) {
       if (outcome.code === 'idempotency_request_in_progress') inProgress.inc();
       if (outcome.status === 401) authFailures.inc();
       if (outcome.status === 429) rateLimited.inc();
+    },
+    /** The core's `onGroup` hook: the size of each group of withdrawals. */
+    observeGroup(size: number) {
+      withdrawGroups.observe(size);
     },
     /** The background jobs' observer (lib/server/background-jobs.ts). */
     observeJob(job: string, outcome: 'ok' | 'failed', ms: number) {

@@ -49,7 +49,9 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
     log,
     requestLog,
     onRequest: metrics.observe,
+    onGroup: metrics.observeGroup,
     settings: {
+      withdrawGroupCommit: settings.WITHDRAW_GROUP_COMMIT,
       idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
       idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
       settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,

@@ -72,13 +72,14 @@ export async function callApi<T = any>(baseUrl: string, defaultKey: string | und
  */
 export async function startTestApi(
   db: Db,
-  opts: { settings?: Partial<PaymentApiDeps['settings']>; openingBalance?: number; log?: Logger } = {},
+  opts: { settings?: Partial<PaymentApiDeps['settings']>; openingBalance?: number; log?: Logger; onGroup?: PaymentApiDeps['onGroup'] } = {},
 ): Promise<TestApi> {
   const requestLog = createRequestLog(db, createLogger({ level: 'silent' }));
   const core = createPaymentCore({
     db,
     requestLog,
     log: opts.log ?? createLogger({ level: 'silent' }),
+    onGroup: opts.onGroup,
     settings: {
       idempotencyTtlSeconds: 86_400,
       idempotencyWaitSeconds: 5,

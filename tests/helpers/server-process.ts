@@ -28,6 +28,8 @@ export interface ServerOptions {
   /** Next build folder (kind 'next'). */
   distDir?: string;
   env?: Record<string, string>;
+  /** Extra node flags (a CPU profile: --cpu-prof, which NODE_OPTIONS may not carry). */
+  nodeArgs?: string[];
 }
 
 const live = new Set<ChildProcess>();
@@ -88,7 +90,7 @@ export class ServerProcess {
       ...(this.opts.distDir ? { NEXT_DIST_DIR: this.opts.distDir } : {}),
       ...this.opts.env,
     };
-    const args = ['--import', 'tsx', path.join(ROOT, ENTRY[this.opts.kind])];
+    const args = [...(this.opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, ENTRY[this.opts.kind])];
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     live.add(child);

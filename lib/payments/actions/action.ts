@@ -4,6 +4,7 @@ import type { InlineAnswer } from '../idempotency';
 import type { CallerKey } from '../authenticate';
 import type { Merchant } from '../merchants';
 import type { SecretBox } from '../webhooks/secret-box';
+import type { PreparedWithdrawal } from '../withdrawal';
 
 export interface CoreSettings {
   idempotencyTtlSeconds: number;
@@ -45,9 +46,18 @@ export interface Action<N extends ActionName = ActionName> {
    */
   oneTimeSecret?: boolean;
   run(ctx: ActionContext, input: ActionRequest<N>): Promise<object>;
+  /**
+   * A withdrawal decided without the database (its refusals thrown here), so that
+   * the core can commit it together with concurrent ones (withdraw-group.ts).
+   */
+  prepare?(ctx: Pick<ActionContext, 'merchant' | 'key' | 'settings'>, input: ActionRequest<N>): PreparedWithdrawal;
 }
 
-export const implement = <N extends ActionName>(name: N, run: Action<N>['run'], opts: { atomic?: boolean; oneTimeSecret?: boolean } = {}): Action<N> => ({
+export const implement = <N extends ActionName>(
+  name: N,
+  run: Action<N>['run'],
+  opts: { atomic?: boolean; oneTimeSecret?: boolean; prepare?: Action<N>['prepare'] } = {},
+): Action<N> => ({
   name,
   contract: ACTIONS[name],
   run,

@@ -1,0 +1,82 @@
+import { eventCtes, payoutJsonSql } from './event-sql';
+import { PAYOUT_COLUMNS } from './serialize';
+import type { WithdrawalRow } from './withdraw-statement';
+
+/**
+ * The set-based statements of a group of withdrawals (withdraw-group.ts): each
+ * takes arrays, one element per request, so that a group of any size costs the
+ * same few round trips and statements as one withdrawal.
+ */
+
+/**
+ * Claims the group's idempotency keys (CLAIM_SQL of idempotency.ts, for many):
+ * the keys it returns are this group's; the others are in use (replays). Sorted
+ * by (merchant, key) so that two groups claiming the same keys lock them in the
+ * same order. The claim's wait bound is lifted once the claims are done, as for
+ * one request.
+ */
+export const CLAIM_GROUP_SQL = `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ORDER BY 1, 2
+  ON CONFLICT (merchant_id, key) DO UPDATE
+    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
+        response_status = NULL, response_body = NULL
+    WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
+  RETURNING merchant_id, key, set_config('lock_timeout', '0', true) AS unbounded`;
+
+/**
+ * Locks the balances of the group's merchants in merchant order (every group
+ * locks in that order: groups of several instances cannot deadlock on them) and
+ * reads what each has available, with the transaction's timestamp.
+ */
+export const LOCK_BALANCES_SQL = `SELECT merchant_id, available, now() AS now FROM balances
+  WHERE merchant_id = ANY($1::text[]) ORDER BY merchant_id FOR UPDATE`;
+
+/** The stored answers of the group: one per claimed key, a payout or a refusal. */
+export interface StoredAnswers {
+  merchantIds: string[];
+  keys: string[];
+  statuses: number[];
+  bodies: string[];
+}
+
+/**
+ * Writes the accepted withdrawals (in arrival order) and stores every answer, in
+ * one statement: per merchant one update of the balance by the group's total;
+ * per withdrawal its ledger entry (balance_after as if applied one by one), its
+ * payout, its `payout.created` event with its deliveries; per claimed key its
+ * answer. Returns how many balances and payouts it wrote, so that the caller can
+ * check them before COMMIT.
+ */
+export function writeGroupStatement(accepted: WithdrawalRow[], answers: StoredAnswers) {
+  const column = <K extends keyof WithdrawalRow>(k: K) => accepted.map((w) => w[k]);
+  const params = [
+    column('payoutId'), column('merchantId'), column('amount'), column('currency'), column('bankCode'),
+    column('accountNumber'), column('settleDelaySeconds'), column('createdBy'),
+    answers.merchantIds, answers.keys, answers.statuses, answers.bodies,
+  ];
+  const sql = `WITH req AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::json[])
+        WITH ORDINALITY AS r(id, merchant_id, amount, currency, bank_code, account_number, delay, created_by, ord)),
+    tot AS (SELECT merchant_id, sum(amount)::bigint AS total FROM req GROUP BY merchant_id),
+    bal AS (
+      UPDATE balances b SET available = b.available - tot.total, pending_payouts = b.pending_payouts + tot.total, updated_at = now()
+      FROM tot WHERE b.merchant_id = tot.merchant_id AND b.available >= tot.total
+      RETURNING b.merchant_id, b.available + tot.total AS opening),
+    entry AS (
+      INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
+      SELECT r.merchant_id, -r.amount, bal.opening - sum(r.amount) OVER (PARTITION BY r.merchant_id ORDER BY r.ord), 'payout', r.id
+      FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord),
+    po AS (
+      INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by)
+      SELECT r.id, r.merchant_id, r.amount, r.currency, r.bank_code, r.account_number, 'pending', now() + make_interval(secs => r.delay), r.created_by
+      FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord
+      RETURNING merchant_id, ${PAYOUT_COLUMNS}),
+    ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })},
+    stored AS (
+      UPDATE idempotency_keys k SET response_status = s.status, response_body = s.body
+      FROM unnest($9::text[], $10::text[], $11::int[], $12::text[]) AS s(merchant_id, key, status, body)
+      WHERE k.merchant_id = s.merchant_id AND k.key = s.key
+      RETURNING 1)
+    SELECT (SELECT count(*) FROM bal)::int AS balances, (SELECT count(*) FROM po)::int AS payouts, (SELECT count(*) FROM stored)::int AS stored`;
+  return { sql, params };
+}

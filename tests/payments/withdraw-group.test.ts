@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable, type Db } from '@/lib/db/types';
+import type { CallerKey } from '@/lib/payments/authenticate';
+import { fingerprint, runIdempotent, type IdempotentCall, type StoredResult } from '@/lib/payments/idempotency';
+import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
+import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/serialize';
+import { createWithdrawGroups, type GroupedWithdrawal } from '@/lib/payments/withdraw-group';
+import { prepareWithdrawal, writeWithdrawal } from '@/lib/payments/withdrawal';
+import { testSecretBox } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
+import { ledgerCheck } from '../helpers/ledger';
+
+const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, secretBox: testSecretBox };
+const secretKey: CallerKey = { id: 'key_test', type: 'secret', name: null, permissions: null, maxPayoutAmount: null, lastUseStale: false };
+
+/** A withdraw request as the core submits it: prepared, with its key, and its path alone (the core's, for replays and fallbacks). */
+function request(db: Db, merchant: CreatedMerchant, amount: number, idempotencyKey?: string, account = '1234567890'): GroupedWithdrawal {
+  const input = { action: 'withdraw' as const, amount, bank_code: 'BCA' as const, account_number: account };
+  const prepared = prepareWithdrawal({ merchant, key: secretKey, settings }, input);
+  const call: IdempotentCall | undefined = idempotencyKey === undefined ? undefined : {
+    merchantId: merchant.id, key: idempotencyKey, action: 'withdraw', fingerprint: fingerprint(input), ttlSeconds: 86_400, waitSeconds: 5,
+  };
+  const requestId = `req_${idempotencyKey ?? amount}`;
+  const alone = async (): Promise<StoredResult> => {
+    if (!call) return { status: 200, body: JSON.stringify(await db.transaction((tx) => writeWithdrawal(tx, prepared))), replayed: false };
+    return runIdempotent(db, call, async (tx, inline) => ({ status: 200, body: JSON.stringify(await writeWithdrawal(tx, prepared, inline)), stored: true }), { requestId, atomic: true });
+  };
+  return { prepared, call, requestId, alone };
+}
+
+/** A database whose statements can be made to fail: the fault is injected, everything else is the real database. */
+function faulty(db: Db, fail: (sql: string) => Error | undefined): Db {
+  const wrap = <T extends Pick<Db, 'query'>>(q: T) => ({
+    ...q,
+    query: (sql: string, params?: readonly unknown[]) => {
+      const error = fail(sql);
+      return error ? Promise.reject(error) : q.query(sql, params);
+    },
+  });
+  return { ...db, ...wrap(db), transaction: (fn, opts) => db.transaction((tx) => fn(wrap(tx) as typeof tx), opts) } as Db;
+}
+
+const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+const settled = (rs: PromiseSettledResult<StoredResult>[]) => rs.map((r) => (r.status === 'fulfilled' ? [r.value.status, r.value.replayed] : ['error', (r.reason as { code?: string }).code]));
+
+describe.each(backends)('withdrawals committed as a group ($name)', (backend) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await backend.open();
+  });
+  afterAll(async () => db.close());
+
+  it('applies one group in arrival order against a running balance: one that would overdraw is refused alone, the others go', async () => {
+    const m = await createMerchant(db, { name: 'Group', openingBalance: 100_000 });
+    const sizes: number[] = [];
+    const groups = createWithdrawGroups(db, { waitSeconds: 5, onGroup: (n) => sizes.push(n) });
+    const reqs = [request(db, m, 60_000, 'g-1'), request(db, m, 50_000, 'g-2'), request(db, m, 40_000, 'g-3'), request(db, m, 1_000)];
+    const results = await Promise.allSettled(reqs.map((r) => groups.submit(r)));
+
+    expect(sizes).toEqual([4]);
+    expect(settled(results)).toEqual([[200, false], [422, false], [200, false], ['error', 'insufficient_funds']]);
+    expect((results[3] as PromiseRejectedResult).reason).toMatchObject({ code: 'insufficient_funds', param: 'amount' });
+    const refusal = JSON.parse((results[1] as PromiseFulfilledResult<StoredResult>).value.body);
+    expect(refusal.error).toMatchObject({ code: 'insufficient_funds', param: 'amount', request_id: 'req_g-2' });
+
+    // Each request has its own record: the answer it got, byte for byte; payouts, entries and events of the paid ones only.
+    const stored = await db.query<{ key: string; response_status: number; response_body: string }>(
+      'SELECT key, response_status, response_body FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key', [m.id]);
+    expect(stored.map((s) => [s.key, s.response_status])).toEqual([['g-1', 200], ['g-2', 422], ['g-3', 200]]);
+    stored.forEach((s, i) => expect(s.response_body).toBe((results[i] as PromiseFulfilledResult<StoredResult>).value.body));
+    const entries = await db.query<{ amount: number; balance_after: number; reference_id: string }>(
+      `SELECT amount, balance_after, reference_id FROM ledger_entries WHERE merchant_id = $1 AND kind = 'payout' ORDER BY id`, [m.id]);
+    expect(entries.map((e) => [e.amount, e.balance_after, e.reference_id])).toEqual([
+      [-60_000, 40_000, reqs[0]!.prepared.row.payoutId], [-40_000, 0, reqs[2]!.prepared.row.payoutId],
+    ]);
+    const events = await db.query<{ object_id: string }>(`SELECT object_id FROM events WHERE merchant_id = $1 AND type = 'payout.created' ORDER BY seq`, [m.id]);
+    expect(events.map((e) => e.object_id)).toEqual([reqs[0]!.prepared.row.payoutId, reqs[2]!.prepared.row.payoutId]);
+    expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 0, ledger: 0, pending: 100_000, pendingSum: 100_000, payouts: 2 });
+
+    // The answer is the payout as get_payout reads it from the row: same created_at, same everything.
+    const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1`, [reqs[0]!.prepared.row.payoutId]);
+    expect((results[0] as PromiseFulfilledResult<StoredResult>).value.body).toBe(JSON.stringify(payoutObject(row!)));
+  });
+
+  it('keeps each merchant of a group to its own balance', async () => {
+    const [a, b] = await Promise.all([createMerchant(db, { name: 'A', openingBalance: 30_000 }), createMerchant(db, { name: 'B', openingBalance: 10_000 })]);
+    const groups = createWithdrawGroups(db, { waitSeconds: 5 });
+    const reqs = [request(db, a, 20_000, 'a-1'), request(db, b, 20_000, 'b-1'), request(db, a, 10_000, 'a-2'), request(db, b, 10_000, 'b-2')];
+    expect(settled(await Promise.allSettled(reqs.map((r) => groups.submit(r))))).toEqual([[200, false], [422, false], [200, false], [200, false]]);
+    expect(await ledgerCheck(db, a.id)).toMatchObject({ available: 0, ledger: 0, payouts: 2 });
+    expect(await ledgerCheck(db, b.id)).toMatchObject({ available: 0, ledger: 0, payouts: 1 });
+  });
+
+  it('makes one payout of two requests with the same key at once: the second is the replay of the first', async () => {
+    const m = await createMerchant(db, { name: 'Twice', openingBalance: 100_000 });
+    const sizes: number[] = [];
+    const groups = createWithdrawGroups(db, { waitSeconds: 5, onGroup: (n) => sizes.push(n) });
+    const results = await Promise.all([request(db, m, 10_000, 'same'), request(db, m, 20_000, 'other'), request(db, m, 10_000, 'same')].map((r) => groups.submit(r)));
+    expect(results.map((r) => [r.status, r.replayed])).toEqual([[200, false], [200, false], [200, true]]);
+    expect(results[2]!.body).toBe(results[0]!.body);
+    expect(sizes).toEqual([2, 1]);
+    expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 70_000, payouts: 2 });
+  });
+
+  it('answers a key already used by an earlier request alone: its replay, or the reuse refused', async () => {
+    const m = await createMerchant(db, { name: 'Earlier', openingBalance: 100_000 });
+    const groups = createWithdrawGroups(db, { waitSeconds: 5 });
+    const first = await groups.submit(request(db, m, 10_000, 'used'));
+    // In the next group: the same request again (its replay), a new key, and the used key with another amount (its reuse refused).
+    const again = await Promise.allSettled([request(db, m, 10_000, 'used'), request(db, m, 20_000, 'used-2'), request(db, m, 5_000, 'used')].map((r) => groups.submit(r)));
+    expect(settled(again)).toEqual([[200, true], [200, false], ['error', 'idempotency_key_reused']]);
+    expect((again[0] as PromiseFulfilledResult<StoredResult>).value.body).toBe(first.body);
+    expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 70_000, ledger: 70_000, payouts: 2 });
+  });
+
+  it('runs the requests of a group whose transaction fails one by one, each with its record', async () => {
+    const m = await createMerchant(db, { name: 'Deadlock', openingBalance: 100_000 });
+    let failures = 0;
+    const flaky = faulty(db, (sql) => (sql.startsWith('WITH req AS') && failures++ === 0 ? withCode('deadlock detected', '40P01') : undefined));
+    const groups = createWithdrawGroups(flaky, { waitSeconds: 5 });
+    const results = await Promise.all([request(flaky, m, 10_000, 'd-1'), request(flaky, m, 20_000, 'd-2'), request(flaky, m, 200_000, 'd-3')].map((r) => groups.submit(r)));
+    expect(failures).toBe(1);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 422]);
+    const keys = await db.query<{ key: string; response_status: number }>('SELECT key, response_status FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key', [m.id]);
+    expect(keys.map((k) => [k.key, k.response_status])).toEqual([['d-1', 200], ['d-2', 200], ['d-3', 422]]);
+    expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 70_000, ledger: 70_000, payouts: 2 });
+  });
+
+  it('fails every request of a group as one request would when the database is lost, and writes nothing', async () => {
+    const m = await createMerchant(db, { name: 'Lost', openingBalance: 100_000 });
+    const lost = faulty(db, (sql) => (sql.startsWith('WITH req AS') ? withCode('terminating connection due to administrator command', '57P01') : undefined));
+    const groups = createWithdrawGroups(lost, { waitSeconds: 5 });
+    const results = await Promise.allSettled([request(lost, m, 10_000, 'l-1'), request(lost, m, 20_000)].map((r) => groups.submit(r)));
+    expect(results.every((r) => r.status === 'rejected' && isDatabaseUnavailable(r.reason))).toBe(true);
+    expect(await db.query('SELECT 1 FROM idempotency_keys WHERE merchant_id = $1', [m.id])).toHaveLength(0);
+    expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 100_000, payouts: 0 });
+  });
+});
