@@ -12,6 +12,7 @@ import { ensureNextBuild } from '../tests/helpers/next-build';
 import { DEMO_KEY, ROOT, ServerProcess, type ServerKind } from '../tests/helpers/server-process';
 import { webhookCost, type WebhookCostFigures } from './webhook-cost';
 import { busyMerchant, type BusyMerchantFigures } from './busy-merchant';
+import { busyMerchantReport } from './busy-merchant-report';
 import { requestLogCost, type RequestLogCostFigures } from './request-log-cost';
 import { apiDrive, consoleDrive, drive, sequentialP50, signIn, type Action } from './drive';
 
@@ -192,17 +193,7 @@ function report(
   for (const p of proxy) lines.push(`| ${p.mode} | ${p.action} | ${p.directP50} | ${p.proxyP50} | ${p.addedMs} | ${p.addedMs <= 2 ? 'met' : 'NOT met'} |`);
   lines.push('', '| database | server | RSS idle MiB | RSS peak under load MiB |', '|---|---|---:|---:|');
   for (const m of memory) lines.push(`| ${m.mode} | ${m.server} | ${m.idleMiB} | ${m.loadMiB} |`);
-  if (busy) {
-    lines.push('', 'A busy merchant on PostgreSQL (npm start; hot-row limit: the same clients, one conditional update of one balance row per transaction, on the driver)');
-    lines.push('| case | clients | per second | of the hot-row limit | non-2xx | target |', '|---|---:|---:|---:|---:|---|');
-    for (const c of ['8', '64']) {
-      const o = busy.oneMerchant[c]!;
-      lines.push(`| hot-row limit | ${c} | ${busy.hotRowLimit[c]} | 100% |  |  |`);
-      lines.push(`| withdrawals of one merchant | ${c} | ${o.rps} | ${Math.round(o.ofLimit * 100)}% | ${o.non2xx} | 50%: ${o.ofLimit >= 0.5 ? 'met' : 'NOT met'} |`);
-    }
-    lines.push(`| withdrawals of 64 merchants | 64 | ${busy.manyMerchants.rps} |  | ${busy.manyMerchants.non2xx} |  |`);
-    lines.push(`| 10,000 payouts in batches of 1,000 | 1 | ${busy.batch.ms} ms in all |  |  | 5,000 ms: ${busy.batch.ms <= 5000 ? 'met' : 'NOT met'}; invariant ${busy.batch.invariantExact ? 'exact' : 'BROKEN'} |`);
-  }
+  if (busy) lines.push('', ...busyMerchantReport(busy));
   if (webhooks.length > 0) {
     lines.push('', 'Events and webhooks (standalone server; withdrawals of a merchant with one endpoint subscribed to every event, against one without, paired rounds)');
     lines.push('| database | withdraw/s without endpoints | withdraw/s with one endpoint | ratio (paired by round) | deliveries/s during the load | deliveries/s after it (backlog) | target |', '|---|---:|---:|---:|---:|---:|---|');
