@@ -9,27 +9,27 @@ import type { WithdrawalRow } from './withdraw-statement';
  */
 
 /**
- * Claims the group's idempotency keys (CLAIM_SQL of idempotency.ts, for many):
- * the keys it returns are this group's; the others are in use (replays). Sorted
- * by (merchant, key) so that two groups claiming the same keys lock them in the
- * same order. The claim's wait bound is lifted once the claims are done, as for
- * one request.
+ * Claims the group's idempotency keys and locks its merchants' balances, in one
+ * statement. The claim is CLAIM_SQL's (idempotency.ts) for many, sorted by
+ * (merchant, key) so that two groups claiming the same keys lock them in the same
+ * order; a key it does not return is in use (a replay). The balances are locked in
+ * merchant order (every group locks in that order: groups of several instances
+ * cannot deadlock on them) and read with the transaction's timestamp, one row per
+ * merchant with the keys claimed for it. The claim's wait bound is lifted once
+ * the statement is done, as for one request.
  */
-export const CLAIM_GROUP_SQL = `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ORDER BY 1, 2
-  ON CONFLICT (merchant_id, key) DO UPDATE
-    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
-        response_status = NULL, response_body = NULL
-    WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
-  RETURNING merchant_id, key, set_config('lock_timeout', '0', true) AS unbounded`;
-
-/**
- * Locks the balances of the group's merchants in merchant order (every group
- * locks in that order: groups of several instances cannot deadlock on them) and
- * reads what each has available, with the transaction's timestamp.
- */
-export const LOCK_BALANCES_SQL = `SELECT merchant_id, available, now() AS now FROM balances
-  WHERE merchant_id = ANY($1::text[]) ORDER BY merchant_id FOR UPDATE`;
+export const CLAIM_AND_LOCK_SQL = `WITH claimed AS (
+    INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ORDER BY 1, 2
+    ON CONFLICT (merchant_id, key) DO UPDATE
+      SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
+          response_status = NULL, response_body = NULL
+      WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
+    RETURNING merchant_id, key)
+  SELECT b.merchant_id, b.available, now() AS now,
+         ARRAY(SELECT c.key FROM claimed c WHERE c.merchant_id = b.merchant_id) AS claimed,
+         set_config('lock_timeout', '0', true) AS unbounded
+  FROM balances b WHERE b.merchant_id = ANY($6::text[]) ORDER BY b.merchant_id FOR UPDATE OF b`;
 
 /** The stored answers of the group: one per claimed key, a payout or a refusal. */
 export interface StoredAnswers {

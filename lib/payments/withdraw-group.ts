@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable, type Db, type Queryable } from '../db/types';
 import { createGroupQueue } from './group-queue';
 import type { IdempotentCall, StoredResult } from './idempotency';
-import { CLAIM_GROUP_SQL, LOCK_BALANCES_SQL, writeGroupStatement, type StoredAnswers } from './withdraw-group-statements';
+import { CLAIM_AND_LOCK_SQL, writeGroupStatement, type StoredAnswers } from './withdraw-group-statements';
 import { insufficientFunds, type PreparedWithdrawal } from './withdrawal';
 
 /** One withdraw request waiting for its group. */
@@ -22,9 +22,9 @@ export const MAX_GROUP_SIZE = 1000;
  * committed together, one transaction per group (group-queue.ts decides who goes
  * together; a lone request goes alone, at once, through the ordinary path).
  *
- * A group's transaction: claim the keys (one statement), lock the merchants'
- * balances in merchant order and read them (one statement), decide in arrival
- * order against a running balance per merchant who is paid and who is refused
+ * A group's transaction: claim the keys and lock the merchants' balances in
+ * merchant order, reading them (one statement), decide in arrival order against
+ * a running balance per merchant who is paid and who is refused
  * (`insufficient_funds`, alone), then write every payout, ledger entry, event and
  * stored answer (one statement), COMMIT. Every request gets the answer it would
  * have had alone, and none before the COMMIT.
@@ -63,13 +63,10 @@ type Outcome = { kind: 'paid'; body: string } | { kind: 'refused'; body?: string
 
 async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: number): Promise<PromiseSettledResult<StoredResult>[]> {
   const outcomes = await db.transaction(async (tx) => {
-    const claimed = await claimKeys(tx, group);
+    const { balances, claimed } = await claimAndLock(tx, group);
     // Requests whose key is in use are answered alone once this group is done.
     const taking = group.map((w) => !w.call || claimed.has(`${w.call.merchantId} ${w.call.key}`));
-    const merchants = [...new Set(group.filter((_, i) => taking[i]).map((w) => w.prepared.row.merchantId))];
-    if (merchants.length === 0) return group.map((): Outcome => ({ kind: 'alone' }));
-
-    const balances = await tx.query<{ merchant_id: string; available: number; now: Date }>(LOCK_BALANCES_SQL, [merchants]);
+    if (!taking.some(Boolean)) return group.map((): Outcome => ({ kind: 'alone' }));
     const now = new Date(balances[0]!.now);
     const left = new Map(balances.map((b) => [b.merchant_id, Number(b.available)]));
     const accepted: GroupedWithdrawal['prepared']['row'][] = [];
@@ -123,12 +120,13 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
   );
 }
 
-/** Claims the keys of the group's keyed requests; returns the claimed ones as `merchant key`. */
-async function claimKeys(tx: Queryable, group: GroupedWithdrawal[]): Promise<Set<string>> {
+/** Claims the keys of the group's keyed requests and locks its merchants' balances; claimed keys as `merchant key`. */
+async function claimAndLock(tx: Queryable, group: GroupedWithdrawal[]) {
   const calls = group.flatMap((w) => (w.call ? [w.call] : []));
-  if (calls.length === 0) return new Set();
-  const rows = await tx.query<{ merchant_id: string; key: string }>(CLAIM_GROUP_SQL, [
-    calls.map((c) => c.merchantId), calls.map((c) => c.key), calls.map((c) => c.action), calls.map((c) => c.fingerprint), calls[0]!.ttlSeconds,
+  const merchants = [...new Set(group.map((w) => w.prepared.row.merchantId))];
+  const balances = await tx.query<{ merchant_id: string; available: number; now: Date; claimed: string[] }>(CLAIM_AND_LOCK_SQL, [
+    calls.map((c) => c.merchantId), calls.map((c) => c.key), calls.map((c) => c.action), calls.map((c) => c.fingerprint),
+    calls[0]?.ttlSeconds ?? 0, merchants,
   ]);
-  return new Set(rows.map((r) => `${r.merchant_id} ${r.key}`));
+  return { balances, claimed: new Set(balances.flatMap((b) => b.claimed.map((key) => `${b.merchant_id} ${key}`))) };
 }
