@@ -20,8 +20,8 @@ async function read(req: http.IncomingMessage): Promise<any> {
 async function merchantFor(header: string | undefined, address: string) {
   const key = header?.slice(7) ?? '';
   const [m] = await db.query<{ id: string | null; name: string; currency: string; failures: number; key_id: string; key_type: string; key_name: string | null }>(AUTH_SQL, [
-    createHash('sha256').update(key, 'utf8').digest('hex'),
-    address,
+    [createHash('sha256').update(key, 'utf8').digest('hex')],
+    [address],
     ALL_ADDRESSES,
   ]);
   return m?.id ? (m as { id: string; name: string; currency: string; key_id: string; key_type: string; key_name: string | null }) : undefined;

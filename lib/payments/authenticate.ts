@@ -2,6 +2,7 @@ import { ApiError } from '../contract';
 import { ALL_ADDRESSES, failuresNowSql, recordFailure, windowEndsInSql } from '../db/auth-failures';
 import type { Queryable } from '../db/types';
 import type { Merchant } from './merchants';
+import { createGroupQueue } from './group-queue';
 import { hashSecretKey, isWellFormedApiKey } from './secret-keys';
 
 const unauthorized = () =>
@@ -22,18 +23,20 @@ export interface CallerKey {
 }
 
 /**
- * The key's merchant and key (if it works: not revoked, not past the grace period
- * of a roll) and this minute's failures of the address and of all addresses: one
- * round trip.
+ * For each (key hash, client address) of `$1`, `$2`, in order: the key's merchant
+ * and key (if it works: not revoked, not past the grace period of a roll) and this
+ * minute's failures of the address and of all addresses (`$3`). One statement for
+ * every request that authenticates at once (createAuthenticator).
  */
 export const AUTH_SQL = `SELECT m.id, m.name, m.currency, k.id AS key_id, k.type AS key_type, k.name AS key_name,
          k.permissions, k.max_payout_amount,
          (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale,
-         ${failuresNowSql('$2')} AS failures, ${failuresNowSql('$3')} AS all_failures,
+         ${failuresNowSql('r.address')} AS failures, ${failuresNowSql('$3')} AS all_failures,
          ${windowEndsInSql} AS retry_after
-  FROM (SELECT 1) one
-  LEFT JOIN api_keys k ON k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
-  LEFT JOIN merchants m ON m.id = k.merchant_id`;
+  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(hash, address, ord)
+  LEFT JOIN api_keys k ON k.key_hash = r.hash AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+  LEFT JOIN merchants m ON m.id = k.merchant_id
+  ORDER BY r.ord`;
 
 interface AuthRow extends Partial<Merchant> {
   key_id: string;
@@ -73,33 +76,40 @@ export function recordKeyUse(db: Queryable, key: CallerKey, onError: (error: unk
  * so it cannot go on guessing keys. Past a ceiling over all addresses together,
  * failures get 429 too (valid keys still pass: a flood from many addresses must
  * not lock every merchant out).
+ *
+ * Requests that authenticate while a look-up is in flight are looked up together
+ * in the next one (natural batching, group-queue.ts): one statement and one round
+ * trip for all of them, and a lone request goes at once.
  */
-export async function authenticate(
-  db: Queryable,
-  header: string | null,
-  clientAddress: string,
-  limitPerMinute: number,
-): Promise<{ merchant: Merchant; key: CallerKey }> {
-  const match = /^bearer +(\S+) *$/i.exec(header ?? '');
-  const key = match?.[1];
-  const [row] = await db.query<AuthRow>(AUTH_SQL, [
-    key && isWellFormedApiKey(key) ? hashSecretKey(key) : '',
-    clientAddress,
-    ALL_ADDRESSES,
-  ]);
-  const limited = () =>
-    new ApiError('rate_limited', 'Too many failed authentication attempts. Retry later.', undefined, {
-      'Retry-After': String(Math.max(1, row!.retry_after)),
-    });
-  if (row!.failures >= limitPerMinute) throw limited();
-  if (row!.id) {
-    const key: CallerKey = {
-      id: row!.key_id, type: row!.key_type, name: row!.key_name, permissions: row!.permissions,
-      maxPayoutAmount: row!.max_payout_amount, lastUseStale: row!.last_use_stale,
-    };
-    return { merchant: { id: row!.id, name: row!.name!, currency: row!.currency! }, key };
-  }
-  if (row!.all_failures >= limitPerMinute * GLOBAL_FACTOR) throw limited();
-  await recordFailure(db, [clientAddress, ALL_ADDRESSES]);
-  throw unauthorized();
+export function createAuthenticator(db: Queryable, limitPerMinute: number) {
+  const lookups = createGroupQueue<{ hash: string; address: string }, AuthRow>({
+    maxSize: 500,
+    run: async (group) => {
+      const rows = await db.query<AuthRow>(AUTH_SQL, [group.map((g) => g.hash), group.map((g) => g.address), ALL_ADDRESSES]);
+      return rows.map((value) => ({ status: 'fulfilled', value }));
+    },
+  });
+
+  return async function authenticate(header: string | null, clientAddress: string): Promise<{ merchant: Merchant; key: CallerKey }> {
+    const match = /^bearer +(\S+) *$/i.exec(header ?? '');
+    const key = match?.[1];
+    const row = await lookups.submit({ hash: key && isWellFormedApiKey(key) ? hashSecretKey(key) : '', address: clientAddress });
+    const limited = () =>
+      new ApiError('rate_limited', 'Too many failed authentication attempts. Retry later.', undefined, {
+        'Retry-After': String(Math.max(1, row.retry_after)),
+      });
+    if (row.failures >= limitPerMinute) throw limited();
+    if (row.id) {
+      const key: CallerKey = {
+        id: row.key_id, type: row.key_type, name: row.key_name, permissions: row.permissions,
+        maxPayoutAmount: row.max_payout_amount, lastUseStale: row.last_use_stale,
+      };
+      return { merchant: { id: row.id, name: row.name!, currency: row.currency! }, key };
+    }
+    if (row.all_failures >= limitPerMinute * GLOBAL_FACTOR) throw limited();
+    await recordFailure(db, [clientAddress, ALL_ADDRESSES]);
+    throw unauthorized();
+  };
 }
+
+export type Authenticate = ReturnType<typeof createAuthenticator>;

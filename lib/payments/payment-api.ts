@@ -3,7 +3,7 @@ import type { Logger } from '../log';
 import { actions } from './actions';
 import type { CoreSettings } from './actions/action';
 import { assertPermitted } from './permissions';
-import { authenticate, recordKeyUse } from './authenticate';
+import { createAuthenticator, recordKeyUse } from './authenticate';
 import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER } from '../contract';
 import { isDatabaseUnavailable } from '../db/types';
 import { STORED_INLINE } from './actions/action';
@@ -51,6 +51,7 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
  */
 export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
   const { db } = deps;
+  const authenticate = createAuthenticator(db, deps.settings.authFailuresPerMinute);
   // Concurrent withdrawals are committed together (withdraw-group.ts) unless WITHDRAW_GROUP_COMMIT=false.
   const withdrawGroups = deps.settings.withdrawGroupCommit === false ? undefined : createWithdrawGroups(db, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup });
 
@@ -68,7 +69,7 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
       }
-      const { merchant, key: callerKey } = await authenticate(db, req.headers.get('authorization'), meta.clientAddress ?? 'unknown', deps.settings.authFailuresPerMinute);
+      const { merchant, key: callerKey } = await authenticate(req.headers.get('authorization'), meta.clientAddress ?? 'unknown');
       who = { merchantId: merchant.id, keyId: callerKey.id };
       recordKeyUse(db, callerKey, (err) => deps.log.warn({ err, requestId }, 'last use of a key not recorded'));
       const body = await readJsonObject(req);
