@@ -47,10 +47,9 @@ export function createWithdrawGroups(db: Db, opts: { waitSeconds: number; maxSiz
         return await commitGroup(db, group, opts.waitSeconds);
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error;
-        // A deadlock, a key held by another instance past the wait, a statement that failed: one by one.
-        const results: PromiseSettledResult<StoredResult>[] = [];
-        for (const w of group) results.push(...(await Promise.allSettled([w.alone()])));
-        return results;
+        // A deadlock, a key held by another instance past the wait, a statement that failed: each request
+        // alone, in a transaction of its own (at once: one key that waits must not hold up the others).
+        return Promise.allSettled(group.map((w) => w.alone()));
       }
     },
   });

@@ -14,11 +14,11 @@ const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, set
 const secretKey: CallerKey = { id: 'key_test', type: 'secret', name: null, permissions: null, maxPayoutAmount: null, lastUseStale: false };
 
 /** A withdraw request as the core submits it: prepared, with its key, and its path alone (the core's, for replays and fallbacks). */
-function request(db: Db, merchant: CreatedMerchant, amount: number, idempotencyKey?: string, account = '1234567890'): GroupedWithdrawal {
+function request(db: Db, merchant: CreatedMerchant, amount: number, idempotencyKey?: string, account = '1234567890', waitSeconds = 0.3): GroupedWithdrawal {
   const input = { action: 'withdraw' as const, amount, bank_code: 'BCA' as const, account_number: account };
   const prepared = prepareWithdrawal({ merchant, key: secretKey, settings }, input);
   const call: IdempotentCall | undefined = idempotencyKey === undefined ? undefined : {
-    merchantId: merchant.id, key: idempotencyKey, action: 'withdraw', fingerprint: fingerprint(input), ttlSeconds: 86_400, waitSeconds: 5,
+    merchantId: merchant.id, key: idempotencyKey, action: 'withdraw', fingerprint: fingerprint(input), ttlSeconds: 86_400, waitSeconds,
   };
   const requestId = `req_${idempotencyKey ?? amount}`;
   const alone = async (): Promise<StoredResult> => {
@@ -124,6 +124,27 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const keys = await db.query<{ key: string; response_status: number }>('SELECT key, response_status FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key', [m.id]);
     expect(keys.map((k) => [k.key, k.response_status])).toEqual([['d-1', 200], ['d-2', 200], ['d-3', 422]]);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 70_000, ledger: 70_000, payouts: 2 });
+  });
+
+  it.runIf(backend.name === 'postgres')('answers the others of a group at once when one key is held by another transaction past the wait', async () => {
+    const m = await createMerchant(db, { name: 'Held', openingBalance: 100_000 });
+    let release!: () => void;
+    let claimed!: () => void;
+    const holding = new Promise<void>((r) => (claimed = r));
+    // Another instance's request that claimed the key and has not committed yet.
+    const holder = db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint) VALUES ($1, 'held', 'withdraw', 'x')`, [m.id]);
+      claimed();
+      await new Promise<void>((r) => (release = r));
+      throw new Error('rolled back');
+    }).catch(() => {});
+    await holding;
+    const groups = createWithdrawGroups(db, { waitSeconds: 0.3 });
+    const results = await Promise.allSettled([request(db, m, 10_000, 'free-1'), request(db, m, 20_000, 'held'), request(db, m, 30_000, 'free-2')].map((r) => groups.submit(r)));
+    release();
+    await holder;
+    expect(settled(results)).toEqual([[200, false], ['error', 'idempotency_request_in_progress'], [200, false]]);
+    expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 60_000, ledger: 60_000, payouts: 2 });
   });
 
   it('fails every request of a group as one request would when the database is lost, and writes nothing', async () => {
