@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { INT8_OID, NUMERIC_OID, parseMoneyInt } from './int8';
+import { preparedName } from './prepared';
 import type { Db, Queryable } from './types';
 
 /** Time limits, so that a stuck request or client cannot starve the others. */
@@ -10,6 +11,8 @@ export interface PoolLimits {
   statementTimeoutMs?: number;
   /** A transaction left idle this long (a client that died mid-request) is ended by the server. */
   idleInTransactionTimeoutMs?: number;
+  /** Run the hot statements as named prepared statements (lib/db/prepared.ts); off behind a transaction-mode pooler. */
+  preparedStatements?: boolean;
 }
 
 /** A real PostgreSQL server through a connection pool; several app instances may share it. */
@@ -34,8 +37,12 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
   // pg_terminate_backend with load): every client gets a listener of its own for its whole life. The
   // query in flight still fails on its own, and a transaction marks its client broken (below).
   pool.on('connect', (client) => client.on('error', () => {}));
-  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
-    (await client.query(sql, params as unknown[])).rows as T[];
+  const named = limits.preparedStatements ?? true;
+  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
+    const name = named ? preparedName(sql) : undefined;
+    const result = name ? await client.query({ name, text: sql, values: params as unknown[] }) : await client.query(sql, params as unknown[]);
+    return result.rows as T[];
+  };
 
   return {
     kind: 'postgres',

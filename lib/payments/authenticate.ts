@@ -1,4 +1,5 @@
 import { ApiError } from '../contract';
+import { prepared } from '../db/prepared';
 import { ALL_ADDRESSES, failuresNowSql, recordFailure, windowEndsInSql } from '../db/auth-failures';
 import type { Queryable } from '../db/types';
 import type { Merchant } from './merchants';
@@ -28,7 +29,7 @@ export interface CallerKey {
  * minute's failures of the address and of all addresses (`$3`). One statement for
  * every request that authenticates at once (createAuthenticator).
  */
-export const AUTH_SQL = `SELECT m.id, m.name, m.currency, k.id AS key_id, k.type AS key_type, k.name AS key_name,
+export const AUTH_SQL = prepared(`SELECT m.id, m.name, m.currency, k.id AS key_id, k.type AS key_type, k.name AS key_name,
          k.permissions, k.max_payout_amount,
          (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale,
          ${failuresNowSql('r.address')} AS failures, ${failuresNowSql('$3')} AS all_failures,
@@ -36,7 +37,7 @@ export const AUTH_SQL = `SELECT m.id, m.name, m.currency, k.id AS key_id, k.type
   FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(hash, address, ord)
   LEFT JOIN api_keys k ON k.key_hash = r.hash AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
   LEFT JOIN merchants m ON m.id = k.merchant_id
-  ORDER BY r.ord`;
+  ORDER BY r.ord`);
 
 interface AuthRow extends Partial<Merchant> {
   key_id: string;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 import { deleteInBatches } from '../db/delete-in-batches';
+import { prepared } from '../db/prepared';
 import { PG_LOCK_NOT_AVAILABLE, pgErrorCode, type Db, type Queryable } from '../db/types';
 import type { HeaderReader } from './api-request';
 import { ApiError, IDEMPOTENCY_HEADER } from '../contract';
@@ -36,13 +37,13 @@ export interface StoredResult {
  * use returns none (then replay). A concurrent duplicate waits here, on the unique
  * index, for the original's transaction. Params: merchant, key, action, fingerprint, ttl seconds.
  */
-export const CLAIM_SQL = `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
+export const CLAIM_SQL = prepared(`INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
   VALUES ($1, $2, $3, $4)
   ON CONFLICT (merchant_id, key) DO UPDATE
     SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
         response_status = NULL, response_body = NULL
     WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
-  RETURNING now() AS now, set_config('lock_timeout', '0', true) AS unbounded`;
+  RETURNING now() AS now, set_config('lock_timeout', '0', true) AS unbounded`);
 
 /** The UPDATE that stores a 200 answer, as a CTE of another statement: only when `cte` returned rows. */
 export const storeAnswerSql = (merchantId: string, key: string, body: string, firstParam: number, cte: string) => ({

@@ -1,3 +1,4 @@
+import { prepared } from '../db/prepared';
 import { eventCtes, payoutJsonSql } from './event-sql';
 import { PAYOUT_COLUMNS } from './serialize';
 import type { WithdrawalRow } from './withdraw-statement';
@@ -18,7 +19,7 @@ import type { WithdrawalRow } from './withdraw-statement';
  * merchant with the keys claimed for it. The claim's wait bound is lifted once
  * the statement is done, as for one request.
  */
-export const CLAIM_AND_LOCK_SQL = `WITH claimed AS (
+export const CLAIM_AND_LOCK_SQL = prepared(`WITH claimed AS (
     INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ORDER BY 1, 2
     ON CONFLICT (merchant_id, key) DO UPDATE
@@ -29,7 +30,33 @@ export const CLAIM_AND_LOCK_SQL = `WITH claimed AS (
   SELECT b.merchant_id, b.available, now() AS now,
          ARRAY(SELECT c.key FROM claimed c WHERE c.merchant_id = b.merchant_id) AS claimed,
          set_config('lock_timeout', '0', true) AS unbounded
-  FROM balances b WHERE b.merchant_id = ANY($6::text[]) ORDER BY b.merchant_id FOR UPDATE OF b`;
+  FROM balances b WHERE b.merchant_id = ANY($6::text[]) ORDER BY b.merchant_id FOR UPDATE OF b`);
+
+/** writeGroupStatement's text: constant (every value is a parameter), so each connection prepares it once. */
+const WRITE_GROUP_SQL = prepared(`WITH req AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::json[])
+        WITH ORDINALITY AS r(id, merchant_id, amount, currency, bank_code, account_number, delay, created_by, ord)),
+    tot AS (SELECT merchant_id, sum(amount)::bigint AS total FROM req GROUP BY merchant_id),
+    bal AS (
+      UPDATE balances b SET available = b.available - tot.total, pending_payouts = b.pending_payouts + tot.total, updated_at = now()
+      FROM tot WHERE b.merchant_id = tot.merchant_id AND b.available >= tot.total
+      RETURNING b.merchant_id, b.available + tot.total AS opening),
+    entry AS (
+      INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
+      SELECT r.merchant_id, -r.amount, bal.opening - sum(r.amount) OVER (PARTITION BY r.merchant_id ORDER BY r.ord), 'payout', r.id
+      FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord),
+    po AS (
+      INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by)
+      SELECT r.id, r.merchant_id, r.amount, r.currency, r.bank_code, r.account_number, 'pending', now() + make_interval(secs => r.delay), r.created_by
+      FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord
+      RETURNING merchant_id, ${PAYOUT_COLUMNS}),
+    ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })},
+    stored AS (
+      UPDATE idempotency_keys k SET response_status = s.status, response_body = s.body
+      FROM unnest($9::text[], $10::text[], $11::int[], $12::text[]) AS s(merchant_id, key, status, body)
+      WHERE k.merchant_id = s.merchant_id AND k.key = s.key
+      RETURNING 1)
+    SELECT (SELECT count(*) FROM bal)::int AS balances, (SELECT count(*) FROM po)::int AS payouts, (SELECT count(*) FROM stored)::int AS stored`);
 
 /** The stored answers of the group: one per claimed key, a payout or a refusal. */
 export interface StoredAnswers {
@@ -54,29 +81,5 @@ export function writeGroupStatement(accepted: WithdrawalRow[], answers: StoredAn
     column('accountNumber'), column('settleDelaySeconds'), column('createdBy'),
     answers.merchantIds, answers.keys, answers.statuses, answers.bodies,
   ];
-  const sql = `WITH req AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::json[])
-        WITH ORDINALITY AS r(id, merchant_id, amount, currency, bank_code, account_number, delay, created_by, ord)),
-    tot AS (SELECT merchant_id, sum(amount)::bigint AS total FROM req GROUP BY merchant_id),
-    bal AS (
-      UPDATE balances b SET available = b.available - tot.total, pending_payouts = b.pending_payouts + tot.total, updated_at = now()
-      FROM tot WHERE b.merchant_id = tot.merchant_id AND b.available >= tot.total
-      RETURNING b.merchant_id, b.available + tot.total AS opening),
-    entry AS (
-      INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
-      SELECT r.merchant_id, -r.amount, bal.opening - sum(r.amount) OVER (PARTITION BY r.merchant_id ORDER BY r.ord), 'payout', r.id
-      FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord),
-    po AS (
-      INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by)
-      SELECT r.id, r.merchant_id, r.amount, r.currency, r.bank_code, r.account_number, 'pending', now() + make_interval(secs => r.delay), r.created_by
-      FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord
-      RETURNING merchant_id, ${PAYOUT_COLUMNS}),
-    ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })},
-    stored AS (
-      UPDATE idempotency_keys k SET response_status = s.status, response_body = s.body
-      FROM unnest($9::text[], $10::text[], $11::int[], $12::text[]) AS s(merchant_id, key, status, body)
-      WHERE k.merchant_id = s.merchant_id AND k.key = s.key
-      RETURNING 1)
-    SELECT (SELECT count(*) FROM bal)::int AS balances, (SELECT count(*) FROM po)::int AS payouts, (SELECT count(*) FROM stored)::int AS stored`;
-  return { sql, params };
+  return { sql: WRITE_GROUP_SQL, params };
 }

@@ -1,5 +1,5 @@
 import { eventCtes, payoutJsonSql } from './event-sql';
-import { PAYOUT_COLUMNS } from './serialize';
+import { PAYOUT_COLUMNS, type PayoutObject } from './serialize';
 
 export interface WithdrawalRow {
   payoutId: string;
@@ -11,6 +11,14 @@ export interface WithdrawalRow {
   settleDelaySeconds: number;
   /** The key that made it, as JSON (payouts' created_by). */
   createdBy: string;
+}
+
+/** What a withdrawal will write, decided before any database work (withdrawal.ts); here, beside its row, so that
+ * the action table (actions/action.ts) can name it without importing withdrawal.ts. */
+export interface PreparedWithdrawal {
+  row: WithdrawalRow;
+  /** Its answer, given the timestamp of the transaction that writes it. */
+  answer(now: Date): PayoutObject;
 }
 
 /**

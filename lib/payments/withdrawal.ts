@@ -5,14 +5,9 @@ import type { InlineAnswer } from './idempotency';
 import { assertPayoutWithinLimit, createdBy } from './permissions';
 import { newId } from './random-id';
 import { payoutObject, type PayoutObject, type PayoutRow } from './serialize';
-import { withdrawStatement, type WithdrawalRow } from './withdraw-statement';
+import { withdrawStatement, type PreparedWithdrawal } from './withdraw-statement';
 
-/** What a withdrawal will write, decided before any database work. */
-export interface PreparedWithdrawal {
-  row: WithdrawalRow;
-  /** Its answer, given the timestamp of the transaction that writes it. */
-  answer(now: Date): PayoutObject;
-}
+export type { PreparedWithdrawal };
 
 /** The refusal of a withdrawal the available balance does not cover (alone or in a group). */
 export const insufficientFunds = (amount: number) =>

@@ -17,6 +17,7 @@ describe('event writes', () => {
         'lib/payments/actions/payout-batches.ts', // payout.created for each payout of a batch
         'lib/payments/checkout-payment.ts', // checkout_session.completed
         'lib/payments/settlement.ts', // payout.paid, payout.failed, the expiry job
+        'lib/payments/withdraw-group-statements.ts', // payout.created for each withdrawal of a group
         'lib/payments/withdraw-statement.ts', // payout.created
       ].sort(),
     );

@@ -4,7 +4,7 @@ import type { InlineAnswer } from '../idempotency';
 import type { CallerKey } from '../authenticate';
 import type { Merchant } from '../merchants';
 import type { SecretBox } from '../webhooks/secret-box';
-import type { PreparedWithdrawal } from '../withdrawal';
+import type { PreparedWithdrawal } from '../withdraw-statement';
 
 export interface CoreSettings {
   idempotencyTtlSeconds: number;
