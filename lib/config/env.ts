@@ -7,7 +7,8 @@ import { z } from 'zod';
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const opt = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
-  z.preprocess(blankToUndefined, schema.default(fallback as never));
+  // prefault: the default goes through the schema too (its transform), as a value from the environment would.
+  z.preprocess(blankToUndefined, schema.prefault(fallback as never));
 
 export const SECRET_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32,200}$/;
 
@@ -55,6 +56,17 @@ const envSchema = z.object({
   CONSOLE_DATABASE_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
   /** Public origin of this app for links the API hands out (checkout URLs); the request's own origin when unset. */
   PUBLIC_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  /**
+   * Without PUBLIC_BASE_URL, links are built from the request's Host only when it is a loopback
+   * address or the listening one: these host names (`name` or `name:port`, comma-separated) too.
+   */
+  ALLOWED_HOSTS: withDefault(
+    z
+      .string()
+      .regex(/^(\s*[A-Za-z0-9.\-\[\]:]+(\s*,\s*[A-Za-z0-9.\-\[\]:]+)*\s*)?$/, 'must be comma-separated host names, e.g. pay.internal,pay.internal:8080')
+      .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+    '',
+  ),
   /** Per-attempt timeout of the console's calls to the payment API. */
   PAYMENT_API_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(120_000), 8_000),
   /**

@@ -76,11 +76,13 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       const command = parseCommand(body);
       action = command.name;
       assertPermitted(callerKey, command);
-      const origin = deps.settings.publicBaseUrl ?? requestOrigin(req.url);
+      // Links start with it: built only by the actions that hand out a link (checkout sessions).
+      let origin: string | undefined;
+      const linkOrigin = () => (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url));
       // withdraw is decided before the database (its payout-limit refusal included), then written alone or in a group.
       const withdrawal = command.prepare?.({ merchant, key: callerKey, settings: deps.settings });
       const run = (tx: Queryable, inline?: InlineAnswer): Promise<object> =>
-        withdrawal ? writeWithdrawal(tx, withdrawal, inline) : command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, origin, inline });
+        withdrawal ? writeWithdrawal(tx, withdrawal, inline) : command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, get origin() { return linkOrigin(); }, inline });
       const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
       idempotencyKey = key;
 

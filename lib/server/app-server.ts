@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
 import { API_PATH, OPENAPI_PATH } from '../contract';
+import { hostGuard } from './allowed-host';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { nodeHandler } from './node-http';
 import { buildOpenApiDocument } from '../openapi';
@@ -44,8 +46,13 @@ export function createAppServer(opts: AppServerOptions) {
   let shuttingDown = false;
   const inFlight = new Set<http.ServerResponse>();
   let drained: (() => void) | undefined;
+  // Set by listen(), which knows the port: a foreign Host never reaches a link (allowed-host.ts).
+  let guardHost = (host: string | undefined) => host ?? 'localhost';
 
   const server = http.createServer((req, res) => {
+    // Before anything reads it: the API's checkout links, Next's request URL and redirects.
+    req.headers.host = guardHost(req.headers.host);
+    if (req.headers['x-forwarded-host'] !== undefined) req.headers['x-forwarded-host'] = guardHost(String(req.headers['x-forwarded-host']));
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
@@ -122,6 +129,8 @@ export function createAppServer(opts: AppServerOptions) {
         server.once('error', reject);
         server.listen(port, hostname, () => {
           server.off('error', reject);
+          const listening = { HOST: hostname ?? runtime.settings.HOST, PORT: (server.address() as AddressInfo).port };
+          guardHost = hostGuard({ ...runtime.settings, ...listening });
           resolve();
         });
       });

@@ -11,6 +11,7 @@ import { createRequestLog } from '../payments/request-log';
 import { startBackgroundJobs } from './background-jobs';
 import { resolveSealingKeys } from './sealing-keys';
 import { checkBeforeOpening } from './start-checks';
+import { listeningOrigin } from './allowed-host';
 import { createMetrics, type Metrics } from './metrics';
 import { ApiError } from '../contract';
 
@@ -81,7 +82,7 @@ export async function startRuntime(
     eventRetentionDays: settings.EVENT_RETENTION_DAYS,
     requestLogRetentionDays: settings.REQUEST_LOG_RETENTION_DAYS,
     // Links in events written by a job (no request to take an origin from).
-    publicOrigin: publicBaseUrl ?? `http://${settings.HOST === '0.0.0.0' || settings.HOST === '::' ? 'localhost' : settings.HOST}:${settings.PORT}`,
+    publicOrigin: publicBaseUrl ?? listeningOrigin(settings),
   });
   const webhooks = startWebhookDelivery(db, log, {
     box: secretBox,
