@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
-import { API_PATH, OPENAPI_PATH } from '../contract';
+import { API_PATH, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
+import { nextRequestId } from '../payments/request-id';
 import { hostGuard } from './allowed-host';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { nodeHandler } from './node-http';
@@ -81,6 +82,10 @@ export function createAppServer(opts: AppServerOptions) {
     if (opts.next) {
       // Console routes rate-limit sign-ins by the browser's address: only this server may say what it is.
       req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req, hops);
+      // As the API does: every answer names its request, and the route's log lines carry the same id.
+      const requestId = nextRequestId();
+      req.headers[REQUEST_ID_HEADER] = requestId;
+      res.setHeader(REQUEST_ID_HEADER, requestId);
       return void opts.next(req, res);
     }
     send(res, 404, NOT_FOUND);

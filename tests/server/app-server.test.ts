@@ -10,7 +10,8 @@ import { createLogger } from '@/lib/log';
 import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
 import { startRuntime, type Runtime } from '@/lib/server/runtime';
 import { buildOpenApiDocument } from '@/lib/openapi';
-import { callApi, withdrawal } from '../helpers/api-server';
+import { openDb } from '@/lib/db/open-db';
+import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
 
 const DEMO = 'sk_test_appServerAppServerAppServer0123456789';
 const TOKEN = 'metrics-token-0123456789';
@@ -129,6 +130,38 @@ describe('graceful shutdown', () => {
     expect(performance.now() - t).toBeLessThan(5_000);
     expect(await hung).toBe('closed');
     running = undefined;
+  });
+});
+
+describe('the console behind the server', () => {
+  it('every answer Next gives carries a request-id, the same one the route sees for its log lines; a client cannot choose it', async () => {
+    const seen: string[] = [];
+    const next: NextHandler = async (req, res) => {
+      seen.push(String(req.headers['request-id']));
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('page');
+    };
+    const { url } = await start(next);
+    const first = await fetch(url + '/dashboard');
+    const second = await fetch(url + '/api/balance', { headers: { 'request-id': 'req_chosenByTheClient' } });
+    const ids = [first.headers.get('request-id'), second.headers.get('request-id')];
+    expect(ids).toEqual(seen);
+    expect(ids.every((id) => /^req_[0-9A-Za-z]{12}[0-9a-z]{8}$/.test(id!))).toBe(true);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+});
+
+describe('the test API is this server', () => {
+  it('startTestApi serves through createAppServer: health, readiness and the OpenAPI document answer as in production', async () => {
+    const api = await startTestApi(await openDb({}));
+    try {
+      expect((await fetch(api.url + '/healthz')).status).toBe(200);
+      expect((await fetch(api.url + '/readyz')).status).toBe(200);
+      expect((await fetch(api.url + '/v1/openapi.json')).status).toBe(200);
+      expect((await api.call({ action: 'get_balance' })).headers.get('request-id')).toMatch(/^req_/);
+    } finally {
+      await api.close();
+      await api.db.close();
+    }
   });
 });
 
