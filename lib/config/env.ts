@@ -19,6 +19,12 @@ const envSchema = z.object({
   HOST: withDefault(z.string().min(1), '127.0.0.1'),
   /** SIGTERM: how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_SECONDS: withDefault(z.coerce.number().min(0).max(600), 10),
+  /**
+   * SIGTERM: a keep-alive connection with no request is closed once idle this long (longer than a
+   * busy client's gap between requests; the grace period bounds it); one with a request is
+   * answered with Connection: close. Closing sooner would race a request already on the wire.
+   */
+  SHUTDOWN_DRAIN_SECONDS: withDefault(z.coerce.number().min(0).max(600), 2),
   /** Bearer token for GET /metrics (Prometheus); /metrics is not served without one. */
   METRICS_TOKEN: opt(z.string().min(16, 'must be at least 16 characters')),
   /** Folder of the embedded PGlite database (ignored when DATABASE_URL is set). */

@@ -1,6 +1,6 @@
 // The process's one server: health, readiness, metrics, and a graceful SIGTERM.
 import fs from 'node:fs';
-import type http from 'node:http';
+import http, { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,11 +22,11 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start(next?: NextHandler, graceMs = 5_000, https = false) {
+async function start(next?: NextHandler, graceMs = 5_000, https = false, drainIdleMs?: number) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-server-'));
   const settings = parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '1000' });
   const runtime = await startRuntime(settings, createLogger({ level: 'silent' }));
-  const app = createAppServer({ runtime, next, metricsToken: TOKEN, shutdownGraceMs: graceMs, https });
+  const app = createAppServer({ runtime, next, metricsToken: TOKEN, shutdownGraceMs: graceMs, https, drainIdleMs });
   await app.listen(0, '127.0.0.1');
   running = { app, runtime };
   return { app, runtime, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
@@ -115,6 +115,38 @@ describe('graceful shutdown', () => {
     await stopped;
     await expect(fetch(url + '/readyz')).rejects.toThrow();
     await expect(runtime.db.query('SELECT 1')).rejects.toThrow(); // the pool is closed
+    running = undefined;
+  });
+
+  /** One request on the agent's one connection: status, Connection header, and whether it went on the connection already open. */
+  const get = (agent: http.Agent, url: string) =>
+    new Promise<{ status: number; connection?: string; reused: boolean }>((resolve, reject) => {
+      const req = httpGet(url, { agent }, (res) => {
+        res.resume().on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, reused: req.reusedSocket }));
+      });
+      req.on('error', reject);
+    });
+
+  it('answers a request that arrives on a kept-alive connection after SIGTERM (Connection: close), and /readyz says 503 there', async () => {
+    const { app, url } = await start(undefined, 5_000, false, 1_000);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    expect(await get(agent, url + '/healthz')).toMatchObject({ status: 200, reused: false });
+    const stopped = app.shutdown();
+    await new Promise((r) => setTimeout(r, 100)); // the client's next request, well after the signal
+    expect(await get(agent, url + '/readyz')).toEqual({ status: 503, connection: 'close', reused: true });
+    await stopped;
+    running = undefined;
+  });
+
+  it('closes a kept-alive connection with no request only after it stayed idle for the drain time', async () => {
+    const { app, url } = await start(undefined, 5_000, false, 400);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    await get(agent, url + '/healthz');
+    const socket = Object.values(agent.freeSockets).flat()[0]!;
+    const closedAt = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
+    const t = performance.now();
+    await app.shutdown();
+    expect((await closedAt) - t).toBeGreaterThanOrEqual(350);
     running = undefined;
   });
 
