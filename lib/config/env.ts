@@ -31,6 +31,13 @@ const envSchema = z.object({
   DATA_DIR: withDefault(z.string(), './.data'),
   /** postgres://... switches from embedded PGlite to a real PostgreSQL server. */
   DATABASE_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
+  /**
+   * `transaction`: DATABASE_URL points at a pooler in transaction mode (PgBouncer); the connection
+   * limits go into each transaction instead of the session (lib/db/postgres-db.ts).
+   */
+  DATABASE_POOLER: withDefault(z.enum(['none', 'transaction']), 'none'),
+  /** Behind a pooler: a direct PostgreSQL URL for the migrations at start-up (optional). */
+  DATABASE_DIRECT_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
   DATABASE_POOL_SIZE: withDefault(z.coerce.number().int().min(1).max(200), 10),
   /** PostgreSQL: longest wait for a pooled connection before a request gets 503. */
   DATABASE_CONNECT_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(120_000), 5_000),

@@ -146,6 +146,9 @@ function openRuntimeDb(settings: Env, databaseUrl: string | undefined, schema?: 
     databaseUrl,
     dataDir: settings.DATA_DIR,
     poolSize: settings.DATABASE_POOL_SIZE,
+    pooler: settings.DATABASE_POOLER,
+    // The direct URL is the payment database's: only used when that is the database opened.
+    ...(settings.DATABASE_DIRECT_URL && databaseUrl === settings.DATABASE_URL ? { directUrl: settings.DATABASE_DIRECT_URL } : {}),
     limits: {
       connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
