@@ -142,6 +142,7 @@ describe('graceful shutdown', () => {
     const { app, url } = await start(undefined, 5_000, false, 400);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     await get(agent, url + '/healthz');
+    await new Promise((r) => setImmediate(r)); // the socket is back in the agent's free list
     const socket = Object.values(agent.freeSockets).flat()[0]!;
     const closedAt = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
     const t = performance.now();
