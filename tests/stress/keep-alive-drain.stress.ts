@@ -2,6 +2,7 @@
 // send get_balance and withdraw back to back, each on a kept-alive connection, with no pause. Every
 // request sent on an accepted connection must be answered (no ECONNRESET, no 5xx); a client learns
 // the instance is going from `Connection: close`, then from a refused connect, and goes elsewhere.
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { API_PATH } from '../helpers/api-path';
 import { DEMO_KEY, type ServerKind } from '../helpers/server-process';
@@ -26,6 +27,19 @@ interface Run {
   msToExit: number;
 }
 
+/** One POST to the API on the agent's connection. */
+function post(agent: http.Agent, port: number, body: string, headers: Record<string, string>): Promise<{ status: number; connection?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: API_PATH, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.once('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
 /** One instance, 16 continuous clients, SIGTERM after `loadMs`; the clients run until the instance refuses them. */
 async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise<Run> {
   const d = await Deployment.create(backend, [kind]);
@@ -35,26 +49,31 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
     const r: Run = { kind, cleanExit: false, answered: 0, answeredAfterSignal: 0, connectionClose: 0, fiveXX: 0, resets: [], refused: 0, paid: 0, msToExit: 0 };
     let signalled = false;
     const client = async (c: number) => {
-      for (let i = 0; ; i++) {
-        const withdraw = i % 2 === 1;
-        const headers: Record<string, string> = { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' };
-        if (withdraw) headers['x-service-idempotency'] = `drain-${run}-${c}-${i}`;
-        const body = JSON.stringify(withdraw ? { action: 'withdraw', amount: AMOUNT, bank_code: 'BCA', account_number: '1234567890' } : { action: 'get_balance' });
-        try {
-          const res = await fetch(server.url + API_PATH, { method: 'POST', headers, body });
-          await res.arrayBuffer();
-          r.answered++;
-          if (signalled) r.answeredAfterSignal++;
-          if (res.status >= 500) r.fiveXX++;
-          if (res.headers.get('connection') === 'close') r.connectionClose++;
-          if (withdraw && res.status === 200) r.paid++;
-        } catch (error) {
-          const code = (error as { cause?: { code?: string } }).cause?.code;
-          // Not listening any more: the connect is refused, nothing was sent; a balancer retries elsewhere.
-          if (code === 'ECONNREFUSED') r.refused++;
-          else r.resets.push(code ?? String(error));
-          return;
+      // A client of its own with one kept-alive connection, as a merchant's server keeps one.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (let i = 0; ; i++) {
+          const withdraw = i % 2 === 1;
+          const headers: Record<string, string> = { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' };
+          if (withdraw) headers['x-service-idempotency'] = `drain-${run}-${c}-${i}`;
+          const body = JSON.stringify(withdraw ? { action: 'withdraw', amount: AMOUNT, bank_code: 'BCA', account_number: '1234567890' } : { action: 'get_balance' });
+          try {
+            const res = await post(agent, server.port, body, headers);
+            r.answered++;
+            if (signalled) r.answeredAfterSignal++;
+            if (res.status >= 500) r.fiveXX++;
+            if (res.connection === 'close') r.connectionClose++;
+            if (withdraw && res.status === 200) r.paid++;
+          } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code;
+            // Not listening any more: the connect is refused, nothing was sent; a balancer retries elsewhere.
+            if (code === 'ECONNREFUSED') r.refused++;
+            else r.resets.push(`${code ?? ''} ${(error as Error).message}`);
+            return;
+          }
         }
+      } finally {
+        agent.destroy();
       }
     };
     const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
