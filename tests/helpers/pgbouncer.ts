@@ -75,7 +75,7 @@ export async function startPgbouncer(opts: { serverPool?: number } = {}): Promis
   return {
     url,
     directUrl: direct.toString(),
-    log: () => output + readLog(logfile),
+    log: () => readLog(logfile),
     async close() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
