@@ -18,6 +18,7 @@ export async function serve(runtime: Runtime, next?: NextHandler) {
     next,
     metricsToken: settings.METRICS_TOKEN,
     shutdownGraceMs: settings.SHUTDOWN_GRACE_SECONDS * 1000,
+    drainIdleMs: Math.min(settings.SHUTDOWN_DRAIN_SECONDS, settings.SHUTDOWN_GRACE_SECONDS) * 1000,
     https: servedOverHttps(settings),
     trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
   });

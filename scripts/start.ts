@@ -6,12 +6,15 @@ import next from 'next';
 import { ConfigError, env } from '../lib/config/env';
 import { DataDirLockedError } from '../lib/db/dir-lock';
 import { getRuntime } from '../lib/server/runtime';
+import { checkBeforeOpening } from '../lib/server/start-checks';
 import { ensureNextBuild } from './next-build';
 import { serve } from './serve';
 
 async function main() {
   const dev = process.argv.includes('--dev');
   (process.env as Record<string, string | undefined>).NODE_ENV ??= dev ? 'development' : 'production';
+  // Settings first: a start that will be refused neither builds nor opens the database.
+  checkBeforeOpening(env(), { console: true });
   if (!dev) await ensureNextBuild(process.env.NEXT_DIST_DIR || '.next');
   // The runtime lives on globalThis: Next's own bundles (instrumentation, route handlers) find this
   // one. Next's instrumentation checks the console's session secret when the app is prepared.

@@ -7,7 +7,8 @@ import { z } from 'zod';
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const opt = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
-  z.preprocess(blankToUndefined, schema.default(fallback as never));
+  // prefault: the default goes through the schema too (its transform), as a value from the environment would.
+  z.preprocess(blankToUndefined, schema.prefault(fallback as never));
 
 export const SECRET_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32,200}$/;
 
@@ -18,12 +19,25 @@ const envSchema = z.object({
   HOST: withDefault(z.string().min(1), '127.0.0.1'),
   /** SIGTERM: how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_SECONDS: withDefault(z.coerce.number().min(0).max(600), 10),
+  /**
+   * SIGTERM: a keep-alive connection with no request is closed once idle this long (longer than a
+   * busy client's gap between requests; the grace period bounds it); one with a request is
+   * answered with Connection: close. Closing sooner would race a request already on the wire.
+   */
+  SHUTDOWN_DRAIN_SECONDS: withDefault(z.coerce.number().min(0).max(600), 2),
   /** Bearer token for GET /metrics (Prometheus); /metrics is not served without one. */
   METRICS_TOKEN: opt(z.string().min(16, 'must be at least 16 characters')),
   /** Folder of the embedded PGlite database (ignored when DATABASE_URL is set). */
   DATA_DIR: withDefault(z.string(), './.data'),
   /** postgres://... switches from embedded PGlite to a real PostgreSQL server. */
   DATABASE_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
+  /**
+   * `transaction`: DATABASE_URL points at a pooler in transaction mode (PgBouncer); the connection
+   * limits go into each transaction instead of the session (lib/db/postgres-db.ts).
+   */
+  DATABASE_POOLER: withDefault(z.enum(['none', 'transaction']), 'none'),
+  /** Behind a pooler: a direct PostgreSQL URL for the migrations at start-up (optional). */
+  DATABASE_DIRECT_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
   DATABASE_POOL_SIZE: withDefault(z.coerce.number().int().min(1).max(200), 10),
   /** PostgreSQL: longest wait for a pooled connection before a request gets 503. */
   DATABASE_CONNECT_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(120_000), 5_000),
@@ -55,6 +69,17 @@ const envSchema = z.object({
   CONSOLE_DATABASE_URL: opt(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
   /** Public origin of this app for links the API hands out (checkout URLs); the request's own origin when unset. */
   PUBLIC_BASE_URL: opt(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  /**
+   * Without PUBLIC_BASE_URL, links are built from the request's Host only when it is a loopback
+   * address or the listening one: these host names (`name` or `name:port`, comma-separated) too.
+   */
+  ALLOWED_HOSTS: withDefault(
+    z
+      .string()
+      .regex(/^(\s*[A-Za-z0-9.\-\[\]:]+(\s*,\s*[A-Za-z0-9.\-\[\]:]+)*\s*)?$/, 'must be comma-separated host names, e.g. pay.internal,pay.internal:8080')
+      .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+    '',
+  ),
   /** Per-attempt timeout of the console's calls to the payment API. */
   PAYMENT_API_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(120_000), 8_000),
   /**

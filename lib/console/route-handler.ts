@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import { ApiError, CONSOLE_MAX_BODY_BYTES, isJsonContentType, readJsonObject, type BodyRead } from '../contract';
+import { ApiError, CONSOLE_MAX_BODY_BYTES, isJsonContentType, readJsonObject, REQUEST_ID_HEADER, type BodyRead } from '../contract';
 import { getRuntime } from '../server/runtime';
 import { endSession, verifySession, type ConsoleSession } from '../session/session';
 import { UpstreamError } from '../upstream/upstream-error';
@@ -20,17 +20,24 @@ type Handler<P> = (ctx: Context<P>) => Promise<Response>;
  */
 export function consoleRoute<P = Record<string, never>>(opts: { mutates: boolean }, handler: Handler<P>) {
   return async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
+    const started = performance.now();
+    // Given by the app server (lib/server/app-server.ts), which also puts it on the answer.
+    const requestId = req.headers.get(REQUEST_ID_HEADER) ?? undefined;
+    const path = new URL(req.url).pathname;
+    let response: Response;
     try {
       if (opts.mutates) {
         const refusal = crossOriginRefusal(req.headers);
         if (refusal) throw new ApiError('cross_origin_request', `Cross-origin request refused (${refusal}).`);
       }
-      return await handler({ req, params: await ctx.params });
+      response = await handler({ req, params: await ctx.params });
     } catch (error) {
-      const { response, unexpected } = toErrorResponse(error);
-      if (unexpected) (await getRuntime()).log.error({ err: error, path: new URL(req.url).pathname }, 'console route failed');
-      return response;
+      const refused = toErrorResponse(error);
+      if (refused.unexpected) (await getRuntime()).log.error({ err: error, requestId, path }, 'console route failed');
+      response = refused.response;
     }
+    (await getRuntime()).log.debug({ requestId, path, status: response.status, ms: Math.round(performance.now() - started) }, 'console request');
+    return response;
   };
 }
 

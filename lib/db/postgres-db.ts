@@ -15,22 +15,36 @@ export interface PoolLimits {
   preparedStatements?: boolean;
 }
 
+/**
+ * `transaction`: DATABASE_URL is a pooler in transaction mode (PgBouncer's `pool_mode = transaction`),
+ * where consecutive transactions of one client may run on different server connections. Nothing
+ * of a session may then be relied on: the limits are not startup parameters (PgBouncer refuses
+ * those) but `SET LOCAL` in each transaction's first round trip, and everything else this layer
+ * does already lives inside one transaction (advisory locks are `_xact_`, statements are unnamed,
+ * no LISTEN). See README, Deployment.
+ */
+export type PoolerMode = 'none' | 'transaction';
+
 /** A real PostgreSQL server through a connection pool; several app instances may share it. */
-export function openPostgresDb(connectionString: string, poolSize = 10, limits: PoolLimits = {}): Db {
+export function openPostgresDb(connectionString: string, poolSize = 10, limits: PoolLimits = {}, pooler: PoolerMode = 'none'): Db {
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8_OID || oid === NUMERIC_OID) return parseMoneyInt;
       return pg.types.getTypeParser(oid, format);
     },
   };
+  const statementTimeoutMs = Math.round(limits.statementTimeoutMs ?? 15_000);
+  const idleInTransactionMs = Math.round(limits.idleInTransactionTimeoutMs ?? 30_000);
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
     types: types as pg.CustomTypesConfig,
     connectionTimeoutMillis: limits.connectTimeoutMs ?? 5_000,
-    statement_timeout: limits.statementTimeoutMs ?? 15_000,
-    idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs ?? 30_000,
+    ...(pooler === 'transaction' ? {} : { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: idleInTransactionMs }),
   });
+  // Behind a transaction pooler the session's limits are the transaction's (integers, so inlined safely).
+  const transactionLimits =
+    pooler === 'transaction' ? `; SET LOCAL statement_timeout = ${statementTimeoutMs}; SET LOCAL idle_in_transaction_session_timeout = ${idleInTransactionMs}` : '';
   // An idle client that loses its server emits here; without a listener it would crash the process.
   pool.on('error', () => {});
   // So may a client in the instant between the pool handing it over and its user listening (seen under
@@ -59,9 +73,9 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
       };
       client.on('error', onError);
       try {
-        // One round trip: BEGIN and the transaction's lock bound (an integer, so inlined safely).
+        // One round trip: BEGIN, the limits behind a pooler, and the transaction's lock bound (an integer, so inlined safely).
         const lockTimeout = opts.lockTimeoutMs === undefined ? '' : `; SET LOCAL lock_timeout = '${Math.max(1, Math.round(opts.lockTimeoutMs))}ms'`;
-        await client.query(`BEGIN${lockTimeout}`);
+        await client.query(`BEGIN${transactionLimits}${lockTimeout}`);
         const scoped: Queryable = {
           query: (sql, params) => run(client, sql, params),
           exec: async (sql) => void (await client.query(sql)),

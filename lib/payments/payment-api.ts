@@ -13,7 +13,7 @@ import { writeWithdrawal } from './withdrawal';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
 import { errorCodeOf, objectIdOf, type RequestLog } from './request-log';
-import { randomBase62 } from './random-id';
+import { nextRequestId } from './request-id';
 
 /** What the core tells its host about each request it answered (metrics); never a key or a body. */
 export interface RequestOutcome {
@@ -76,11 +76,13 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       const command = parseCommand(body);
       action = command.name;
       assertPermitted(callerKey, command);
-      const origin = deps.settings.publicBaseUrl ?? requestOrigin(req.url);
+      // Links start with it: built only by the actions that hand out a link (checkout sessions).
+      let origin: string | undefined;
+      const linkOrigin = () => (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url));
       // withdraw is decided before the database (its payout-limit refusal included), then written alone or in a group.
       const withdrawal = command.prepare?.({ merchant, key: callerKey, settings: deps.settings });
       const run = (tx: Queryable, inline?: InlineAnswer): Promise<object> =>
-        withdrawal ? writeWithdrawal(tx, withdrawal, inline) : command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, origin, inline });
+        withdrawal ? writeWithdrawal(tx, withdrawal, inline) : command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, get origin() { return linkOrigin(); }, inline });
       const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
       idempotencyKey = key;
 
@@ -136,14 +138,6 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     return response;
   };
 }
-
-/**
- * Request ids: unique, not secret. A random prefix per process and a counter cost
- * nothing per request (a CSPRNG read per request showed in the bench of a cheap read).
- */
-const REQUEST_ID_PREFIX = `req_${randomBase62(12)}`;
-let requestCounter = 0;
-const nextRequestId = () => `${REQUEST_ID_PREFIX}${(requestCounter++).toString(36).padStart(8, '0')}`;
 
 /** Where links in answers point without PUBLIC_BASE_URL: the request's own origin, from its Host header. */
 function requestOrigin(url: string): string {

@@ -1,8 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
-import { API_PATH, OPENAPI_PATH } from '../contract';
+import { API_PATH, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
+import { nextRequestId } from '../payments/request-id';
+import { hostGuard } from './allowed-host';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
+import { connectionDrain } from './connection-drain';
 import { nodeHandler } from './node-http';
 import { buildOpenApiDocument } from '../openapi';
 import type { Runtime } from './runtime';
@@ -18,6 +22,8 @@ export interface AppServerOptions {
   metricsToken?: string;
   /** How long SIGTERM waits for requests in flight before closing their connections. */
   shutdownGraceMs: number;
+  /** Draining, a keep-alive connection without a request is closed after this long idle (connection-drain.ts); 0 by default (tests). */
+  drainIdleMs?: number;
   /** The public address is https: every answer tells browsers to use nothing else (HSTS). */
   https?: boolean;
   /** Proxies in front whose X-Forwarded-For entries are believed (0: the socket's address). */
@@ -33,26 +39,28 @@ const NOT_FOUND = '{"error":{"type":"invalid_request_error","code":"not_found","
  * The one node:http server of a process. The payment API, health and metrics
  * are answered here, ahead of Next's router (which costs as much CPU per call as
  * a whole API request of a bare server); everything else goes to Next when it is
- * mounted. `shutdown()` drains: no new connections, requests in flight finish
- * (bounded by the grace period), then the jobs stop and the pool closes.
+ * mounted. `shutdown()` drains (connection-drain.ts): no new connections, every request on an
+ * open one is answered with `Connection: close`, idle ones close after `drainIdleMs` (all bounded
+ * by the grace period), then the jobs stop and the pool closes.
  */
 export function createAppServer(opts: AppServerOptions) {
   const { runtime } = opts;
   const hops = opts.trustedProxyHops ?? 0;
   const api = nodeHandler(runtime.core, (req) => clientAddress(req, hops));
   const admin = opts.adminToken ? adminHandler(runtime.db, opts.adminToken) : undefined;
-  let shuttingDown = false;
   const inFlight = new Set<http.ServerResponse>();
-  let drained: (() => void) | undefined;
+  // Set by listen(), which knows the port: a foreign Host never reaches a link (allowed-host.ts).
+  let guardHost = (host: string | undefined) => host ?? 'localhost';
 
   const server = http.createServer((req, res) => {
+    connections.track(req, res);
+    // Before anything reads it: the API's checkout links, Next's request URL and redirects.
+    req.headers.host = guardHost(req.headers.host);
+    if (req.headers['x-forwarded-host'] !== undefined) req.headers['x-forwarded-host'] = guardHost(String(req.headers['x-forwarded-host']));
     inFlight.add(res);
-    res.once('close', () => {
-      inFlight.delete(res);
-      if (inFlight.size === 0) drained?.();
-    });
+    res.once('close', () => inFlight.delete(res));
     // Draining: answer, then close the connection instead of keeping it alive.
-    if (shuttingDown) res.setHeader('connection', 'close');
+    if (connections.draining) res.setHeader('connection', 'close');
     if (opts.https) res.setHeader('strict-transport-security', 'max-age=63072000; includeSubDomains');
     const path = (req.url ?? '/').split('?', 1)[0];
     switch (path) {
@@ -74,17 +82,23 @@ export function createAppServer(opts: AppServerOptions) {
     if (opts.next) {
       // Console routes rate-limit sign-ins by the browser's address: only this server may say what it is.
       req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req, hops);
+      // As the API does: every answer names its request, and the route's log lines carry the same id.
+      const requestId = nextRequestId();
+      req.headers[REQUEST_ID_HEADER] = requestId;
+      res.setHeader(REQUEST_ID_HEADER, requestId);
       return void opts.next(req, res);
     }
     send(res, 404, NOT_FOUND);
   });
   server.keepAliveTimeout = 65_000;
+  const connections = connectionDrain(server, opts.drainIdleMs ?? 0);
 
   /**
-   * Ready: the database answers (migrations ran before the runtime was handed over).
-   * Once a shutdown begins the server takes no new connection, so a probe fails at once.
+   * Ready: the database answers (migrations ran before the runtime was handed over). Once a
+   * shutdown begins, 503 at once, also on a connection kept alive: a load balancer stops routing.
    */
   async function ready(res: http.ServerResponse) {
+    if (connections.draining) return send(res, 503, '{"status":"draining"}', { 'retry-after': '1' });
     try {
       await runtime.db.query('SELECT 1');
       send(res, 200, '{"status":"ready"}');
@@ -122,24 +136,19 @@ export function createAppServer(opts: AppServerOptions) {
         server.once('error', reject);
         server.listen(port, hostname, () => {
           server.off('error', reject);
+          const listening = { HOST: hostname ?? runtime.settings.HOST, PORT: (server.address() as AddressInfo).port };
+          guardHost = hostGuard({ ...runtime.settings, ...listening });
           resolve();
         });
       });
     },
     /** Graceful stop (SIGTERM): see above. Resolves when the runtime is closed. */
     async shutdown() {
-      if (shuttingDown) return;
-      shuttingDown = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      if (connections.draining) return;
+      const drained = connections.drain(opts.shutdownGraceMs);
       // Requests in flight are answered, then their connections close rather than wait for another.
       for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
-      if (inFlight.size > 0) {
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, opts.shutdownGraceMs).unref());
-        await Promise.race([new Promise<void>((resolve) => (drained = resolve)), grace]);
-      }
-      server.closeAllConnections();
-      await closed;
+      await drained;
       await runtime.stop();
     },
   };

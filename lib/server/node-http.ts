@@ -8,15 +8,10 @@ const MAX_DRAIN_MS = 5_000;
 const INTERNAL_ERROR = '{"error":{"type":"api_error","code":"internal_error","message":"An internal error occurred."}}';
 
 /**
- * Serves the payment core on node:http: the standalone API server and the
- * integration tests use it. It reads node's request directly (no web Request or
- * stream per call) and answers with one write.
+ * Serves the payment core on node's request and response, as mounted by the app server
+ * (app-server.ts) for every process and for the integration tests. It reads node's request
+ * directly (no web Request or stream per call) and answers with one write.
  */
-export function createNodeServer(core: PaymentCore): http.Server {
-  return http.createServer(nodeHandler(core));
-}
-
-/** The same, as a node request listener: for mounts that hand over node's request and response (Next's pages API routes). */
 export function nodeHandler(
   core: PaymentCore,
   clientAddress: (req: http.IncomingMessage) => string = (req) => req.socket.remoteAddress ?? 'unknown',

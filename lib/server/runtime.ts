@@ -10,6 +10,8 @@ import { startWebhookDelivery } from '../payments/webhooks/delivery-worker';
 import { createRequestLog } from '../payments/request-log';
 import { startBackgroundJobs } from './background-jobs';
 import { resolveSealingKeys } from './sealing-keys';
+import { checkBeforeOpening } from './start-checks';
+import { listeningOrigin } from './allowed-host';
 import { createMetrics, type Metrics } from './metrics';
 import { ApiError } from '../contract';
 
@@ -30,8 +32,15 @@ export interface Runtime {
  * demo merchant on first start, the payment API and the background jobs. Shared
  * by the Next app and the standalone server.
  */
-export async function startRuntime(settings: Env, log: Logger = createLogger({ level: settings.LOG_LEVEL })): Promise<Runtime> {
+export async function startRuntime(
+  settings: Env,
+  log: Logger = createLogger({ level: settings.LOG_LEVEL }),
+  parts: { console?: boolean } = {},
+): Promise<Runtime> {
+  // Every setting before the database: a refused start writes nothing and prints no key.
+  checkBeforeOpening(settings, { console: parts.console ?? false });
   if (settings.PAYMENT_API_BASE_URL) return startConsoleRuntime(settings, log);
+  const secretBox = createSecretBox(resolveSealingKeys(settings));
   const db = await openRuntimeDb(settings, settings.DATABASE_URL);
   const demo = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
   if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
@@ -39,7 +48,6 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
   const metrics = createMetrics(db);
   // API requests in flight: webhook deliveries yield to them while the process is saturated.
   let apiInFlight = 0;
-  const secretBox = createSecretBox(resolveSealingKeys(settings));
   // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
   const publicBaseUrl = settings.PUBLIC_BASE_URL?.replace(/\/+$/, '');
   // Retention 0 keeps no request log at all (and is how the bench measures what the log costs).
@@ -74,7 +82,7 @@ export async function startRuntime(settings: Env, log: Logger = createLogger({ l
     eventRetentionDays: settings.EVENT_RETENTION_DAYS,
     requestLogRetentionDays: settings.REQUEST_LOG_RETENTION_DAYS,
     // Links in events written by a job (no request to take an origin from).
-    publicOrigin: publicBaseUrl ?? `http://${settings.HOST === '0.0.0.0' || settings.HOST === '::' ? 'localhost' : settings.HOST}:${settings.PORT}`,
+    publicOrigin: publicBaseUrl ?? listeningOrigin(settings),
   });
   const webhooks = startWebhookDelivery(db, log, {
     box: secretBox,
@@ -138,6 +146,9 @@ function openRuntimeDb(settings: Env, databaseUrl: string | undefined, schema?: 
     databaseUrl,
     dataDir: settings.DATA_DIR,
     poolSize: settings.DATABASE_POOL_SIZE,
+    pooler: settings.DATABASE_POOLER,
+    // The direct URL is the payment database's: only used when that is the database opened.
+    ...(settings.DATABASE_DIRECT_URL && databaseUrl === settings.DATABASE_URL ? { directUrl: settings.DATABASE_DIRECT_URL } : {}),
     limits: {
       connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -171,7 +182,8 @@ type WithRuntime = typeof globalThis & { [GLOBAL_KEY]?: Promise<Runtime> };
  */
 export function getRuntime(): Promise<Runtime> {
   const g = globalThis as WithRuntime;
-  g[GLOBAL_KEY] ??= startRuntime(env()).catch((error) => {
+  // Next's bundles and npm start: the console is served, so its settings are checked too.
+  g[GLOBAL_KEY] ??= startRuntime(env(), undefined, { console: true }).catch((error) => {
     delete g[GLOBAL_KEY];
     throw error;
   });

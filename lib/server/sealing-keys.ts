@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, type Env } from '../config/env';
 import { readOrCreateSecretFile } from '../config/secret-file';
 import { parseSealingKeys } from '../payments/webhooks/secret-box';
+import { SEALING_KEY_REQUIRED } from './start-checks';
 
 export const SEALING_KEY_FILE = 'secrets-encryption-key';
 
@@ -14,10 +15,7 @@ export const SEALING_KEY_FILE = 'secrets-encryption-key';
 export function resolveSealingKeys(settings: Pick<Env, 'SECRETS_ENCRYPTION_KEY' | 'DATABASE_URL' | 'DATA_DIR'>): Buffer[] {
   if (settings.SECRETS_ENCRYPTION_KEY) return parseSealingKeys(settings.SECRETS_ENCRYPTION_KEY);
   if (settings.DATABASE_URL) {
-    throw new ConfigError(
-      'SECRETS_ENCRYPTION_KEY must be set when DATABASE_URL is set: every instance must open the webhook secrets the\n' +
-        'others sealed. Generate one with `openssl rand -base64 32` and set it on every instance.',
-    );
+    throw new ConfigError(SEALING_KEY_REQUIRED);
   }
   const file = path.resolve(settings.DATA_DIR, SEALING_KEY_FILE);
   return parseSealingKeys(Buffer.from(readOrCreateSecretFile(file, 'secrets encryption key'), 'base64url').toString('base64'));

@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { ConfigError, env, type Env } from '../config/env';
 import { readOrCreateSecretFile } from '../config/secret-file';
+import { SESSION_SECRET_REQUIRED } from '../server/start-checks';
 
 export const SESSION_SECRET_FILE = 'session-secret';
 
@@ -16,10 +17,7 @@ export const SESSION_SECRET_FILE = 'session-secret';
 export function resolveSessionSecrets(settings: Pick<Env, 'SESSION_SECRET' | 'DATABASE_URL' | 'DATA_DIR'>): string[] {
   if (settings.SESSION_SECRET) return settings.SESSION_SECRET.split(',').map((s) => s.trim());
   if (settings.DATABASE_URL) {
-    throw new ConfigError(
-      'SESSION_SECRET must be set when DATABASE_URL is set: every instance behind one address must seal the\n' +
-        'console cookie with the same secret. Generate one with `openssl rand -base64 32` and set it on every instance.',
-    );
+    throw new ConfigError(SESSION_SECRET_REQUIRED);
   }
   return [readOrCreateSecretFile(path.resolve(settings.DATA_DIR, SESSION_SECRET_FILE), 'session secret')];
 }

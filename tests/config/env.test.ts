@@ -8,6 +8,16 @@ describe('settings from the environment', () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it('gives defaults their parsed type, as a value set in the environment would have', () => {
+    const env = parseEnv({});
+    expect(env.WEBHOOK_RETRY_DELAYS_SECONDS).toEqual([5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
+    // The string 'false' would be truthy: private networks must be off unless asked for.
+    expect(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(false);
+    expect(env.WITHDRAW_GROUP_COMMIT).toBe(true);
+    expect(env.ALLOWED_HOSTS).toEqual([]);
+    expect(parseEnv({ ALLOWED_HOSTS: 'Pay.internal, pay.internal:8080' }).ALLOWED_HOSTS).toEqual(['pay.internal', 'pay.internal:8080']);
+  });
+
   it('treats blank values as unset', () => {
     const env = parseEnv({ DATABASE_URL: '', PORT: ' ' });
     expect(env.DATABASE_URL).toBeUndefined();
@@ -34,6 +44,7 @@ describe('settings from the environment', () => {
     ['IDEMPOTENCY_KEY_TTL_SECONDS', '0'],
     ['SESSION_SECRET', 'too-short'],
     ['PAYMENT_API_BASE_URL', 'not a url'],
+    ['ALLOWED_HOSTS', 'evil.example/path'],
   ])('stops with a message naming %s for %j', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(ConfigError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`${name}:`));

@@ -8,8 +8,10 @@ import type { Backend } from './databases';
 import { createLogger, type Logger } from '@/lib/log';
 import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
 import { createPaymentCore, type PaymentApiDeps } from '@/lib/payments/payment-api';
-import type { PaymentCore } from '@/lib/payments/api-request';
-import { createNodeServer } from '@/lib/server/node-http';
+import { parseEnv } from '@/lib/config/env';
+import { createAppServer } from '@/lib/server/app-server';
+import { createMetrics } from '@/lib/server/metrics';
+import type { Runtime } from '@/lib/server/runtime';
 
 export interface ApiCallOptions {
   key?: string | null;
@@ -75,10 +77,11 @@ export async function startTestApi(
   opts: { settings?: Partial<PaymentApiDeps['settings']>; openingBalance?: number; log?: Logger; onGroup?: PaymentApiDeps['onGroup'] } = {},
 ): Promise<TestApi> {
   const requestLog = createRequestLog(db, createLogger({ level: 'silent' }));
+  const log = opts.log ?? createLogger({ level: 'silent' });
   const core = createPaymentCore({
     db,
     requestLog,
-    log: opts.log ?? createLogger({ level: 'silent' }),
+    log,
     onGroup: opts.onGroup,
     settings: {
       idempotencyTtlSeconds: 86_400,
@@ -90,32 +93,18 @@ export async function startTestApi(
     },
   });
   const merchant = await createMerchant(db, { name: 'Test Shop', openingBalance: opts.openingBalance ?? 10_000_000 });
-  const server = createNodeServer(mountAtApiPath(core));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The production server (routing, Host guard, drain), with this test's core; the database stays the caller's.
+  const runtime: Runtime = { db, core, log, metrics: createMetrics(db), settings: parseEnv({}), consoleOnly: false, stop: () => requestLog.stop() };
+  const app = createAppServer({ runtime, shutdownGraceMs: 0 });
+  await app.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
     url,
     db,
     merchant,
     call: (body, callOpts) => callApi(url, merchant.secretKey, body, callOpts),
     flushRequestLog: () => requestLog.flush(),
-    async close() {
-      await requestLog.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** The API path to the core, anything else a JSON 404: what the app server does for the API (lib/server/app-server.ts). */
-function mountAtApiPath(core: PaymentCore): PaymentCore {
-  return async (req, meta) => {
-    if (req.url.replace(/^[a-z]+:\/\/[^/]*/i, '').split('?', 1)[0] === API_PATH) return core(req, meta);
-    return {
-      status: 404,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: '{"error":{"type":"invalid_request_error","code":"not_found","message":"Not found. The API lives at POST /v1/index.php."}}',
-    };
+    close: () => app.shutdown(),
   };
 }
 

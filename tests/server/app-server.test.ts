@@ -1,6 +1,6 @@
 // The process's one server: health, readiness, metrics, and a graceful SIGTERM.
 import fs from 'node:fs';
-import type http from 'node:http';
+import http, { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,8 @@ import { createLogger } from '@/lib/log';
 import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
 import { startRuntime, type Runtime } from '@/lib/server/runtime';
 import { buildOpenApiDocument } from '@/lib/openapi';
-import { callApi, withdrawal } from '../helpers/api-server';
+import { openDb } from '@/lib/db/open-db';
+import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
 
 const DEMO = 'sk_test_appServerAppServerAppServer0123456789';
 const TOKEN = 'metrics-token-0123456789';
@@ -21,11 +22,11 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start(next?: NextHandler, graceMs = 5_000, https = false) {
+async function start(next?: NextHandler, graceMs = 5_000, https = false, drainIdleMs?: number) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-server-'));
   const settings = parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '1000' });
   const runtime = await startRuntime(settings, createLogger({ level: 'silent' }));
-  const app = createAppServer({ runtime, next, metricsToken: TOKEN, shutdownGraceMs: graceMs, https });
+  const app = createAppServer({ runtime, next, metricsToken: TOKEN, shutdownGraceMs: graceMs, https, drainIdleMs });
   await app.listen(0, '127.0.0.1');
   running = { app, runtime };
   return { app, runtime, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
@@ -117,6 +118,39 @@ describe('graceful shutdown', () => {
     running = undefined;
   });
 
+  /** One request on the agent's one connection: status, Connection header, and whether it went on the connection already open. */
+  const get = (agent: http.Agent, url: string) =>
+    new Promise<{ status: number; connection?: string; reused: boolean }>((resolve, reject) => {
+      const req = httpGet(url, { agent }, (res) => {
+        res.resume().on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, reused: req.reusedSocket }));
+      });
+      req.on('error', reject);
+    });
+
+  it('answers a request that arrives on a kept-alive connection after SIGTERM (Connection: close), and /readyz says 503 there', async () => {
+    const { app, url } = await start(undefined, 5_000, false, 1_000);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    expect(await get(agent, url + '/healthz')).toMatchObject({ status: 200, reused: false });
+    const stopped = app.shutdown();
+    await new Promise((r) => setTimeout(r, 100)); // the client's next request, well after the signal
+    expect(await get(agent, url + '/readyz')).toEqual({ status: 503, connection: 'close', reused: true });
+    await stopped;
+    running = undefined;
+  });
+
+  it('closes a kept-alive connection with no request only after it stayed idle for the drain time', async () => {
+    const { app, url } = await start(undefined, 5_000, false, 400);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    await get(agent, url + '/healthz');
+    await new Promise((r) => setImmediate(r)); // the socket is back in the agent's free list
+    const socket = Object.values(agent.freeSockets).flat()[0]!;
+    const closedAt = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
+    const t = performance.now();
+    await app.shutdown();
+    expect((await closedAt) - t).toBeGreaterThanOrEqual(350);
+    running = undefined;
+  });
+
   it('closes requests that outlive the grace period', async () => {
     const { app, url } = await start(slowPage(60_000), 200);
     const hung = fetch(url + '/hung').then(
@@ -129,6 +163,38 @@ describe('graceful shutdown', () => {
     expect(performance.now() - t).toBeLessThan(5_000);
     expect(await hung).toBe('closed');
     running = undefined;
+  });
+});
+
+describe('the console behind the server', () => {
+  it('every answer Next gives carries a request-id, the same one the route sees for its log lines; a client cannot choose it', async () => {
+    const seen: string[] = [];
+    const next: NextHandler = async (req, res) => {
+      seen.push(String(req.headers['request-id']));
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('page');
+    };
+    const { url } = await start(next);
+    const first = await fetch(url + '/dashboard');
+    const second = await fetch(url + '/api/balance', { headers: { 'request-id': 'req_chosenByTheClient' } });
+    const ids = [first.headers.get('request-id'), second.headers.get('request-id')];
+    expect(ids).toEqual(seen);
+    expect(ids.every((id) => /^req_[0-9A-Za-z]{12}[0-9a-z]{8}$/.test(id!))).toBe(true);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+});
+
+describe('the test API is this server', () => {
+  it('startTestApi serves through createAppServer: health, readiness and the OpenAPI document answer as in production', async () => {
+    const api = await startTestApi(await openDb({}));
+    try {
+      expect((await fetch(api.url + '/healthz')).status).toBe(200);
+      expect((await fetch(api.url + '/readyz')).status).toBe(200);
+      expect((await fetch(api.url + '/v1/openapi.json')).status).toBe(200);
+      expect((await api.call({ action: 'get_balance' })).headers.get('request-id')).toMatch(/^req_/);
+    } finally {
+      await api.close();
+      await api.db.close();
+    }
   });
 });
 

@@ -14,18 +14,28 @@ export const stressBackends: StressBackend[] = postgresUrl ? ['pglite', 'postgre
 /** Server processes on one database: one embedded folder, or one fresh PostgreSQL schema. */
 export class Deployment {
   servers: ServerProcess[] = [];
-  private constructor(readonly backend: StressBackend, readonly databaseUrl?: string) {}
+  private constructor(readonly backend: StressBackend, readonly databaseUrl?: string, private readonly inspectUrl?: string) {}
 
-  /** `urlParams` go into DATABASE_URL (an application_name, so a test can find its own connections). */
-  static async create(backend: StressBackend, kinds: ServerKind[], env: Record<string, string> = {}, urlParams: Record<string, string> = {}) {
+  /**
+   * `urlParams` go into DATABASE_URL (an application_name, so a test can find its own connections).
+   * `at`: a database of the caller's instead of a fresh schema, e.g. behind a pooler (then the test
+   * process inspects it over `directUrl`).
+   */
+  static async create(
+    backend: StressBackend,
+    kinds: ServerKind[],
+    env: Record<string, string> = {},
+    urlParams: Record<string, string> = {},
+    at?: { databaseUrl: string; directUrl: string },
+  ) {
     if (kinds.length > 1 && backend === 'pglite') throw new Error('an embedded database serves one process');
-    let databaseUrl: string | undefined;
-    if (backend === 'postgres') {
+    let databaseUrl: string | undefined = at?.databaseUrl;
+    if (backend === 'postgres' && !at) {
       const url = new URL(await createSchemaUrl());
       for (const [k, v] of Object.entries(urlParams)) url.searchParams.set(k, v);
       databaseUrl = url.toString();
     }
-    const d = new Deployment(backend, databaseUrl);
+    const d = new Deployment(backend, databaseUrl, at?.directUrl);
     const distDir = kinds.includes('next') ? await ensureNextBuild() : undefined;
     d.servers = kinds.map((kind) => new ServerProcess({ kind, databaseUrl: d.databaseUrl, distDir, env }));
     // One after the other: the first start migrates and seeds, the next ones find it done.
@@ -49,7 +59,8 @@ export class Deployment {
       const clean = await this.servers[0]!.stop();
       if (!clean) throw new Error('the embedded server did not stop cleanly on SIGTERM');
     }
-    const db = await openDb(this.databaseUrl ? { databaseUrl: this.databaseUrl, poolSize: 2 } : { dataDir: this.servers[0]!.dataDir });
+    const url = this.inspectUrl ?? this.databaseUrl;
+    const db = await openDb(url ? { databaseUrl: url, poolSize: 2 } : { dataDir: this.servers[0]!.dataDir });
     try {
       return await fn(db);
     } finally {

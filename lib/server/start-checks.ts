@@ -1,0 +1,23 @@
+import { ConfigError, type Env } from '../config/env';
+
+export const SESSION_SECRET_REQUIRED =
+  'SESSION_SECRET must be set when DATABASE_URL is set: every instance behind one address must seal the\n' +
+  'console cookie with the same secret. Generate one with `openssl rand -base64 32` and set it on every instance.';
+
+export const SEALING_KEY_REQUIRED =
+  'SECRETS_ENCRYPTION_KEY must be set when DATABASE_URL is set: every instance must open the webhook secrets the\n' +
+  'others sealed. Generate one with `openssl rand -base64 32` and set it on every instance.';
+
+/**
+ * The settings that only matter together with others, checked before the database is
+ * opened: a start that is going to be refused must not migrate, seed the demo merchant
+ * or print a key first (the next start, on a database no longer empty, would print none).
+ * `console`: this process serves the console (npm start, npm run dev), whose cookie needs a
+ * shared secret; `npm run start:api` does not.
+ */
+export function checkBeforeOpening(settings: Env, opts: { console: boolean }): void {
+  const problems: string[] = [];
+  if (opts.console && settings.DATABASE_URL && !settings.SESSION_SECRET) problems.push(SESSION_SECRET_REQUIRED);
+  if (!settings.PAYMENT_API_BASE_URL && settings.DATABASE_URL && !settings.SECRETS_ENCRYPTION_KEY) problems.push(SEALING_KEY_REQUIRED);
+  if (problems.length > 0) throw new ConfigError(problems.join('\n\n'));
+}
