@@ -18,6 +18,8 @@ describe('event writes', () => {
         'lib/payments/checkout-payment.ts', // checkout_session.completed
         'lib/payments/settlement.ts', // payout.paid, payout.failed, the expiry job
         'lib/payments/withdraw-statement.ts', // payout.created
+        'lib/payments/refunds.ts', // refund.created
+        'lib/payments/refund-settlement.ts', // refund.succeeded, refund.failed
       ].sort(),
     );
   });
