@@ -30,6 +30,8 @@ export function fieldMessage(field: string, issue: FieldIssue, limits: { min: nu
       return missing ? 'Enter the account number.' : 'Account number must be 6 to 20 digits, with no letters.';
     case 'description':
       return issue.code === 'too_big' ? 'Description must be at most 500 characters.' : 'Description must not be empty.';
+    case 'reason':
+      return 'Reason must be at most 500 characters.';
     case 'reference':
       return 'Reference must be 1 to 100 characters.';
     case 'q':
