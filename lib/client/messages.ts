@@ -31,7 +31,7 @@ export function fieldMessage(field: string, issue: FieldIssue, limits: { min: nu
     case 'description':
       return issue.code === 'too_big' ? 'Description must be at most 500 characters.' : 'Description must not be empty.';
     case 'reason':
-      return 'Reason must be at most 500 characters.';
+      return issue.code === 'too_big' ? 'Reason must be at most 500 characters.' : 'Reason must not be empty.';
     case 'reference':
       return 'Reference must be 1 to 100 characters.';
     case 'q':
