@@ -20,49 +20,48 @@ export interface RefundSettlementResult {
 }
 
 /**
- * Settles pending refunds whose time has come, as settlement.ts does payouts: claimed
- * with FOR UPDATE SKIP LOCKED (instances share the work), one transaction per batch,
- * each refund in a savepoint of its own so that one that throws is postponed alone.
- * Refunds are claimed in merchant order, so concurrent settlers lock balances alike.
+ * Settles pending refunds whose time has come, each exactly once: one short
+ * transaction per refund, claimed with FOR UPDATE SKIP LOCKED (instances share the
+ * work). One at a time because a failed refund locks its session and then the
+ * balance, the order create_refund and a payment take them in: a transaction
+ * holding a balance from an earlier refund while waiting for a session could
+ * deadlock with a refund being created. A refund whose settlement throws is
+ * rolled back alone and postponed with backoff; the rest go on.
  */
 export async function settleDueRefunds(
   db: Db,
-  limits: { batchSize?: number; maxBatches?: number } = {},
+  limits: { maxRefunds?: number } = {},
   onPostponed: (failure: { refundId: string; merchantId: string; error: unknown }) => void = () => {},
 ): Promise<RefundSettlementResult> {
-  const { batchSize = 200, maxBatches = 10 } = limits;
+  const { maxRefunds = 500 } = limits;
   const total: RefundSettlementResult = { succeeded: 0, failed: 0, postponed: 0 };
-  for (let i = 0; i < maxBatches; i++) {
-    const claimed = await db.transaction(async (tx) => {
-      const due = await tx.query<DueRefund>(
-        `SELECT id, merchant_id, fails, settle_attempts FROM (
-           SELECT id, merchant_id, fails, settle_attempts, seq FROM refunds
-           WHERE status = 'pending' AND settle_after <= now()
-           ORDER BY settle_after, seq LIMIT $1 FOR UPDATE SKIP LOCKED) d
-         ORDER BY merchant_id, seq`,
-        [batchSize],
+  for (let i = 0; i < maxRefunds; i++) {
+    const done = await db.transaction(async (tx) => {
+      const [refund] = await tx.query<DueRefund>(
+        `SELECT id, merchant_id, fails, settle_attempts FROM refunds
+         WHERE status = 'pending' AND settle_after <= now()
+         ORDER BY settle_after, seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
-      for (const refund of due) {
-        await tx.query('SAVEPOINT one_refund');
-        try {
-          const outcome: RefundOutcome = refund.fails ? 'failed' : 'succeeded';
-          await settleRefund(tx, refund.id, outcome);
-          await tx.query('RELEASE SAVEPOINT one_refund');
-          total[outcome]++;
-        } catch (error) {
-          await tx.query('ROLLBACK TO SAVEPOINT one_refund');
-          await tx.query(
-            `UPDATE refunds SET settle_attempts = settle_attempts + 1,
-               settle_after = now() + make_interval(secs => LEAST(3600, 10 * power(2, settle_attempts))) WHERE id = $1`,
-            [refund.id],
-          );
-          total.postponed++;
-          if (refund.settle_attempts === 0) onPostponed({ refundId: refund.id, merchantId: refund.merchant_id, error });
-        }
+      if (!refund) return false;
+      await tx.query('SAVEPOINT one_refund');
+      try {
+        const outcome: RefundOutcome = refund.fails ? 'failed' : 'succeeded';
+        await settleRefund(tx, refund.id, outcome);
+        await tx.query('RELEASE SAVEPOINT one_refund');
+        total[outcome]++;
+      } catch (error) {
+        await tx.query('ROLLBACK TO SAVEPOINT one_refund');
+        await tx.query(
+          `UPDATE refunds SET settle_attempts = settle_attempts + 1,
+             settle_after = now() + make_interval(secs => LEAST(3600, 10 * power(2, settle_attempts))) WHERE id = $1`,
+          [refund.id],
+        );
+        total.postponed++;
+        if (refund.settle_attempts === 0) onPostponed({ refundId: refund.id, merchantId: refund.merchant_id, error });
       }
-      return due.length;
+      return true;
     });
-    if (claimed < batchSize) break;
+    if (!done) break;
   }
   return total;
 }

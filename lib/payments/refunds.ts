@@ -56,25 +56,25 @@ export async function createRefund(ctx: Pick<ActionContext, 'db' | 'merchant' | 
 
 /** No amount: the rest of the payment, read under the session's row lock so that the update below cannot miss. */
 async function whatIsLeft(db: Queryable, merchantId: string, sessionId: string): Promise<number> {
-  const [s] = await db.query<{ left: number; status: string }>(
-    `SELECT amount - amount_refunded AS left, status FROM checkout_sessions WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
+  const [s] = await db.query<{ remaining: number; status: string }>(
+    `SELECT amount - amount_refunded AS remaining, status FROM checkout_sessions WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
     [sessionId, merchantId],
   );
   if (!s) throw notFound(sessionId);
   if (s.status !== 'complete' && s.status !== 'refunded') throw notPaid(sessionId);
-  if (Number(s.left) === 0) throw exceeded(sessionId, 0);
-  return Number(s.left);
+  if (Number(s.remaining) === 0) throw exceeded(sessionId, 0);
+  return Number(s.remaining);
 }
 
 /** Why the conditional update found no row: no such session, not paid, or not that much left. */
 async function refusal(db: Queryable, merchantId: string, sessionId: string, amount: number): Promise<ApiError> {
-  const [s] = await db.query<{ left: number; status: string }>(
-    `SELECT amount - amount_refunded AS left, status FROM checkout_sessions WHERE id = $1 AND merchant_id = $2`,
+  const [s] = await db.query<{ remaining: number; status: string }>(
+    `SELECT amount - amount_refunded AS remaining, status FROM checkout_sessions WHERE id = $1 AND merchant_id = $2`,
     [sessionId, merchantId],
   );
   if (!s) return notFound(sessionId);
   if (s.status !== 'complete' && s.status !== 'refunded') return notPaid(sessionId);
-  return exceeded(sessionId, Number(s.left), amount);
+  return exceeded(sessionId, Number(s.remaining), amount);
 }
 
 const notFound = (id: string) => new ApiError('not_found', `No such checkout session: ${id}`, 'checkout_session_id');
