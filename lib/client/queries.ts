@@ -16,7 +16,7 @@ export const balanceQuery = () =>
   queryOptions({
     queryKey: consoleKeys.balance(),
     queryFn: () => consoleFetch<ConsoleBalance>('/api/balance'),
-    refetchInterval: (q) => ((q.state.data?.pending_payouts ?? 0) > 0 ? SETTLING_MS : IDLE_MS),
+    refetchInterval: (q) => ((q.state.data?.pending_payouts ?? 0) + (q.state.data?.pending_refunds ?? 0) > 0 ? SETTLING_MS : IDLE_MS),
   });
 
 /** The newest `limit` payouts, one page. */
