@@ -69,17 +69,13 @@ export function RefundForm({ sessionId, left, currency, retentionSeconds }: { se
     if (left <= 0) return <p className="muted">Refunded in full: nothing is left to refund.</p>;
     return (
       <form onSubmit={toReview} noValidate aria-label="Refund" data-testid="refund-form">
-        <fieldset>
-          <legend>Amount to refund</legend>
-          <label className="inline">
-            <input type="radio" name="refund-kind" value="full" checked={kind === 'full'} onChange={() => setKind('full')} />
-            Full: what is left, {formatMoney(left, currency)}
-          </label>
-          <label className="inline">
-            <input type="radio" name="refund-kind" value="partial" checked={kind === 'partial'} onChange={() => setKind('partial')} />
-            Partial
-          </label>
-        </fieldset>
+        <label>
+          Amount to refund
+          <select name="refund-kind" value={kind} onChange={(e) => setKind(e.target.value === 'partial' ? 'partial' : 'full')}>
+            <option value="full">Full: what is left, {formatMoney(left, currency)}</option>
+            <option value="partial">Partial amount</option>
+          </select>
+        </label>
         {kind === 'partial' && (
           <div className="field">
             <label htmlFor="refund-amount">Amount (IDR)</label>

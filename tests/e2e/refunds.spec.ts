@@ -37,7 +37,7 @@ test('pay on the hosted page, refund part in the console and the rest through th
   await expect(page.getByRole('heading', { name: 'Refunds' })).toBeVisible();
   await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '200000');
   await expect(page.getByText('No refunds yet.')).toBeVisible();
-  await page.getByLabel('Partial').check();
+  await page.getByLabel('Amount to refund').selectOption('partial');
   // Above what is left: the form says so before anything is sent.
   await page.getByLabel('Amount (IDR)').fill('250000');
   await page.getByRole('button', { name: 'Review refund' }).click();
@@ -96,9 +96,9 @@ test('a refund by keyboard alone: the form, the review and the refund', async ({
   await payments({ action: 'simulate_checkout_payment', id: session.id });
   await page.goto(`/checkout-sessions/${session.id}`);
   await expect(page.getByTestId('refund-form')).toBeVisible();
-  await page.getByLabel(/^Full/).focus();
-  await page.keyboard.press('ArrowRight'); // the radio group: to Partial
-  await expect(page.getByLabel('Partial')).toBeChecked();
+  await page.getByLabel('Amount to refund').focus();
+  await page.keyboard.press('ArrowDown'); // the closed select: to "Partial amount"
+  await expect(page.getByLabel('Amount to refund')).toHaveValue('partial');
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Amount (IDR)')).toBeFocused();
   await page.keyboard.type('10000');
