@@ -40,8 +40,8 @@ it('money in and out and the closing balance count a refund and a failed refund 
   await api.call({ action: 'simulate_refund', id: doomed.id });
 
   const flow = await moneyFlow(client, since);
-  // In: two payments and the failed refund's return; out: both refunds as made.
-  expect([flow.moneyIn, flow.moneyOut, flow.complete]).toEqual([200_000 + 200_000 + 200_000, 50_000 + 200_000, true]);
+  // In: the opening balance (this minute's too), two payments and the failed refund's return; out: both refunds as made.
+  expect([flow.moneyIn, flow.moneyOut, flow.complete]).toEqual([1_000_000 + 200_000 + 200_000 + 200_000, 50_000 + 200_000, true]);
   const balance = (await api.call({ action: 'get_balance' })).body;
   expect(balance).toMatchObject({ available: 1_000_000 + 400_000 - 50_000, pending_refunds: 0 });
   const points = await endOfDayBalances(client, 2);
