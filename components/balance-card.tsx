@@ -32,6 +32,14 @@ export function BalanceCard() {
               {formatMoney(data.pending_payouts, data.currency)}
             </dd>
           </div>
+          {data.pending_refunds > 0 && (
+            <div>
+              <dt>On its way back to customers in pending refunds</dt>
+              <dd data-testid="pending-refunds" data-amount={data.pending_refunds}>
+                {formatMoney(data.pending_refunds, data.currency)}
+              </dd>
+            </div>
+          )}
         </dl>
       )}
     </section>

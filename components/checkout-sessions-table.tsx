@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { checkoutSessionPagesQuery } from '@/lib/client/queries';
-import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
+import { createdByLabel, formatMoney, formatTime, refundMark } from '@/lib/format';
 import { CopyLink } from './copy-link';
 import { LoadMoreButton } from './load-more-button';
 import { TableScroll } from './table-scroll';
@@ -32,13 +32,18 @@ export function CheckoutSessionsTable() {
         </thead>
         <tbody>
           {data.map((s) => (
-            <tr key={s.id} data-testid="checkout-row" data-session-id={s.id} data-status={s.status}>
+            <tr key={s.id} data-testid="checkout-row" data-session-id={s.id} data-status={s.status} data-refund={refundMark(s) ?? 'none'}>
               <td>
                 <Link href={`/checkout-sessions/${s.id}`}>{formatMoney(s.amount, s.currency)}</Link>
               </td>
               <td>{s.description ?? <span className="muted">none</span>}</td>
               <td>
                 <span className={`status status-${s.status}`}>{s.status}</span>
+                {refundMark(s) === 'partly refunded' && (
+                  <span className="status status-partly-refunded" title={`${formatMoney(s.amount_refunded, s.currency)} refunded`}>
+                    {' '}partly refunded
+                  </span>
+                )}
               </td>
               <td>{formatTime(s.expires_at)}</td>
               <td data-testid="created-by">{createdByLabel(s.created_by)}</td>

@@ -24,7 +24,7 @@ export function MoneyFlowCard({ flow, currency }: { flow: MoneyFlow; currency: s
       <p className="muted">
         {flow.complete ? `From ${flow.entries.toLocaleString('en-US')} balance changes` : `From the newest ${flow.entries.toLocaleString('en-US')} balance changes only`}
         {' '}
-        (payments, payouts, returned payouts and top-ups). <Link href="/balance">Balance history</Link>
+        (payments, payouts, refunds, returned payouts and refunds, and top-ups). <Link href="/balance">Balance history</Link>
       </p>
     </section>
   );

@@ -11,6 +11,7 @@ function objectLink(id: string | null) {
   if (!id) return null;
   if (id.startsWith('po_')) return <Link href={`/payouts/${id}`}>{id}</Link>;
   if (id.startsWith('cs_')) return <Link href={`/checkout-sessions/${id}`}>{id}</Link>;
+  if (id.startsWith('re_')) return <Link href={`/refunds/${id}`}>{id}</Link>;
   return <code>{id}</code>;
 }
 

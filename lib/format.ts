@@ -21,3 +21,9 @@ export function createdByLabel(by: { key_id: string; key_name: string | null; ty
   if (!by) return '—';
   return by.type === 'secret' ? 'Secret key' : (by.key_name ?? by.key_id);
 }
+
+/** How much of a paid checkout session was refunded, as the console marks it: null when none. */
+export function refundMark(s: { status: string; amount: number; amount_refunded: number }): 'refunded' | 'partly refunded' | null {
+  if (s.status === 'refunded') return 'refunded';
+  return s.amount_refunded > 0 ? 'partly refunded' : null;
+}

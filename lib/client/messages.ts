@@ -30,6 +30,8 @@ export function fieldMessage(field: string, issue: FieldIssue, limits: { min: nu
       return missing ? 'Enter the account number.' : 'Account number must be 6 to 20 digits, with no letters.';
     case 'description':
       return issue.code === 'too_big' ? 'Description must be at most 500 characters.' : 'Description must not be empty.';
+    case 'reason':
+      return issue.code === 'too_big' ? 'Reason must be at most 500 characters.' : 'Reason must not be empty.';
     case 'reference':
       return 'Reference must be 1 to 100 characters.';
     case 'q':
@@ -77,6 +79,9 @@ const BY_CODE: Record<ErrorCode | 'network_error', string> = {
   idempotency_request_in_progress: 'The first attempt is still being processed. Wait a moment: it will not be sent twice.',
   checkout_session_not_open: 'This checkout session is no longer open: it has been paid or has expired.',
   payout_not_pending: 'This payout has already been paid or has failed.',
+  checkout_session_not_paid: 'This checkout session was never paid, so there is nothing to refund.',
+  refund_not_pending: 'This refund has already succeeded or failed.',
+  refund_amount_exceeded: 'This is more than what is left to refund of the payment.',
   payload_too_large: 'That is too large to send.',
   unsupported_media_type: 'The request could not be read. Reload the page and try again.',
   insufficient_funds: 'Your available balance does not cover this amount.',

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { Balance, CheckoutSession, List, Payout, PayoutStatus, PayoutSummary } from '../contract';
+import type { Balance, CheckoutSession, List, Payout, PayoutStatus, PayoutSummary, Refund } from '../contract';
 import { consoleFetch } from './console-fetch';
 import { PAGE_SIZE, nextCursor, pageItems, pagePath } from './list-pages';
 import { consoleKeys, type PayoutListFilter } from './query-keys';
@@ -16,7 +16,7 @@ export const balanceQuery = () =>
   queryOptions({
     queryKey: consoleKeys.balance(),
     queryFn: () => consoleFetch<ConsoleBalance>('/api/balance'),
-    refetchInterval: (q) => ((q.state.data?.pending_payouts ?? 0) > 0 ? SETTLING_MS : IDLE_MS),
+    refetchInterval: (q) => ((q.state.data?.pending_payouts ?? 0) + (q.state.data?.pending_refunds ?? 0) > 0 ? SETTLING_MS : IDLE_MS),
   });
 
 /** The newest `limit` payouts, one page. */
@@ -63,4 +63,12 @@ export const checkoutSessionPagesQuery = (limit = PAGE_SIZE) =>
     getNextPageParam: nextCursor,
     select: pageItems,
     refetchInterval: IDLE_MS,
+  });
+
+/** A checkout session's refunds (up to 100, newest first); quick polling while one is pending. */
+export const sessionRefundsQuery = (sessionId: string) =>
+  queryOptions({
+    queryKey: consoleKeys.refunds.ofSession(sessionId),
+    queryFn: () => consoleFetch<List<Refund>>(`/api/checkout-sessions/${encodeURIComponent(sessionId)}/refunds`),
+    refetchInterval: (q) => (q.state.data?.data.some((r) => r.status === 'pending') ? SETTLING_MS : IDLE_MS),
   });

@@ -23,6 +23,11 @@ export const consoleKeys = {
     all: () => ['checkout-sessions'] as const,
     pages: (limit: number) => ['checkout-sessions', 'pages', limit] as const,
   },
+  /** A checkout session's refunds (its page). */
+  refunds: {
+    all: () => ['refunds'] as const,
+    ofSession: (sessionId: string) => ['refunds', 'session', sessionId] as const,
+  },
   apiKeys: () => ['api-keys'] as const,
   webhooks: {
     endpoints: () => ['webhooks', 'endpoints'] as const,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTION_NAMES, ACTIONS, API_KEY_PATTERN, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutFilterFields, webhookUrlField } from '../contract';
+import { ACTION_NAMES, ACTIONS, API_KEY_PATTERN, checkoutFields, refundFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutFilterFields, webhookUrlField } from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
@@ -40,6 +40,15 @@ export const listCheckoutQuery = z.strictObject({
   limit,
   starting_after: z.string().startsWith('cs_', { error: 'starting_after must be a checkout session id' }).max(100).optional(),
 });
+
+/** A refund from the checkout session page: the API's own fields (no amount: what is left). */
+export const createRefundSchema = z.strictObject({
+  amount: refundFields.amount,
+  reason: refundFields.reason,
+  idempotency_key: idempotencyKeySchema,
+});
+
+export const checkoutSessionIdParam = z.string().regex(/^cs_[0-9A-Za-z]{1,96}$/, { error: 'id must be a checkout session id (cs_...)' });
 
 export const payoutIdParam = z.string().regex(/^po_[0-9A-Za-z]{1,96}$/, { error: 'id must be a payout id (po_...)' });
 

@@ -30,6 +30,7 @@ import {
   webhookEndpointWithSecretSchema,
   webhookUrlField,
 } from './webhooks';
+import { refundFields, refundListFields, refundListSchema, refundSchema, simulateRefundFields } from './refunds';
 
 /**
  * Every action of `POST /v1/index.php`: its request (the whole body, `action`
@@ -325,6 +326,36 @@ export const ACTIONS = {
     mutates: false,
     permission: 'balance:read',
     summary: 'The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it.',
+  }),
+  // Refunds of paid checkout sessions (issue 25; docs/api.md, "Refunds").
+  create_refund: define({
+    request: command('create_refund', refundFields),
+    response: refundSchema,
+    mutates: true,
+    permission: 'refunds:write',
+    summary:
+      'Refunds a paid (complete) checkout session, in full (no amount: what is left) or in part, out of available; pending until it settles. Beyond what is left: 422 refund_amount_exceeded; above available: 422 insufficient_funds.',
+  }),
+  get_refund: define({
+    request: command('get_refund', { id: idField('re') }),
+    response: refundSchema,
+    mutates: false,
+    permission: 'refunds:read',
+    summary: 'One refund of this merchant.',
+  }),
+  list_refunds: define({
+    request: command('list_refunds', refundListFields),
+    response: refundListSchema,
+    mutates: false,
+    permission: 'refunds:read',
+    summary: 'Refunds, newest first, in cursor pages; `checkout_session_id`, `status`, `created_gte` and `created_lt` filter them.',
+  }),
+  simulate_refund: define({
+    request: command('simulate_refund', simulateRefundFields),
+    response: refundSchema,
+    mutates: true,
+    permission: 'refunds:write',
+    summary: 'Test mode: settles a pending refund now, as the settlement job would (a failure returns the money to available); a settled one is 409 refund_not_pending.',
   }),
 } as const satisfies Record<string, ActionContract>;
 

@@ -3,7 +3,7 @@ import { createdRangeFields } from './fields';
 import { listOf } from './objects';
 
 /** The ledger as the API shows it: one balance transaction per change of `available`. */
-export const BALANCE_TRANSACTION_TYPES = ['opening_balance', 'adjustment', 'payout', 'payout_reversal', 'checkout_payment', 'topup'] as const;
+export const BALANCE_TRANSACTION_TYPES = ['opening_balance', 'adjustment', 'payout', 'payout_reversal', 'checkout_payment', 'topup', 'refund', 'refund_reversal'] as const;
 
 const isoTime = z.iso.datetime({ offset: true });
 
@@ -16,7 +16,7 @@ export const balanceTransactionSchema = z.object({
   /** `available` right after this entry. */
   balance_after: z.number().int(),
   type: z.enum(BALANCE_TRANSACTION_TYPES),
-  /** The object that caused it: a payout (po_…), a checkout session (cs_…), or the merchant for an opening balance. */
+  /** The object that caused it: a payout (po_…), a checkout session (cs_…), a refund (re_…), or the merchant for an opening balance. */
   source: z.string(),
   created_at: isoTime,
 });

@@ -24,9 +24,13 @@ export const ERROR_CODES = {
   idempotency_request_in_progress: { status: 409, type: 'idempotency_error', description: 'The original request with this key is still running: retry with the same key.' },
   checkout_session_not_open: { status: 409, type: 'invalid_request_error', description: 'The checkout session was paid or expired.' },
   payout_not_pending: { status: 409, type: 'invalid_request_error', description: 'simulate_payout: the payout is already paid or failed.' },
+  // Refunds (docs/api.md, "Refunds").
+  checkout_session_not_paid: { status: 409, type: 'invalid_request_error', description: 'Refunds: the checkout session was never paid (open or expired).' },
+  refund_not_pending: { status: 409, type: 'invalid_request_error', description: 'simulate_refund: the refund already succeeded or failed.' },
   payload_too_large: { status: 413, type: 'invalid_request_error', description: 'The body is larger than the limit.' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not application/json.' },
   insufficient_funds: { status: 422, type: 'invalid_request_error', description: 'The available balance does not cover the amount.' },
+  refund_amount_exceeded: { status: 422, type: 'invalid_request_error', description: 'The refund is larger than what is left to refund of the payment; nothing changed.' },
   idempotency_key_reused: { status: 422, type: 'idempotency_error', description: 'The key was used with a different request.' },
   rate_limited: { status: 429, type: 'rate_limit_error', description: 'Too many failed authentications from this address.' },
   internal_error: { status: 500, type: 'api_error', description: 'Unexpected; logged. Retrying with the same idempotency key is safe.' },

@@ -18,7 +18,8 @@ export const ACCOUNT_NUMBER_PATTERN = /^[0-9]{6,20}$/;
 
 export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
-export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
+/** `refunded`: paid, then refunded in full (amount_refunded = amount); a partly refunded one stays `complete`. */
+export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired', 'refunded'] as const;
 export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
 
 export const PAYOUT_BATCH_STATUSES = ['processing', 'completed'] as const;

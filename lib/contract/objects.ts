@@ -18,6 +18,8 @@ export const balanceSchema = z.object({
   currency,
   available: money,
   pending_payouts: money,
+  /** Refunds created and not yet settled: out of available, not yet back with the customer. */
+  pending_refunds: money,
   livemode: z.boolean(),
 });
 
@@ -69,6 +71,8 @@ export const checkoutSessionSchema = z.object({
   completed_at: isoTime.nullable(),
   /** The last four digits of the card that paid it; null until paid. */
   card_last4: z.string().nullable(),
+  /** The sum of its refunds that did not fail (pending or succeeded); equal to amount once status is refunded. */
+  amount_refunded: money,
   created_by: createdBySchema,
   livemode: z.boolean(),
 });

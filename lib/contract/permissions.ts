@@ -12,6 +12,9 @@ export const PERMISSIONS = [
   'events:read',
   'webhooks:write',
   'requests:read',
+  // Refunds (issue 25).
+  'refunds:read',
+  'refunds:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -13,6 +13,10 @@ export const EVENT_TYPES = [
   'payout.failed',
   'checkout_session.completed',
   'checkout_session.expired',
+  // Refunds (issue 25).
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -44,7 +48,7 @@ export const eventSchema = z.object({
   id: z.string(),
   type: z.enum(EVENT_TYPES),
   created_at: z.iso.datetime({ offset: true }),
-  /** The payout or checkout session as get_payout / get_checkout_session returned it right after the change. */
+  /** The payout, checkout session or refund as get_payout / get_checkout_session / get_refund returned it right after the change. */
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
   livemode: z.boolean(),
 });

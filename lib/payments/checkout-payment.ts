@@ -1,4 +1,4 @@
-import { ApiError } from '../contract';
+import { ApiError, REFUND_FAILING_TEST_CARD } from '../contract';
 import type { Db, Queryable } from '../db/types';
 import { checkoutSessionJsonSql, eventCtes } from './event-sql';
 import { credit } from './ledger';
@@ -6,6 +6,8 @@ import { CHECKOUT_COLUMNS, type CheckoutSessionRow } from './serialize';
 
 /** The test card that pays; every other well-formed number (4000 0000 0000 0002 in the docs) is declined. */
 export const SUCCEEDING_TEST_CARD = '4242424242424242';
+/** Cards that pay: 4242…, and the one whose refunds fail (lib/contract/refunds.ts). */
+const PAYING_TEST_CARDS: readonly string[] = [SUCCEEDING_TEST_CARD, REFUND_FAILING_TEST_CARD];
 
 export interface PublicCheckoutSession {
   id: string;
@@ -67,7 +69,7 @@ export async function payCheckoutSession(db: Db, id: string, cardNumber: string,
 export async function payInTransaction(tx: Queryable, id: string, cardNumber: string, origin: string): Promise<PaymentOutcome> {
   const card = cardNumber.replace(/[\s-]/g, '');
   if (!/^[0-9]{12,19}$/.test(card)) return { ok: false, code: 'invalid_card', message: 'Enter a card number of 12 to 19 digits.' };
-  if (card !== SUCCEEDING_TEST_CARD) {
+  if (!PAYING_TEST_CARDS.includes(card)) {
     return { ok: false, code: 'card_declined', message: 'The card was declined. Use 4242 4242 4242 4242 for a successful test payment.' };
   }
   const [session] = await tx.query<{ merchant_id: string; amount: number; success_url: string | null }>(

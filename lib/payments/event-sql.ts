@@ -24,7 +24,13 @@ export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_
   'object', 'checkout_session', 'id', ${t}.id, 'url', ${originParam}::text || '/checkout/' || ${t}.id, 'status', ${t}.status,
   'amount', ${t}.amount, 'currency', ${t}.currency, 'description', ${t}.description, 'success_url', ${t}.success_url,
   'cancel_url', ${t}.cancel_url, 'expires_at', ${isoSql(`${t}.expires_at`)}, 'created_at', ${isoSql(`${t}.created_at`)},
-  'completed_at', ${isoSql(`${t}.completed_at`)}, 'card_last4', ${t}.payment_card_last4, 'created_by', ${t}.created_by, 'livemode', false)`;
+  'completed_at', ${isoSql(`${t}.completed_at`)}, 'card_last4', ${t}.payment_card_last4, 'amount_refunded', ${t}.amount_refunded, 'created_by', ${t}.created_by, 'livemode', false)`;
+
+/** The refund object of row `t` (a table alias or CTE with the refund columns). */
+export const refundJsonSql = (t: string) => `json_build_object(
+  'object', 'refund', 'id', ${t}.id, 'checkout_session_id', ${t}.checkout_session_id, 'amount', ${t}.amount, 'currency', ${t}.currency,
+  'status', ${t}.status, 'reason', ${t}.reason, 'failure_code', ${t}.failure_code, 'failure_message', ${t}.failure_message,
+  'created_at', ${isoSql(`${t}.created_at`)}, 'settled_at', ${isoSql(`${t}.settled_at`)}, 'created_by', ${t}.created_by, 'livemode', false)`;
 
 /**
  * Two CTEs, `ev` and `dl`: one event per row of `from` (a CTE or table alias with

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/types';
 
-export type LedgerKind = 'opening_balance' | 'adjustment' | 'payout' | 'payout_reversal' | 'checkout_payment' | 'topup';
+export type LedgerKind = 'opening_balance' | 'adjustment' | 'payout' | 'payout_reversal' | 'checkout_payment' | 'topup' | 'refund' | 'refund_reversal';
 
 /**
  * Every change of a balance goes through here, in the caller's transaction, with

@@ -1,5 +1,5 @@
 /** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
-import type { CheckoutSessionStatus, CreatedBy, EventType, PayoutStatus } from '../contract';
+import type { CheckoutSessionStatus, CreatedBy, EventType, PayoutStatus, RefundStatus } from '../contract';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -54,13 +54,14 @@ export interface CheckoutSessionRow {
   created_at: Date;
   completed_at: Date | null;
   card_last4: string | null;
+  amount_refunded: number;
   created_by: CreatedBy;
 }
 
 /** An open session past its expiry reads as expired even before the sweeper marks it. */
 export const CHECKOUT_COLUMNS = `id, amount, currency, description, success_url, cancel_url,
   CASE WHEN status = 'open' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
-  expires_at, created_at, completed_at, payment_card_last4 AS card_last4, created_by`;
+  expires_at, created_at, completed_at, payment_card_last4 AS card_last4, amount_refunded, created_by`;
 
 export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => ({
   object: 'checkout_session' as const,
@@ -76,11 +77,46 @@ export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => 
   created_at: iso(r.created_at),
   completed_at: iso(r.completed_at),
   card_last4: r.card_last4,
+  amount_refunded: Number(r.amount_refunded),
   created_by: r.created_by ?? null,
   livemode: false,
 });
 
 export type CheckoutSessionObject = ReturnType<typeof checkoutSessionObject>;
+
+export interface RefundRow {
+  id: string;
+  checkout_session_id: string;
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  reason: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  settled_at: Date | null;
+  created_by: CreatedBy;
+}
+
+export const REFUND_COLUMNS = 'id, checkout_session_id, amount, currency, status, reason, failure_code, failure_message, created_at, settled_at, created_by';
+
+export const refundObject = (r: RefundRow) => ({
+  object: 'refund' as const,
+  id: r.id,
+  checkout_session_id: r.checkout_session_id,
+  amount: Number(r.amount),
+  currency: r.currency,
+  status: r.status,
+  reason: r.reason,
+  failure_code: r.failure_code,
+  failure_message: r.failure_message,
+  created_at: iso(r.created_at),
+  settled_at: iso(r.settled_at),
+  created_by: r.created_by ?? null,
+  livemode: false,
+});
+
+export type RefundObject = ReturnType<typeof refundObject>;
 
 /** Cursor pages, newest first: the shape every list_* action returns. */
 export const listObject = <T>(data: T[], hasMore: boolean) => ({ object: 'list' as const, data, has_more: hasMore });

@@ -5,6 +5,7 @@ import { purgeOldEvents } from '../payments/event-retention';
 import { purgeRequestLog } from '../payments/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
 import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
+import { settleDueRefunds } from '../payments/refund-settlement';
 import { purgeEndedConsoleSessions } from '../session/session-purge';
 
 const CONSOLE_JOBS = ['auth_failure_purge', 'console_session_purge'];
@@ -43,6 +44,16 @@ export function startBackgroundJobs(
           log.error({ err: error, merchantId, payoutIds }, 'payouts could not be settled; retrying them later with backoff'),
         );
         if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
+      },
+    },
+    {
+      name: 'refund_settlement',
+      everyMs: tickMs,
+      async run() {
+        const settled = await settleDueRefunds(db, {}, ({ merchantId, refundId, error }) =>
+          log.error({ err: error, merchantId, refundId }, 'a refund could not be settled; retrying it later with backoff'),
+        );
+        if (settled.succeeded + settled.failed > 0) log.info(settled, 'refunds settled');
       },
     },
     { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db, opts.publicOrigin)) },

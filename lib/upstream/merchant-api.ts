@@ -17,6 +17,7 @@ import {
   webhookEndpointSchema,
   webhookEndpointWithSecretSchema,
 } from '../contract';
+import { refundListSchema, refundSchema } from '../contract';
 import type { PaymentClient } from './payment-client';
 
 /** The filters list_payouts and summarize_payouts share. */
@@ -78,6 +79,11 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     listRequests: (query: Omit<ActionRequest<'list_requests'>, 'action'>) => client.call(secretKey, 'list_requests', query, requestLogListSchema),
     getIdempotentRequest: (idempotencyKey: string) =>
       client.call(secretKey, 'get_idempotent_request', { idempotency_key: idempotencyKey }, idempotentRequestSchema),
+    // Refunds of paid checkout sessions (refunds:write to create, refunds:read to read).
+    createRefund: (input: Omit<ActionRequest<'create_refund'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'create_refund', input, refundSchema, { idempotencyKey }),
+    getRefund: (id: string) => client.call(secretKey, 'get_refund', { id }, refundSchema),
+    listRefunds: (query: Omit<ActionRequest<'list_refunds'>, 'action'>) => client.call(secretKey, 'list_refunds', query, refundListSchema),
   };
 }
 

@@ -16,7 +16,8 @@ async function stateOf(api: TestApi) {
             (SELECT count(*) FROM idempotency_keys)::int AS idempotency, (SELECT count(*) FROM payouts WHERE status = 'pending')::int AS pending,
             (SELECT available FROM balances WHERE merchant_id = $1) AS available,
             (SELECT string_agg(secret_sealed, ',' ORDER BY id) FROM webhook_endpoints) AS secrets,
-            (SELECT count(*) FROM webhook_endpoints WHERE disabled)::int AS disabled`,
+            (SELECT count(*) FROM webhook_endpoints WHERE disabled)::int AS disabled,
+            (SELECT count(*) FROM refunds)::int AS refunds, (SELECT count(*) FROM refunds WHERE status = 'pending')::int AS pending_refunds`,
     [api.merchant.id],
   );
   return row;
@@ -40,6 +41,9 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     const doomed = (await s({ action: 'create_webhook_endpoint', url: 'https://example.com/other' })).body;
     const event = (await s({ action: 'list_events', limit: 1 })).body.data[0];
     const someKey = await restricted(['balance:read'], {}, 'Someone');
+    const paid = (await s({ action: 'create_checkout_session', amount: 5_000 })).body;
+    await s({ action: 'simulate_checkout_payment', id: paid.id });
+    const refund = (await s({ action: 'create_refund', checkout_session_id: paid.id, amount: 1_000 })).body;
     // A valid request for every action: a new action without one does not compile.
     const requests: Record<ActionName, Record<string, unknown>> = {
       get_balance: {}, withdraw: withdrawal(10_000), get_payout: { id: payout.id }, list_payouts: {}, summarize_payouts: { status: 'pending' },
@@ -55,6 +59,8 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       create_restricted_key: { name: 'x', permissions: ['balance:read'] }, get_current_key: {}, list_api_keys: {}, revoke_api_key: { id: someKey.id },
       roll_secret_key: { expires_in_seconds: 60 }, list_requests: {}, get_idempotent_request: { idempotency_key: 'none-such' },
       list_balance_transactions: {},
+      create_refund: { checkout_session_id: paid.id, amount: 1_000 }, get_refund: { id: refund.id }, list_refunds: {},
+      simulate_refund: { id: refund.id },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);

@@ -36,6 +36,8 @@ const BAD_INPUT: [keyof typeof ACTIONS, string, unknown[]][] = [
   ['create_restricted_key', 'name', ['', ' ', 'x'.repeat(101)]],
   ['create_restricted_key', 'permissions', [[], ['nope']]],
   ['create_restricted_key', 'max_payout_amount', [0, 1.5]],
+  ['create_refund', 'amount', [0, 12.5, 1_000_000_001]],
+  ['create_refund', 'reason', ['', ' ', 'x'.repeat(501)]],
 ];
 
 describe('every field of every form has a sentence, never the API text', () => {

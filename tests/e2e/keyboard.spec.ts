@@ -55,7 +55,11 @@ test('every control on every console page is reached by Tab, with a visible focu
   const key = `kbd-${Date.now()}`;
   const payout = await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, key);
   const session = await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Keyboard order' });
-  const details = [`/payouts/${payout.id}`, `/checkout-sessions/${session.id}`, `/logs/idempotency?key=${key}`];
+  // A partly refunded session: its refunds and the Refund form.
+  const refunded = await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Keyboard refund' });
+  await payments({ action: 'simulate_checkout_payment', id: refunded.id });
+  await payments({ action: 'create_refund', checkout_session_id: refunded.id, amount: 9_000 });
+  const details = [`/payouts/${payout.id}`, `/checkout-sessions/${session.id}`, `/checkout-sessions/${refunded.id}`, `/logs/idempotency?key=${key}`];
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 844 });
     for (const path of [...PAGES, ...details]) {

@@ -61,6 +61,7 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/balance', 'Balance history'],
   ['/checkout-sessions/:open', 'Checkout session'],
   ['/checkout-sessions/:paid', 'Checkout session'],
+  ['/checkout-sessions/:refunded', 'Refunds'],
   ['/webhooks', 'Webhooks'],
   ['/api-keys', 'Create a restricted key'],
   ['/logs', 'Requests'],
@@ -76,9 +77,16 @@ for (const [path, heading] of CONSOLE_PAGES) {
       const failed = await payments({ action: 'withdraw', amount: 12_345, bank_code: 'BCA', account_number: '4000000001' }, `a11y-${Date.now()}`);
       await payments({ action: 'simulate_payout', id: failed.id, outcome: 'failed' }).catch(() => undefined);
       target = `/payouts/${failed.id}`;
-    } else if (path.includes(':open') || path.includes(':paid')) {
+    } else if (path.includes(':open') || path.includes(':paid') || path.includes(':refunded')) {
       const cs = await payments({ action: 'create_checkout_session', amount: 88_000, description: 'A detail page on a phone' });
-      if (path.includes(':paid')) await payments({ action: 'simulate_checkout_payment', id: cs.id });
+      if (!path.includes(':open')) await payments({ action: 'simulate_checkout_payment', id: cs.id });
+      // Partly refunded: one refund settled, one pending, one failed (its message shown), and the form for the rest.
+      if (path.includes(':refunded')) {
+        for (const [amount, outcome] of [[10_000, 'succeeded'], [20_000, 'failed'], [5_000, undefined]] as const) {
+          const refund = await payments({ action: 'create_refund', checkout_session_id: cs.id, amount, reason: 'A reason long enough to wrap on a phone screen' });
+          if (outcome) await payments({ action: 'simulate_refund', id: refund.id, outcome });
+        }
+      }
       target = `/checkout-sessions/${cs.id}`;
     } else if (path.includes(':filtered')) {
       // A searched, filtered view (its summary, export link and the filter form filled in).

@@ -79,6 +79,10 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('list_requests', { request_action: 'withdraw', limit: 2 });
     await call('get_idempotent_request', { idempotency_key: 'oa-1' });
     await call('list_balance_transactions', { limit: 5 });
+    const refund = (await call('create_refund', { checkout_session_id: session.id, amount: 5_000, reason: 'Too much tea' }, { idempotencyKey: 'oa-re' })).body;
+    await call('get_refund', { id: refund.id });
+    await call('list_refunds', { checkout_session_id: session.id, status: 'pending' });
+    await call('simulate_refund', { id: refund.id, outcome: 'failed' });
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });
 
@@ -96,6 +100,13 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('simulate_checkout_payment', { id: session.id, card_number: '4000000000000002' }); // 402 card_declined
     await call('expire_checkout_session', { id: session.id });
     await call('simulate_checkout_payment', { id: session.id }); // 409 checkout_session_not_open
+    await call('create_refund', { checkout_session_id: session.id }); // 409 checkout_session_not_paid
+    const paid = (await call('create_checkout_session', { amount: 5_000 })).body;
+    await call('simulate_checkout_payment', { id: paid.id });
+    const refund = (await call('create_refund', { checkout_session_id: paid.id })).body;
+    await call('create_refund', { checkout_session_id: paid.id, amount: 1 }); // 422 refund_amount_exceeded
+    await call('simulate_refund', { id: refund.id });
+    await call('simulate_refund', { id: refund.id }); // 409 refund_not_pending
     check('get_balance', await api().call({ action: 'nope' })); // 400 unknown_action
     check('get_balance', await api().call(null, { raw: '{"action":' })); // 400 invalid_json
     check('get_balance', await api().call(null, { raw: '{}', headers: { 'content-type': 'text/plain' } })); // 415
@@ -105,7 +116,7 @@ describe('answers of the real API against the OpenAPI document', () => {
     for (let i = 0; i < 4; i++) check('get_balance', await callApi(api().url, 'sk_test_' + 'x'.repeat(40), { action: 'get_balance' })); // 401, then 429
     expect([...errorsSeen].sort()).toEqual(
       [
-        'card_declined', 'checkout_session_not_open', 'idempotency_key_reused', 'insufficient_funds', 'invalid_idempotency_key', 'invalid_json',
+        'card_declined', 'checkout_session_not_open', 'checkout_session_not_paid', 'refund_amount_exceeded', 'refund_not_pending', 'idempotency_key_reused', 'insufficient_funds', 'invalid_idempotency_key', 'invalid_json',
         'invalid_request', 'method_not_allowed', 'not_found', 'payload_too_large', 'payout_not_pending', 'rate_limited', 'unauthorized',
         'unknown_action', 'unsupported_media_type',
       ].sort(),

@@ -3,13 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { payCheckoutSession } from '@/lib/payments/checkout-payment';
 import { createMerchant } from '@/lib/payments/merchants';
 import { settleDuePayouts } from '@/lib/payments/settlement';
+import { settleDueRefunds } from '@/lib/payments/refund-settlement';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { isExact, ledgerCheck, refundCheck } from '../helpers/ledger';
 
 const step = fc.oneof(
   fc.record({ kind: fc.constant('withdraw' as const), amount: fc.integer({ min: 10_000, max: 400_000 }), account: fc.constantFrom('1234567890', '4000000001', '4000000002', '4000000003') }),
-  fc.record({ kind: fc.constant('checkout' as const), amount: fc.integer({ min: 1_000, max: 300_000 }), card: fc.constantFrom('4242424242424242', '4000000000000002') }),
+  fc.record({ kind: fc.constant('checkout' as const), amount: fc.integer({ min: 1_000, max: 300_000 }), card: fc.constantFrom('4242424242424242', '4000000000000002', '4000000000005126') }),
+  // A refund of the newest paid session: its rest (no amount) or a part, which may exceed what is left or available.
+  fc.record({ kind: fc.constant('refund' as const), amount: fc.option(fc.integer({ min: 1, max: 300_000 }), { nil: undefined }) }),
   // Small batches make one settlement call run several of them.
   fc.record({ kind: fc.constant('settle' as const), batchSize: fc.integer({ min: 1, max: 4 }) }),
 );
@@ -17,7 +20,7 @@ const step = fc.oneof(
 describe.each(backends)('the money invariant ($name)', (backend) => {
   const api = useTestApi(backend, { settings: { settlementDelaySeconds: 0 } });
 
-  it('after any mix of payouts, failures and payments, available equals the sum of the ledger, pending the sum of pending payouts, and the records explain it', async () => {
+  it('after any mix of payouts, failures, payments and refunds, available equals the sum of the ledger, pending the sum of pending payouts, and the records explain it', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 1_000_000 }), fc.array(step, { maxLength: 12 }), async (opening, steps) => {
         const m = await createMerchant(api().db, { name: 'Prop', openingBalance: opening });
@@ -28,9 +31,18 @@ describe.each(backends)('the money invariant ($name)', (backend) => {
           } else if (s.kind === 'checkout') {
             const session = await callApi(api().url, m.secretKey, { action: 'create_checkout_session', amount: s.amount });
             await payCheckoutSession(api().db, session.body.id, s.card, api().url);
+          } else if (s.kind === 'refund') {
+            const [paid] = await api().db.query<{ id: string }>(
+              `SELECT id FROM checkout_sessions WHERE merchant_id = $1 AND status IN ('complete', 'refunded') ORDER BY seq DESC LIMIT 1`, [m.id]);
+            if (paid) {
+              const res = await callApi(api().url, m.secretKey, { action: 'create_refund', checkout_session_id: paid.id, ...(s.amount ? { amount: s.amount } : {}) });
+              expect([200, 422]).toContain(res.status);
+            }
           } else {
             await settleDuePayouts(api().db, { batchSize: s.batchSize });
+            await settleDueRefunds(api().db);
           }
+          expect(isExact(await refundCheck(api().db, m.id))).toBe(true);
           const check = await ledgerCheck(api().db, m.id);
           expect(check.available).toBe(check.ledger);
           expect(check.pending).toBe(check.pendingSum);
@@ -38,18 +50,21 @@ describe.each(backends)('the money invariant ($name)', (backend) => {
         }
         // The records explain the balance: opening + paid sessions - payouts that did not fail.
         const [row] = await api().db.query<{ paid_in: number; paid_out: number }>(
-          `SELECT (SELECT COALESCE(SUM(amount), 0) FROM checkout_sessions WHERE merchant_id = $1 AND status = 'complete') AS paid_in,
-                  (SELECT COALESCE(SUM(amount), 0) FROM payouts WHERE merchant_id = $1 AND status <> 'failed') AS paid_out`,
+          `SELECT (SELECT COALESCE(SUM(amount), 0) FROM checkout_sessions WHERE merchant_id = $1 AND status IN ('complete', 'refunded')) AS paid_in,
+                  (SELECT COALESCE(SUM(amount), 0) FROM payouts WHERE merchant_id = $1 AND status <> 'failed')
+                  + (SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE merchant_id = $1 AND status <> 'failed') AS paid_out`,
           [m.id],
         );
         const end = await ledgerCheck(api().db, m.id);
         expect(end.available).toBe(opening + row!.paid_in - row!.paid_out);
-        // Every payout not failed is either still pending or paid: available + pending never loses money.
+        // Every payout or refund not failed is either still pending or settled: available + pending never loses money.
         const [paid] = await api().db.query<{ sum: number }>(
-          `SELECT COALESCE(SUM(amount), 0) AS sum FROM payouts WHERE merchant_id = $1 AND status = 'paid'`,
+          `SELECT (SELECT COALESCE(SUM(amount), 0) FROM payouts WHERE merchant_id = $1 AND status = 'paid')
+                  + (SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE merchant_id = $1 AND status = 'succeeded') AS sum`,
           [m.id],
         );
-        expect(end.available + end.pending).toBe(opening + row!.paid_in - paid!.sum);
+        const { pendingRefunds } = await refundCheck(api().db, m.id);
+        expect(end.available + end.pending + pendingRefunds).toBe(opening + row!.paid_in - paid!.sum);
       }),
       { numRuns: 12 },
     );

@@ -19,11 +19,15 @@ const TYPE_LABELS: Record<string, string> = {
   payout_reversal: 'Failed payout returned',
   checkout_payment: 'Checkout payment',
   topup: 'Test top-up',
+  refund: 'Refund',
+  refund_reversal: 'Failed refund returned',
 };
 
 function sourceLink(source: string) {
   if (source.startsWith('po_')) return <Link href={`/payouts/${source}`}>{source}</Link>;
   if (source.startsWith('cs_')) return <Link href={`/checkout-sessions/${source}`}>{source}</Link>;
+  // A refund is shown on its checkout session's page (/refunds/[id] goes there).
+  if (source.startsWith('re_')) return <Link href={`/refunds/${source}`}>{source}</Link>;
   return <span className="muted">{source}</span>;
 }
 
@@ -68,7 +72,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
           </p>
         )}
         {rows.length === 0 ? (
-          <p className="muted">No balance changes yet. A checkout payment, a payout or a top-up will show here.</p>
+          <p className="muted">No balance changes yet. A checkout payment, a payout, a refund or a top-up will show here.</p>
         ) : (
           <TableScroll label="Balance history table">
             <table className="table" aria-label="Balance history">

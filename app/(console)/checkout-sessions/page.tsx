@@ -28,6 +28,9 @@ export default async function CheckoutSessionsPage() {
             <li>
               <code>4000 0000 0000 0002</code> is declined
             </li>
+            <li>
+              <code>4000 0000 0000 5126</code> succeeds; its refunds fail
+            </li>
           </ul>
         </aside>
       </div>

@@ -7,7 +7,8 @@ import { getRuntime } from '@/lib/server/runtime';
 
 export const metadata = { title: 'Checkout', robots: { index: false } };
 
-const CLOSED = { complete: 'This checkout session has already been paid.', expired: 'This checkout session has expired.' } as const;
+// A refunded session was paid first: to the customer it is as paid as a complete one.
+const CLOSED = { complete: 'This checkout session has already been paid.', refunded: 'This checkout session has already been paid.', expired: 'This checkout session has expired.' } as const;
 
 export default async function HostedCheckoutPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;

@@ -57,8 +57,8 @@ export const expireCheckoutSession = implement('expire_checkout_session', async 
   );
   if (row) return checkoutSessionObject(row, ctx.origin);
   const current = await findSession(ctx, input.id);
-  if (current.status === 'complete') {
-    throw new ApiError('checkout_session_not_open', `Checkout session ${input.id} is complete and cannot be expired.`, 'id');
+  if (current.status === 'complete' || current.status === 'refunded') {
+    throw new ApiError('checkout_session_not_open', `Checkout session ${input.id} is ${current.status} and cannot be expired.`, 'id');
   }
   return checkoutSessionObject(current, ctx.origin);
 });

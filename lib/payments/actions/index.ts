@@ -23,6 +23,7 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
 } from './webhook-endpoints';
+import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
 export const actions: { readonly [N in ActionName]: Action<N> } = {
@@ -59,4 +60,9 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   list_requests: listRequests,
   get_idempotent_request: getIdempotentRequest,
   list_balance_transactions: listBalanceTransactions,
+  // Refunds (issue 25).
+  create_refund: createRefundAction,
+  get_refund: getRefund,
+  list_refunds: listRefunds,
+  simulate_refund: simulateRefund,
 };

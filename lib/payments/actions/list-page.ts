@@ -26,7 +26,7 @@ export function conditionsSql(conditions: SqlCondition[], params: unknown[]): st
 export async function listPage<Row>(
   db: Queryable,
   opts: {
-    table: 'payouts' | 'checkout_sessions' | 'payout_batches' | 'events' | 'webhook_endpoints' | 'webhook_deliveries' | 'request_log';
+    table: 'payouts' | 'checkout_sessions' | 'payout_batches' | 'events' | 'webhook_endpoints' | 'webhook_deliveries' | 'request_log' | 'refunds';
     columns: string;
     merchantId: string;
     limit?: number;

@@ -109,7 +109,7 @@ export type ListEventsRequest = {
   action: "list_events";
   limit?: number;
   starting_after?: string;
-  type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired";
+  type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed";
   object_id?: string;
 };
 
@@ -121,7 +121,7 @@ export type GetEventRequest = {
 export type CreateWebhookEndpointRequest = {
   action: "create_webhook_endpoint";
   url: string;
-  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired">;
+  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed">;
   description?: string;
 };
 
@@ -140,7 +140,7 @@ export type UpdateWebhookEndpointRequest = {
   action: "update_webhook_endpoint";
   id: string;
   url?: string;
-  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired">;
+  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed">;
   disabled?: boolean;
 };
 
@@ -172,7 +172,7 @@ export type ResendEventRequest = {
 export type CreateRestrictedKeyRequest = {
   action: "create_restricted_key";
   name: string;
-  permissions: Array<"balance:read" | "payouts:read" | "payouts:write" | "checkout_sessions:read" | "checkout_sessions:write" | "events:read" | "webhooks:write" | "requests:read">;
+  permissions: Array<"balance:read" | "payouts:read" | "payouts:write" | "checkout_sessions:read" | "checkout_sessions:write" | "events:read" | "webhooks:write" | "requests:read" | "refunds:read" | "refunds:write">;
   max_payout_amount?: number;
 };
 
@@ -213,9 +213,37 @@ export type ListBalanceTransactionsRequest = {
   action: "list_balance_transactions";
   limit?: number;
   starting_after?: string;
-  type?: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup";
+  type?: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal";
   created_gte?: string;
   created_lt?: string;
+};
+
+export type CreateRefundRequest = {
+  action: "create_refund";
+  checkout_session_id: string;
+  amount?: number;
+  reason?: string;
+};
+
+export type GetRefundRequest = {
+  action: "get_refund";
+  id: string;
+};
+
+export type ListRefundsRequest = {
+  action: "list_refunds";
+  limit?: number;
+  starting_after?: string;
+  checkout_session_id?: string;
+  status?: "pending" | "succeeded" | "failed";
+  created_gte?: string;
+  created_lt?: string;
+};
+
+export type SimulateRefundRequest = {
+  action: "simulate_refund";
+  id: string;
+  outcome?: "succeeded" | "failed";
 };
 
 export type Balance = {
@@ -227,6 +255,7 @@ export type Balance = {
   currency: string;
   available: number;
   pending_payouts: number;
+  pending_refunds: number;
   livemode: boolean;
 };
 
@@ -292,7 +321,7 @@ export type CheckoutSession = {
   object: "checkout_session";
   id: string;
   url: string;
-  status: "open" | "complete" | "expired";
+  status: "open" | "complete" | "expired" | "refunded";
   amount: number;
   currency: string;
   description: string | null;
@@ -302,6 +331,7 @@ export type CheckoutSession = {
   created_at: string;
   completed_at: string | null;
   card_last4: string | null;
+  amount_refunded: number;
   created_by: {
     key_id: string;
     key_name: string | null;
@@ -325,7 +355,7 @@ export type EventList = {
 export type Event = {
   object: "event";
   id: string;
-  type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired";
+  type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed";
   created_at: string;
   data: {
     object: Record<string, unknown>;
@@ -392,7 +422,7 @@ export type WebhookDelivery = {
   object: "webhook_delivery";
   id: string;
   event_id: string;
-  event_type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired";
+  event_type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed";
   endpoint_id: string;
   status: "pending" | "succeeded" | "failed";
   attempts: number;
@@ -496,10 +526,36 @@ export type BalanceTransactionList = {
     amount: number;
     currency: string;
     balance_after: number;
-    type: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup";
+    type: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal";
     source: string;
     created_at: string;
   }>;
+  has_more: boolean;
+};
+
+export type Refund = {
+  object: "refund";
+  id: string;
+  checkout_session_id: string;
+  amount: number;
+  currency: string;
+  status: "pending" | "succeeded" | "failed";
+  reason: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: string;
+  settled_at: string | null;
+  created_by: {
+    key_id: string;
+    key_name: string | null;
+    type: "secret" | "restricted";
+  } | null;
+  livemode: boolean;
+};
+
+export type RefundList = {
+  object: "list";
+  data: Refund[];
   has_more: boolean;
 };
 
@@ -514,7 +570,7 @@ export type ErrorBody = {
 };
 
 /** Every code of the one error table (lib/contract/errors.ts), the console's included. Clients branch on `code`. */
-export type ErrorCode = "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "unauthorized" | "invalid_secret_key" | "card_declined" | "permission_denied" | "payout_limit_exceeded" | "cross_origin_request" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_invalid_response" | "service_unavailable" | "upstream_unavailable";
+export type ErrorCode = "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "unauthorized" | "invalid_secret_key" | "card_declined" | "permission_denied" | "payout_limit_exceeded" | "cross_origin_request" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "checkout_session_not_paid" | "refund_not_pending" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_invalid_response" | "service_unavailable" | "upstream_unavailable";
 
 export type Error400 = {
   error: {
@@ -585,7 +641,7 @@ export type Error405 = {
 export type Error409 = {
   error: {
     type: "idempotency_error" | "invalid_request_error";
-    code: "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending";
+    code: "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "checkout_session_not_paid" | "refund_not_pending";
     message: string;
     /** The field (or header) the error is about, e.g. `amount` or `payouts[17].account_number`. */
     param?: string;
@@ -618,7 +674,7 @@ export type Error415 = {
 export type Error422 = {
   error: {
     type: "invalid_request_error" | "idempotency_error";
-    code: "insufficient_funds" | "idempotency_key_reused";
+    code: "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused";
     message: string;
     /** The field (or header) the error is about, e.g. `amount` or `payouts[17].account_number`. */
     param?: string;
@@ -694,11 +750,15 @@ export interface Actions {
   list_requests: { params: Omit<ListRequestsRequest, 'action'>; response: RequestList; mutates: false };
   get_idempotent_request: { params: Omit<GetIdempotentRequestRequest, 'action'>; response: IdempotentRequest; mutates: false };
   list_balance_transactions: { params: Omit<ListBalanceTransactionsRequest, 'action'>; response: BalanceTransactionList; mutates: false };
+  create_refund: { params: Omit<CreateRefundRequest, 'action'>; response: Refund; mutates: true };
+  get_refund: { params: Omit<GetRefundRequest, 'action'>; response: Refund; mutates: false };
+  list_refunds: { params: Omit<ListRefundsRequest, 'action'>; response: RefundList; mutates: false };
+  simulate_refund: { params: Omit<SimulateRefundRequest, 'action'>; response: Refund; mutates: true };
 }
 
 export type ActionName = keyof Actions;
 /** Actions that change state: they always carry an idempotency key. */
-export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "create_payout_batch", "create_checkout_session", "expire_checkout_session", "simulate_payout", "simulate_checkout_payment", "create_test_topup", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "resend_event", "create_restricted_key", "revoke_api_key", "roll_secret_key"]);
+export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "create_payout_batch", "create_checkout_session", "expire_checkout_session", "simulate_payout", "simulate_checkout_payment", "create_test_topup", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "resend_event", "create_restricted_key", "revoke_api_key", "roll_secret_key", "create_refund", "simulate_refund"]);
 
 /** One method per action, camelCase; each calls `request` with its action name. */
 export abstract class ActionMethods<Options, Result> {
@@ -769,4 +829,12 @@ export abstract class ActionMethods<Options, Result> {
   getIdempotentRequest(params: Actions["get_idempotent_request"]['params'], options?: Options) { return this.request("get_idempotent_request", params, options); }
   /** The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it. */
   listBalanceTransactions(params: Actions["list_balance_transactions"]['params'] = {}, options?: Options) { return this.request("list_balance_transactions", params, options); }
+  /** Refunds a paid (complete) checkout session, in full (no amount: what is left) or in part, out of available; pending until it settles. Beyond what is left: 422 refund_amount_exceeded; above available: 422 insufficient_funds. */
+  createRefund(params: Actions["create_refund"]['params'], options?: Options) { return this.request("create_refund", params, options); }
+  /** One refund of this merchant. */
+  getRefund(params: Actions["get_refund"]['params'], options?: Options) { return this.request("get_refund", params, options); }
+  /** Refunds, newest first, in cursor pages; `checkout_session_id`, `status`, `created_gte` and `created_lt` filter them. */
+  listRefunds(params: Actions["list_refunds"]['params'] = {}, options?: Options) { return this.request("list_refunds", params, options); }
+  /** Test mode: settles a pending refund now, as the settlement job would (a failure returns the money to available); a settled one is 409 refund_not_pending. */
+  simulateRefund(params: Actions["simulate_refund"]['params'], options?: Options) { return this.request("simulate_refund", params, options); }
 }

@@ -1,10 +1,12 @@
-// /checkout-sessions/[id]: one checkout session (amount, description, status, times, its link). Server-rendered.
+// /checkout-sessions/[id]: one checkout session (amount, description, status, times, its link), and its refunds. Server-rendered.
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
 import { CopyLink } from '@/components/copy-link';
 import { CopyText } from '@/components/copy-text';
-import { formatMoney, formatTime } from '@/lib/format';
+import { RefundPanel } from '@/components/refund-panel';
+import { env } from '@/lib/config/env';
+import { formatMoney, formatTime, refundMark } from '@/lib/format';
 import { viewerCan } from '@/lib/client/viewer';
 import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
@@ -37,6 +39,7 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
             <span className={`status status-${cs.status}`} data-testid="cs-status">
               {cs.status}
             </span>
+            {refundMark(cs) === 'partly refunded' && <span className="status status-partly-refunded" data-testid="cs-refund-mark"> partly refunded</span>}
           </dd>
           <dt>Created</dt>
           <dd>{formatTime(cs.created_at)}</dd>
@@ -50,6 +53,22 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
           <dd>{cs.status === 'open' ? <CopyLink url={cs.url} /> : <span className="muted">closed</span>}</dd>
         </dl>
       </section>
+      {(cs.status === 'complete' || cs.status === 'refunded') && (
+        <section className="card" aria-labelledby="refunds-heading">
+          <h2 id="refunds-heading">Refunds</h2>
+          {viewerCan(session.viewer, 'refunds:read') ? (
+            <RefundPanel
+              session={{ id: cs.id, amount: cs.amount, currency: cs.currency, status: cs.status }}
+              canRefund={viewerCan(session.viewer, 'refunds:write')}
+              retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS}
+            />
+          ) : (
+            <p className="muted">
+              Refunded: {formatMoney(cs.amount_refunded, cs.currency)}. This key lacks refunds:read, which listing refunds needs.
+            </p>
+          )}
+        </section>
+      )}
     </ConsoleShell>
   );
 }

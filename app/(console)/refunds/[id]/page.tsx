@@ -1,0 +1,15 @@
+// /refunds/[id]: a refund is shown on its checkout session's page; the balance history links here by the refund's id.
+import { notFound, redirect } from 'next/navigation';
+import { ConsoleShell } from '@/components/console-shell';
+import { viewerCan } from '@/lib/client/viewer';
+import { pageData } from '@/lib/console/page-data';
+import { requireSession } from '@/lib/session/session';
+
+export default async function RefundPage({ params }: { params: Promise<{ id: string }> }) {
+  const session = await requireSession();
+  if (!viewerCan(session.viewer, 'refunds:read')) return <ConsoleShell viewer={session.viewer} needs="refunds:read" />;
+  const { id } = await params;
+  if (!/^re_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
+  const refund = (await pageData(session, () => session.api.getRefund(id))).data;
+  redirect(`/checkout-sessions/${refund.checkout_session_id}#${refund.id}`);
+}

@@ -1,0 +1,113 @@
+// Refunds as a merchant makes them (issue 25): a session paid on the hosted page, part of it refunded
+// in the console (review step, one idempotency key), the rest through the API; both in the balance
+// history and both refund.succeeded events at a real receiver, verified with `standardwebhooks`.
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { expect, test } from './fixtures';
+
+let receiver: WebhookReceiver;
+test.beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+test.afterAll(async () => {
+  await receiver.close();
+});
+
+test('pay on the hosted page, refund part in the console and the rest through the API: both in the balance history, both refund.succeeded at a receiver', async ({
+  signedIn: page,
+  payments,
+  browser,
+}) => {
+  test.slow();
+  const path = `/refunds-${Date.now()}`;
+  const endpoint = await payments({ action: 'create_webhook_endpoint', url: receiver.endpoint(path), enabled_events: ['refund.created', 'refund.succeeded', 'refund.failed'] });
+  receiver.trust(path, endpoint.secret);
+
+  // The customer pays 200,000 on the hosted page.
+  const session = await payments({ action: 'create_checkout_session', amount: 200_000, description: 'E2E refund order' });
+  const customer = await browser.newContext();
+  const pay = await customer.newPage();
+  await pay.goto(session.url);
+  await pay.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await pay.getByRole('button', { name: /^Pay / }).click();
+  await expect(pay.getByText('Payment complete')).toBeVisible();
+  await customer.close();
+
+  // Part of it refunded in the console: partial amount, a reason, the review step, then the refund.
+  await page.goto(`/checkout-sessions/${session.id}`);
+  await expect(page.getByRole('heading', { name: 'Refunds' })).toBeVisible();
+  await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '200000');
+  await expect(page.getByText('No refunds yet.')).toBeVisible();
+  await page.getByLabel('Amount to refund').selectOption('partial');
+  // Above what is left: the form says so before anything is sent.
+  await page.getByLabel('Amount (IDR)').fill('250000');
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'at most' })).toContainText('IDR 200,000');
+  await page.getByLabel('Amount (IDR)').fill('50000');
+  await page.getByLabel('Reason (optional)').fill('One mug arrived broken');
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await expect(page.getByTestId('refund-review-amount')).toHaveText('IDR 50,000');
+  await page.getByRole('button', { name: 'Refund IDR 50,000' }).click();
+  await expect(page.getByTestId('refund-created')).toContainText(/Refund re_\w+ created: pending/);
+  const consoleRefund = /re_\w+/.exec((await page.getByTestId('refund-created').textContent())!)![0];
+  await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '150000');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('cs-refund-mark')).toHaveText(/partly refunded/);
+  await expect(page.getByTestId('refund-row')).toHaveCount(1);
+
+  // The one intent made one refund, with its reason, by the signed-in key.
+  const fromApi = await payments({ action: 'list_refunds', checkout_session_id: session.id });
+  expect(fromApi.data.map((r: any) => [r.id, r.amount, r.reason])).toEqual([[consoleRefund, 50_000, 'One mug arrived broken']]);
+
+  // The rest through the API: no amount means what is left.
+  const rest = await payments({ action: 'create_refund', checkout_session_id: session.id, reason: 'Order canceled' }, `e2e-refund-rest-${Date.now()}`);
+  expect(rest.amount).toBe(150_000);
+  await page.reload();
+  await expect(page.getByTestId('cs-status')).toHaveText('refunded');
+  await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '0');
+  await expect(page.getByText('Refunded in full: nothing is left to refund.')).toBeVisible();
+  // Both settle (SETTLEMENT_DELAY_SECONDS=1) and the page shows it without a reload.
+  await expect(page.getByTestId('refund-row').and(page.locator('[data-status="succeeded"]'))).toHaveCount(2, { timeout: 15_000 });
+
+  // /checkout-sessions marks it refunded.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Checkout' }).click();
+  await expect(page.locator(`[data-session-id="${session.id}"]`)).toHaveAttribute('data-refund', 'refunded');
+
+  // Both in the balance history, with their sources; a refund's source opens its session.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Balance' }).click();
+  const refundRows = page.getByTestId('txn-row').and(page.locator('[data-type="refund"]'));
+  await expect(refundRows).toHaveCount(2);
+  await expect(refundRows.nth(0)).toHaveAttribute('data-amount', '-150000');
+  await expect(refundRows.nth(1)).toHaveAttribute('data-amount', '-50000');
+  await expect(refundRows.nth(0)).toContainText(rest.id);
+  await expect(refundRows.nth(1)).toContainText('Refund');
+  await refundRows.nth(1).getByRole('link', { name: consoleRefund }).click();
+  await expect(page).toHaveURL(new RegExp(`/checkout-sessions/${session.id}#${consoleRefund}$`));
+
+  // Both refund.succeeded events at the receiver, signed.
+  await expect
+    .poll(() => receiver.at(path).filter((r) => r.event.type === 'refund.succeeded').map((r) => r.event.data.object.id).sort(), { timeout: 15_000 })
+    .toEqual([consoleRefund, rest.id].sort());
+  expect(receiver.at(path).every((r) => r.verified)).toBe(true);
+  expect(receiver.at(path).filter((r) => r.event.type === 'refund.created')).toHaveLength(2);
+});
+
+test('a refund by keyboard alone: the form, the review and the refund', async ({ signedIn: page, payments }) => {
+  const session = await payments({ action: 'create_checkout_session', amount: 30_000, description: 'Keyboard refund' });
+  await payments({ action: 'simulate_checkout_payment', id: session.id });
+  await page.goto(`/checkout-sessions/${session.id}`);
+  await expect(page.getByTestId('refund-form')).toBeVisible();
+  await page.getByLabel('Amount to refund').focus();
+  await page.keyboard.press('ArrowDown'); // the closed select: to "Partial amount"
+  await expect(page.getByLabel('Amount to refund')).toHaveValue('partial');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Amount (IDR)')).toBeFocused();
+  await page.keyboard.type('10000');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Keyboard');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('refund-review-amount')).toHaveText('IDR 10,000');
+  await page.getByRole('button', { name: 'Refund IDR 10,000' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('refund-created')).toBeVisible();
+  await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '20000');
+});
