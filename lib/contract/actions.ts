@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amountField, batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutFilterFields } from './fields';
 import { PAYOUT_FAILURE_CODES } from './test-accounts';
-import { balanceTransactionFilters, balanceTransactionListSchema } from './balance-transactions';
+import { balanceSummaryFields, balanceSummarySchema, balanceTransactionFilters, balanceTransactionListSchema } from './balance-transactions';
 import {
   balanceSchema,
   checkoutSessionListSchema,
@@ -325,6 +325,13 @@ export const ACTIONS = {
     mutates: false,
     permission: 'balance:read',
     summary: 'The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it.',
+  }),
+  summarize_balance: define({
+    request: command('summarize_balance', balanceSummaryFields),
+    response: balanceSummarySchema,
+    mutates: false,
+    permission: 'balance:read',
+    summary: 'The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change.',
   }),
 } as const satisfies Record<string, ActionContract>;
 

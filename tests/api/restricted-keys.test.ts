@@ -54,7 +54,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       resend_event: { id: event.id, endpoint_id: ep.id },
       create_restricted_key: { name: 'x', permissions: ['balance:read'] }, get_current_key: {}, list_api_keys: {}, revoke_api_key: { id: someKey.id },
       roll_secret_key: { expires_in_seconds: 60 }, list_requests: {}, get_idempotent_request: { idempotency_key: 'none-such' },
-      list_balance_transactions: {},
+      list_balance_transactions: {}, summarize_balance: { days: 7 },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);

@@ -1,6 +1,7 @@
 import { ApiError } from '../../contract';
 import { listObject } from '../serialize';
 import { implement } from './action';
+import { balanceDays } from '../daily-figures';
 
 interface LedgerRow {
   id: string | number;
@@ -45,3 +46,10 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
   }));
   return listObject(data, rows.length > limit);
 });
+
+/** summarize_balance: the last `days` UTC days from the per-day figures (migration 010), never the ledger. */
+export const summarizeBalance = implement('summarize_balance', async ({ db, merchant }, input) => ({
+  object: 'balance_summary' as const,
+  currency: merchant.currency,
+  days: await balanceDays(db, merchant.id, input.days),
+}));

@@ -218,6 +218,11 @@ export type ListBalanceTransactionsRequest = {
   created_lt?: string;
 };
 
+export type SummarizeBalanceRequest = {
+  action: "summarize_balance";
+  days: number;
+};
+
 export type Balance = {
   object: "balance";
   merchant: {
@@ -503,6 +508,18 @@ export type BalanceTransactionList = {
   has_more: boolean;
 };
 
+export type BalanceSummary = {
+  object: "balance_summary";
+  currency: string;
+  days: {
+    day: string;
+    money_in: number;
+    money_out: number;
+    entries: number;
+    closing_balance: number;
+  }[];
+};
+
 export type ErrorBody = {
   error: {
     type: string;
@@ -694,6 +711,7 @@ export interface Actions {
   list_requests: { params: Omit<ListRequestsRequest, 'action'>; response: RequestList; mutates: false };
   get_idempotent_request: { params: Omit<GetIdempotentRequestRequest, 'action'>; response: IdempotentRequest; mutates: false };
   list_balance_transactions: { params: Omit<ListBalanceTransactionsRequest, 'action'>; response: BalanceTransactionList; mutates: false };
+  summarize_balance: { params: Omit<SummarizeBalanceRequest, 'action'>; response: BalanceSummary; mutates: false };
 }
 
 export type ActionName = keyof Actions;
@@ -769,4 +787,6 @@ export abstract class ActionMethods<Options, Result> {
   getIdempotentRequest(params: Actions["get_idempotent_request"]['params'], options?: Options) { return this.request("get_idempotent_request", params, options); }
   /** The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it. */
   listBalanceTransactions(params: Actions["list_balance_transactions"]['params'] = {}, options?: Options) { return this.request("list_balance_transactions", params, options); }
+  /** The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change. */
+  summarizeBalance(params: Actions["summarize_balance"]['params'], options?: Options) { return this.request("summarize_balance", params, options); }
 }
