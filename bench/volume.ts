@@ -1,0 +1,267 @@
+// A busy merchant's history (BENCH_ONLY_VOLUME=1 npm run bench): builds BENCH_VOLUME_SIZE payouts (default
+// 1,000,000) through the API of an `npm start` server on PostgreSQL (batches of 1,000 with a share failed,
+// checkout payments, webhook endpoints with deliveries, restricted keys), lets them settle, times every read
+// action and console data route, then builds as many again and times them again: p50, p99, growth 1x -> 2x,
+// bytes per payout on disk, settlement rate while batches arrive.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openDb } from '../lib/db/open-db';
+import type { Db } from '../lib/db/types';
+import { credit } from '../lib/payments/ledger';
+import { seedDemoMerchant } from '../lib/payments/merchants';
+import { API_PATH } from '../tests/helpers/api-path';
+import { signInToConsole } from '../tests/helpers/console-session';
+import { DEMO_KEY, ServerProcess } from '../tests/helpers/server-process';
+
+const BATCH = 1000;
+/** Batches in flight at once while building. */
+const IN_FLIGHT = Number(process.env.BENCH_VOLUME_IN_FLIGHT ?? 4);
+/** Timed requests per read and size. */
+const REPS = Number(process.env.BENCH_VOLUME_REPS ?? 40);
+const FAILING = '4000000002';
+const SEARCHED = '5550001234';
+
+export interface ReadFigure {
+  name: string;
+  kind: 'action' | 'summary' | 'console';
+  p50: number[];
+  p99: number[];
+}
+
+export interface VolumeFigures {
+  size: number;
+  sizes: number[];
+  buildSeconds: number[];
+  payoutsPerSecond: number[];
+  settledPerSecondDuringBuild: number[];
+  settleDrainSeconds: number[];
+  bytesPerPayout: number[];
+  tables: Record<string, number>[];
+  reads: ReadFigure[];
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+/** One HTTP request, timed from send to the last byte of the answer. */
+function timed(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<{ ms: number; status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request(url, { method: init.method, headers: init.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.once('end', () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.once('error', reject).end(init.body);
+  });
+}
+
+const api = (base: string, key: string, body: Record<string, unknown>, idem?: string) =>
+  timed(base + API_PATH, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...(idem ? { 'x-service-idempotency': idem } : {}) },
+    body: JSON.stringify(body),
+  });
+
+async function call(base: string, key: string, body: Record<string, unknown>, idem?: string) {
+  const res = await api(base, key, body, idem);
+  if (res.status !== 200) throw new Error(`${body.action} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  return JSON.parse(res.text);
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 10) / 10;
+};
+
+/** Settled payouts from the per-day figures (a few rows; a count over payouts would itself be a scan). */
+async function settledCount(db: Db, merchantId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT COALESCE(sum(count), 0) AS n FROM payout_daily WHERE merchant_id = $1 AND status <> 'pending'`, [merchantId]);
+  return Number(row!.n);
+}
+
+/** Adds `count` payouts in batches of 1,000 (2% failing, 1% to the searched account), with checkout payments between. */
+async function build(base: string, db: Db, merchantId: string, count: number, deep: string[]) {
+  const batches = Math.ceil(count / BATCH);
+  const settledBefore = await settledCount(db, merchantId);
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      for (let b = next++; b < batches; b = next++) {
+        const payouts = Array.from({ length: Math.min(BATCH, count - b * BATCH) }, (_, i) => ({
+          amount: 10_000 + ((b * 7 + i) % 5_000),
+          bank_code: 'BCA',
+          account_number: i % 50 === 0 ? FAILING : i % 100 === 1 ? SEARCHED : String(1_000_000_000 + ((b * BATCH + i) * 7919) % 8_999_999_999),
+          reference: `vol-${b}-${i}`,
+        }));
+        const batch = await call(base, DEMO_KEY, { action: 'create_payout_batch', payouts }, randomUUID());
+        if (b === Math.floor(batches / 2)) deep.push(batch.payout_ids[500]);
+        if (b % 20 === 0) {
+          const session = await call(base, DEMO_KEY, { action: 'create_checkout_session', amount: 150_000 }, randomUUID());
+          await call(base, DEMO_KEY, { action: 'simulate_checkout_payment', id: session.id }, randomUUID());
+        }
+        if (b % 100 === 0) process.stdout.write(`  volume: ${b * BATCH} of ${count} payouts sent\n`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const settledDuring = (await settledCount(db, merchantId)) - settledBefore;
+  // Then until every payout of the merchant is settled.
+  const drainStart = performance.now();
+  for (;;) {
+    const [row] = await db.query<{ n: number }>(`SELECT COALESCE(sum(count), 0) AS n FROM payout_daily WHERE merchant_id = $1 AND status = 'pending'`, [merchantId]);
+    // A few slow test payouts (none here) would stay pending for an hour; none are made.
+    if (Number(row!.n) === 0) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return { seconds, payoutsPerSecond: count / seconds, settledPerSecond: settledDuring / seconds, drainSeconds: (performance.now() - drainStart) / 1000 };
+}
+
+async function diskBytes(db: Db) {
+  const rows = await db.query<{ name: string; bytes: number }>(
+    `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+     WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace ORDER BY 2 DESC`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
+}
+
+export async function volumeBench(databaseUrl: string, distDir: string, size: number): Promise<VolumeFigures> {
+  const db = await openDb({ databaseUrl, poolSize: 2 });
+  const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
+  await db.transaction((tx) => credit(tx, merchant.id, 4_000_000_000_000_000, 'adjustment', 'bench'));
+  // A receiver for the webhook deliveries: answers 204 to everything.
+  const receiver = http.createServer((req, res) => req.resume().once('end', () => res.writeHead(204).end()));
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const server = await new ServerProcess({ kind: 'next', databaseUrl, distDir, env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '1' } }).start();
+  const base = server.url;
+  const figures: VolumeFigures = { size, sizes: [], buildSeconds: [], payoutsPerSecond: [], settledPerSecondDuringBuild: [], settleDrainSeconds: [], bytesPerPayout: [], tables: [], reads: [] };
+  try {
+    const failedHook = await call(base, DEMO_KEY, { action: 'create_webhook_endpoint', url: hook, enabled_events: ['payout.failed'] }, randomUUID());
+    await call(base, DEMO_KEY, { action: 'create_webhook_endpoint', url: hook, enabled_events: ['checkout_session.completed'] }, randomUUID());
+    const keys: string[] = [];
+    for (const [name, permissions] of [['Support', ['payouts:read', 'balance:read']], ['Finance', ['payouts:read', 'payouts:write', 'balance:read', 'events:read']], ['Auditor', ['requests:read', 'events:read']]] as const) {
+      keys.push((await call(base, DEMO_KEY, { action: 'create_restricted_key', name, permissions }, randomUUID())).secret);
+    }
+    const reader = keys[1]!;
+    const cookie = await signInToConsole(base, DEMO_KEY);
+    const deep: string[] = [];
+
+    for (const target of [size, 2 * size]) {
+      const built = await build(base, db, merchant.id, target - (figures.sizes.at(-1) ?? 0), deep);
+      figures.sizes.push(target);
+      figures.buildSeconds.push(Math.round(built.seconds));
+      figures.payoutsPerSecond.push(Math.round(built.payoutsPerSecond));
+      figures.settledPerSecondDuringBuild.push(Math.round(built.settledPerSecond));
+      figures.settleDrainSeconds.push(Math.round(built.drainSeconds));
+      await db.exec('ANALYZE');
+      const tables = await diskBytes(db);
+      figures.tables.push(tables);
+      // Bytes per payout: every table and index of the schema over the payouts in it.
+      figures.bytesPerPayout.push(Math.round(Object.values(tables).reduce((s, b) => s + b, 0) / target));
+
+      const today = new Date().toISOString().slice(0, 10);
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const deepPayout = deep.at(0)!;
+      const [deepTxn] = await db.query<{ id: number }>(`SELECT id FROM ledger_entries WHERE kind = 'payout' AND reference_id = $1`, [deepPayout]);
+      const [deepEvent] = await db.query<{ id: string }>(`SELECT id FROM events WHERE object_id = $1 AND type = 'payout.created'`, [deepPayout]);
+      const [failedEvent] = await db.query<{ id: string }>(`SELECT event_id AS id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY seq LIMIT 1 OFFSET 10`, [failedHook.id]);
+      const [reqLog] = await db.query<{ idempotency_key: string; key_id: string }>(`SELECT idempotency_key, key_id FROM request_log WHERE merchant_id = $1 AND idempotency_key IS NOT NULL ORDER BY seq LIMIT 1 OFFSET 100`, [merchant.id]);
+      const actions: [string, Record<string, unknown>, ReadFigure['kind']?][] = [
+        ['list_payouts first page', { action: 'list_payouts', limit: 20 }],
+        ['list_payouts deep cursor', { action: 'list_payouts', limit: 20, starting_after: deepPayout }],
+        ['list_payouts status=failed', { action: 'list_payouts', limit: 20, status: 'failed' }],
+        ['list_payouts status=paid', { action: 'list_payouts', limit: 20, status: 'paid' }],
+        ['list_payouts status=pending', { action: 'list_payouts', limit: 20, status: 'pending' }],
+        ['list_payouts last4', { action: 'list_payouts', limit: 20, account_last4: SEARCHED.slice(-4) }],
+        ['list_payouts empty date range', { action: 'list_payouts', limit: 20, created_gte: `${yesterday}T00:00:00Z`, created_lt: `${today}T00:00:00Z` }],
+        ['list_payouts today', { action: 'list_payouts', limit: 20, created_gte: `${today}T00:00:00Z` }],
+        ['list_payouts failed+last4+today', { action: 'list_payouts', limit: 20, status: 'failed', account_last4: FAILING.slice(-4), created_gte: `${today}T00:00:00Z` }],
+        ['get_payout by id', { action: 'get_payout', id: deepPayout }],
+        ['summarize_payouts all', { action: 'summarize_payouts' }, 'summary'],
+        ['summarize_payouts failed', { action: 'summarize_payouts', status: 'failed' }, 'summary'],
+        ['summarize_payouts last4', { action: 'summarize_payouts', account_last4: SEARCHED.slice(-4) }, 'summary'],
+        ['summarize_payouts today', { action: 'summarize_payouts', created_gte: `${today}T00:00:00Z` }, 'summary'],
+        ['summarize_balance 30 days', { action: 'summarize_balance', days: 30 }, 'summary'],
+        ['list_balance_transactions first page', { action: 'list_balance_transactions', limit: 20 }],
+        ['list_balance_transactions deep cursor', { action: 'list_balance_transactions', limit: 20, starting_after: `txn_${deepTxn!.id}` }],
+        ['list_balance_transactions checkout_payment', { action: 'list_balance_transactions', limit: 20, type: 'checkout_payment' }],
+        ['list_balance_transactions payout_reversal', { action: 'list_balance_transactions', limit: 20, type: 'payout_reversal' }],
+        ['list_events first page', { action: 'list_events', limit: 20 }],
+        ['list_events payout.failed', { action: 'list_events', limit: 20, type: 'payout.failed' }],
+        ['list_events by object', { action: 'list_events', limit: 20, object_id: deepPayout }],
+        ['list_events deep cursor', { action: 'list_events', limit: 20, starting_after: deepEvent!.id }],
+        ['list_requests first page', { action: 'list_requests', limit: 20 }],
+        ['list_requests by key', { action: 'list_requests', limit: 20, key_id: reqLog!.key_id }],
+        ['list_requests by idempotency key', { action: 'list_requests', limit: 20, idempotency_key: reqLog!.idempotency_key }],
+        ['list_requests status=422', { action: 'list_requests', limit: 20, status: 422 }],
+        ['list_webhook_deliveries first page', { action: 'list_webhook_deliveries', limit: 20 }],
+        ['list_webhook_deliveries by endpoint', { action: 'list_webhook_deliveries', limit: 20, endpoint_id: failedHook.id }],
+        ['list_webhook_deliveries by event', { action: 'list_webhook_deliveries', limit: 20, event_id: failedEvent?.id }],
+        ['list_payout_batches first page', { action: 'list_payout_batches', limit: 20 }],
+      ];
+      const consoleRoutes: [string, string][] = [
+        ['GET /api/balance', '/api/balance'],
+        ['GET /api/payouts', '/api/payouts?limit=20'],
+        ['GET /api/payouts?status=failed', '/api/payouts?limit=20&status=failed'],
+        ['GET /api/payouts last4', `/api/payouts?limit=20&account_last4=${SEARCHED.slice(-4)}`],
+        ['GET /api/payouts/summary?status=failed', '/api/payouts/summary?status=failed'],
+        ['GET /api/payouts/export last4 (whole file)', `/api/payouts/export?q=${SEARCHED.slice(-4)}`],
+        ['GET /api/webhook-deliveries', `/api/webhook-deliveries?endpoint_id=${failedHook.id}&limit=20`],
+        ['page /dashboard', '/dashboard'],
+        ['page /balance', '/balance'],
+        ['page /payouts', '/payouts'],
+        ['page /payouts?q=last4', `/payouts?q=${SEARCHED.slice(-4)}`],
+        ['page /payouts?status=failed', '/payouts?status=failed'],
+        ['page /logs', '/logs'],
+      ];
+      const measure = async (name: string, kind: ReadFigure['kind'], once: () => Promise<{ ms: number; status: number; text: string }>) => {
+        const warm = await once();
+        if (warm.status !== 200) throw new Error(`${name} answered ${warm.status}: ${warm.text.slice(0, 300)}`);
+        const times: number[] = [];
+        for (let i = 0; i < REPS; i++) times.push((await once()).ms);
+        let figure = figures.reads.find((r) => r.name === name);
+        if (!figure) figures.reads.push((figure = { name, kind, p50: [], p99: [] }));
+        figure.p50.push(pct(times, 50));
+        figure.p99.push(pct(times, 99));
+      };
+      for (const [name, body, kind] of actions) {
+        const key = /list_requests/.test(name) ? DEMO_KEY : /webhook/.test(name) ? DEMO_KEY : reader;
+        await measure(name, kind ?? 'action', () => api(base, key, body));
+      }
+      for (const [name, path] of consoleRoutes) await measure(name, 'console', () => timed(base + path, { method: 'GET', headers: { cookie } }));
+      process.stdout.write(`  volume: reads timed at ${target} payouts\n`);
+    }
+  } finally {
+    await server.stop();
+    receiver.close();
+    await db.close();
+  }
+  return figures;
+}
+
+const TARGET_MS: Record<ReadFigure['kind'], { p50: number; p99: number }> = { action: { p50: 20, p99: 100 }, summary: { p50: 50, p99: 100 }, console: { p50: 150, p99: 150 } };
+
+export function volumeReport(f: VolumeFigures): string[] {
+  const [a, b] = f.sizes;
+  const lines = [
+    `Volume: ${a?.toLocaleString('en-US')} and ${b?.toLocaleString('en-US')} payouts (PostgreSQL, npm start; ${REPS} sequential requests per read after one warm-up; page of 20)`,
+    '| read | p50 ms 1x | p99 ms 1x | p50 ms 2x | p99 ms 2x | growth p50 | target |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const r of f.reads) {
+    const t = TARGET_MS[r.kind];
+    const growth = r.p50[1] !== undefined ? Math.round((r.p50[1] / Math.max(r.p50[0]!, 0.1)) * 100) / 100 : NaN;
+    const met = r.p50.every((x) => x <= t.p50) && r.p99.every((x) => x <= t.p99) && !(growth > 1.2);
+    const want = r.kind === 'console' ? `≤${t.p50} ms, growth ≤1.2` : `p50 ≤${t.p50}, p99 ≤${t.p99}, growth ≤1.2`;
+    lines.push(`| ${r.name} | ${r.p50[0]} | ${r.p99[0]} | ${r.p50[1] ?? ''} | ${r.p99[1] ?? ''} | ${growth}× | ${want}: ${met ? 'met' : 'NOT met'} |`);
+  }
+  lines.push('', '| size | build s | payouts/s sent | settled/s while sending | drain after s | bytes per payout (tables + indexes) | target ≤ 1,250 |', '|---:|---:|---:|---:|---:|---:|---|');
+  f.sizes.forEach((s, i) =>
+    lines.push(`| ${s.toLocaleString('en-US')} | ${f.buildSeconds[i]} | ${f.payoutsPerSecond[i]} | ${f.settledPerSecondDuringBuild[i]} | ${f.settleDrainSeconds[i]} | ${f.bytesPerPayout[i]} | ${f.bytesPerPayout[i]! <= 1250 ? 'met' : 'NOT met'} |`),
+  );
+  const last = f.tables.at(-1) ?? {};
+  lines.push('', `On disk at ${b?.toLocaleString('en-US')} payouts (MB): ${Object.entries(last).filter(([, v]) => v > 1_000_000).map(([k, v]) => `${k} ${Math.round(v / 1e6)}`).join(', ')}`);
+  return lines;
+}
