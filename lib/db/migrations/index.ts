@@ -8,7 +8,8 @@ import { sql as restrictedKeys } from './007-restricted-keys';
 import { sql as requestLog } from './008-request-log';
 import { sql as consoleSessionsOwnStore } from './009-console-sessions-own-store';
 import { sql as dailyFigures } from './010-daily-figures';
-import { readIndexes } from './011-read-indexes';
+import { sql as eventCopies } from './011-event-copies';
+import { readIndexes } from './012-read-indexes';
 
 /** An index built by an index migration: `CREATE INDEX <name> ON <on> [WHERE <where>]`. */
 export interface IndexStep {
@@ -43,5 +44,6 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 8, name: 'request-log', sql: requestLog },
   { version: 9, name: 'console-sessions-own-store', sql: consoleSessionsOwnStore },
   { version: 10, name: 'daily-figures', sql: dailyFigures },
-  { version: 11, name: 'read-indexes', indexes: readIndexes },
+  { version: 11, name: 'event-copies', sql: eventCopies },
+  { version: 12, name: 'read-indexes', indexes: readIndexes },
 ];
