@@ -52,11 +52,12 @@ const ONLY_REQUEST_LOG = process.env.BENCH_ONLY_REQUEST_LOG === '1';
  */
 const ONLY_VOLUME = process.env.BENCH_ONLY_VOLUME === '1';
 const VOLUME_SIZE = Number(process.env.BENCH_VOLUME_SIZE ?? 1_000_000);
+const VOLUME_EMBEDDED_SIZE = Number(process.env.BENCH_VOLUME_EMBEDDED_SIZE ?? 100_000);
 /** BENCH_ONLY_FIGURES=1: what the per-day figures' triggers cost withdrawals of a busy merchant (PostgreSQL); BENCH_FIGURES=0 leaves it out. */
 const ONLY_FIGURES = process.env.BENCH_ONLY_FIGURES === '1';
 const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES;
 const FIGURES = postgresUrl !== undefined && (ONLY_FIGURES || (!ONLY_ONE && process.env.BENCH_FIGURES !== '0'));
-const VOLUME = postgresUrl !== undefined && (ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1'));
+const VOLUME = (ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1'));
 const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '0');
 const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0');
 
@@ -176,7 +177,14 @@ async function main() {
   const logOpts = { actions: ACTIONS, connections: CONNECTIONS, seconds: DURATION_S, rounds: ROUNDS };
   for (const mode of REQUEST_LOG ? MODES : []) requestLog.push(...(await requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts)));
   const figures = FIGURES ? await figuresCost(distDir, { connections: [8, 64], seconds: DURATION_S, rounds: ROUNDS }) : [];
-  const volume = VOLUME ? await volumeBench(await createSchemaUrl(), distDir, VOLUME_SIZE) : undefined;
+  const volume: VolumeFigures[] = [];
+  if (VOLUME && MODES.includes('postgres')) volume.push(await volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE));
+  // The embedded database at its own size (BENCH_VOLUME_EMBEDDED_SIZE, default 100,000; 0 leaves it out), once.
+  if (VOLUME && MODES.includes('embedded') && VOLUME_EMBEDDED_SIZE > 0) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-volume-'));
+    volume.push(await volumeBench({ dataDir }, distDir, VOLUME_EMBEDDED_SIZE, true));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
   await dropSchemas();
   report(cases, memory, proxy, busy, webhooks, requestLog, volume, figures);
 }
@@ -191,7 +199,7 @@ function report(
   busy?: BusyMerchantFigures,
   webhooks: WebhookCostFigures[] = [],
   requestLog: RequestLogCostFigures[] = [],
-  volume?: VolumeFigures,
+  volume: VolumeFigures[] = [],
   figures: FiguresCostFigures[] = [],
 ) {
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
@@ -228,9 +236,9 @@ function report(
     lines.push('| connections | withdraw/s without | withdraw/s with | ratio (paired by round) | target |', '|---:|---:|---:|---:|---|');
     for (const f of figures) lines.push(`| ${f.connections} | ${f.withoutFigures} | ${f.withFigures} | ${Math.round(f.ratio * 100)}% | 95%: ${f.ratio >= 0.95 ? 'met' : 'NOT met'} |`);
   }
-  if (volume) lines.push('', ...volumeReport(volume));
+  for (const v of volume) lines.push('', ...volumeReport(v));
   process.stdout.write(lines.join('\n') + '\n');
-  if (volume) fs.writeFileSync(path.join(ROOT, 'bench/results/volume.json'), JSON.stringify({ date: new Date().toISOString(), machine, volume }, null, 2) + '\n');
+  if (volume.length > 0) fs.writeFileSync(path.join(ROOT, 'bench/results/volume.json'), JSON.stringify({ date: new Date().toISOString(), machine, volume }, null, 2) + '\n');
   if (NARROWED) return void process.stdout.write('\nA narrowed run: bench/results/latest.json left as it was.\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
   fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory, busyMerchant: busy, webhooks, requestLog, figures }, null, 2) + '\n');

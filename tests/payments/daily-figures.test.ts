@@ -82,7 +82,7 @@ describe.each(backends)('per-day figures ($name)', (backend) => {
             await db.query(
               `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_at)
                VALUES ('po_past' || md5(random()::text), $1, $2, 'IDR', 'BCA', '5550001234', $3, $4, $4)`,
-              [m.id, s.amount, ['pending', 'paid', 'failed'][s.hour % 3], at],
+              [m.id, s.amount, s.hour % 2 ? 'paid' : 'failed', at],
             );
           }
         }
@@ -111,16 +111,20 @@ describe.each(backends)('per-day figures ($name)', (backend) => {
           [m.id],
         );
         expect(days.map((d) => d.day)).toEqual(Array.from({ length: 12 }, (_, i) => new Date(Math.floor(Date.now() / DAY) * DAY - (11 - i) * DAY).toISOString().slice(0, 10)));
+        // A day's closing balance is the balance after its newest entry; a day without one carries the last day's.
+        const dayOf = (e: { created_at: Date }) => new Date(e.created_at).toISOString().slice(0, 10);
+        const earlier = entries.filter((e) => dayOf(e) < days[0]!.day);
+        const lastDay = earlier.map(dayOf).sort().at(-1);
+        let carried = Number(earlier.filter((e) => dayOf(e) === lastDay).at(-1)?.balance_after ?? 0);
         for (const d of days) {
-          const start = Date.parse(`${d.day}T00:00:00Z`);
-          const own = entries.filter((e) => new Date(e.created_at).getTime() >= start && new Date(e.created_at).getTime() < start + DAY);
-          const before = entries.filter((e) => new Date(e.created_at).getTime() < start + DAY);
+          const own = entries.filter((e) => dayOf(e) === d.day);
+          if (own.length > 0) carried = Number(own.at(-1)!.balance_after);
           expect(d).toEqual({
             day: d.day,
             money_in: own.filter((e) => Number(e.amount) > 0).reduce((s, e) => s + Number(e.amount), 0),
             money_out: own.filter((e) => Number(e.amount) < 0).reduce((s, e) => s - Number(e.amount), 0),
             entries: own.length,
-            closing_balance: Number(before.at(-1)?.balance_after ?? 0),
+            closing_balance: carried,
           });
         }
       }),
