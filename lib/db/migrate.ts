@@ -1,8 +1,12 @@
 import { migrations, type Migration } from './migrations';
 import type { Db, Queryable } from './types';
 
-/** An arbitrary constant: the advisory lock that serialises migrations across instances. */
+/**
+ * The advisory lock that serialises migrations across instances: an arbitrary constant, and the
+ * schema (instances of one deployment share it; the test suite's schemas migrate side by side).
+ */
 const MIGRATION_LOCK = 4_242_001;
+const LOCK_KEY = `$1::int, hashtext(current_schema())`;
 
 /**
  * Applies every migration the database lacks; safe when several instances start
@@ -18,7 +22,7 @@ const MIGRATION_LOCK = 4_242_001;
  */
 export async function migrate(db: Db, list: ReadonlyArray<Migration> = migrations, table = 'schema_migrations'): Promise<number[]> {
   return db.session(async (conn) => {
-    while (!(await conn.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [MIGRATION_LOCK]))[0]!.ok) {
+    while (!(await conn.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [MIGRATION_LOCK]))[0]!.ok) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     try {
@@ -56,7 +60,7 @@ export async function migrate(db: Db, list: ReadonlyArray<Migration> = migration
       return applied;
     } finally {
       await conn.exec('RESET statement_timeout').catch(() => {});
-      await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      await conn.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [MIGRATION_LOCK]).catch(() => {});
     }
   });
 }
