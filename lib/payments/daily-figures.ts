@@ -19,14 +19,15 @@ export async function compactDailyFigures(db: Queryable, limit = 5000): Promise<
     `WITH picked AS (SELECT ctid FROM balance_daily WHERE NOT merged LIMIT $1 FOR UPDATE SKIP LOCKED),
      gone AS (DELETE FROM balance_daily b USING picked WHERE b.ctid = picked.ctid RETURNING b.*),
      sums AS (
-       SELECT merchant_id, day, sum(money_in) AS money_in, sum(money_out) AS money_out, sum(entries) AS entries,
+       SELECT merchant_id, day, sum(money_in) AS money_in, sum(money_out) AS money_out, sum(entries) AS entries, min(first_entry_id) AS first_entry_id,
               max(closing_entry_id) AS closing_entry_id, (array_agg(closing_balance ORDER BY closing_entry_id DESC))[1] AS closing_balance
        FROM gone GROUP BY merchant_id, day),
      up AS (
-       INSERT INTO balance_daily AS d (merchant_id, day, money_in, money_out, entries, closing_entry_id, closing_balance, merged)
-       SELECT merchant_id, day, money_in, money_out, entries, closing_entry_id, closing_balance, true FROM sums ORDER BY merchant_id, day
+       INSERT INTO balance_daily AS d (merchant_id, day, money_in, money_out, entries, first_entry_id, closing_entry_id, closing_balance, merged)
+       SELECT merchant_id, day, money_in, money_out, entries, first_entry_id, closing_entry_id, closing_balance, true FROM sums ORDER BY merchant_id, day
        ON CONFLICT (merchant_id, day) WHERE merged DO UPDATE SET
          money_in = d.money_in + excluded.money_in, money_out = d.money_out + excluded.money_out, entries = d.entries + excluded.entries,
+         first_entry_id = LEAST(d.first_entry_id, excluded.first_entry_id),
          closing_balance = CASE WHEN excluded.closing_entry_id > d.closing_entry_id THEN excluded.closing_balance ELSE d.closing_balance END,
          closing_entry_id = GREATEST(d.closing_entry_id, excluded.closing_entry_id)
        RETURNING 1)
@@ -36,11 +37,14 @@ export async function compactDailyFigures(db: Queryable, limit = 5000): Promise<
   const [payout] = await db.query<{ n: number }>(
     `WITH picked AS (SELECT ctid FROM payout_daily WHERE NOT merged LIMIT $1 FOR UPDATE SKIP LOCKED),
      gone AS (DELETE FROM payout_daily p USING picked WHERE p.ctid = picked.ctid RETURNING p.*),
-     sums AS (SELECT merchant_id, day, status, sum(count) AS count, sum(total) AS total FROM gone GROUP BY merchant_id, day, status),
+     sums AS (
+       SELECT merchant_id, day, status, sum(count) AS count, sum(total) AS total, min(first_seq) AS first_seq, max(last_seq) AS last_seq
+       FROM gone GROUP BY merchant_id, day, status),
      up AS (
-       INSERT INTO payout_daily AS d (merchant_id, day, status, count, total, merged)
-       SELECT merchant_id, day, status, count, total, true FROM sums ORDER BY merchant_id, day, status
-       ON CONFLICT (merchant_id, day, status) WHERE merged DO UPDATE SET count = d.count + excluded.count, total = d.total + excluded.total
+       INSERT INTO payout_daily AS d (merchant_id, day, status, count, total, first_seq, last_seq, merged)
+       SELECT merchant_id, day, status, count, total, first_seq, last_seq, true FROM sums ORDER BY merchant_id, day, status
+       ON CONFLICT (merchant_id, day, status) WHERE merged DO UPDATE SET count = d.count + excluded.count, total = d.total + excluded.total,
+         first_seq = LEAST(d.first_seq, excluded.first_seq), last_seq = GREATEST(d.last_seq, excluded.last_seq)
        RETURNING 1)
      SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM up)::int AS u`,
     [limit],
@@ -136,4 +140,53 @@ export async function payoutFigures(db: Queryable, merchantId: string, f: Payout
   );
   add(r);
   return { count, total };
+}
+
+const LISTS = {
+  ledger: { table: 'ledger_entries', identity: 'id', figures: 'balance_daily', first: 'first_entry_id', last: 'closing_entry_id' },
+  payouts: { table: 'payouts', identity: 'seq', figures: 'payout_daily', first: 'first_seq', last: 'last_seq' },
+} as const;
+
+/**
+ * A created_at range of a list as a range of the list's own order (ledger `id`, payout `seq`), so that
+ * a page of a date filter is a range scan of the index it is ordered by, however deep the dates lie:
+ * every row created in [gte, lt) has an identity in [low, high]. Exact: the bounds come from the
+ * first and last identity of each day's figures, and, for a boundary inside a day, from that day's
+ * rows (through (merchant_id, created_at)); rows inside the bounds but outside the dates (a
+ * transaction that began before midnight and wrote after) are still filtered by created_at.
+ * `empty`: nothing was created in the range. (`+ 0`: a bare max(id) would be planned as the newest row
+ * of the identity index that matches the dates, a walk through every newer row when the dates are old.)
+ */
+export async function identityRange(
+  db: Queryable,
+  list: keyof typeof LISTS,
+  merchantId: string,
+  gte: string | undefined,
+  lt: string | undefined,
+): Promise<{ low?: number; high?: number; empty: boolean }> {
+  const l = LISTS[list];
+  const out: { low?: number; high?: number; empty: boolean } = { empty: false };
+  if (lt !== undefined) {
+    const day = Math.floor(Date.parse(lt) / DAY_MS) * DAY_MS;
+    const [row] = await db.query<{ high: number | null }>(
+      `SELECT GREATEST(
+         (SELECT max(${l.last}) FROM ${l.figures} WHERE merchant_id = $1 AND day < $2::date),
+         (SELECT max(${l.identity} + 0) FROM ${l.table} WHERE merchant_id = $1 AND created_at >= $3::timestamptz AND created_at < $4::timestamptz)) AS high`,
+      [merchantId, utcDay(day), new Date(day).toISOString(), lt],
+    );
+    if (row!.high === null) return { empty: true };
+    out.high = Number(row!.high);
+  }
+  if (gte !== undefined) {
+    const next = Math.ceil(Date.parse(gte) / DAY_MS) * DAY_MS;
+    const [row] = await db.query<{ low: number | null }>(
+      `SELECT LEAST(
+         (SELECT min(${l.first}) FROM ${l.figures} WHERE merchant_id = $1 AND day >= $2::date),
+         (SELECT min(${l.identity} + 0) FROM ${l.table} WHERE merchant_id = $1 AND created_at >= $3::timestamptz AND created_at < $4::timestamptz)) AS low`,
+      [merchantId, utcDay(next), gte, new Date(next).toISOString()],
+    );
+    if (row!.low === null) return { empty: true };
+    out.low = Number(row!.low);
+  }
+  return out;
 }

@@ -1,11 +1,11 @@
 import { ApiError } from '../../contract';
-import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
+import { listObject, PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
 import { implement } from './action';
 import { conditionsSql, listPage } from './list-page';
 import { payoutFilterConditions } from './payout-filters';
 import { parseMoneyInt } from '../../db/int8';
 import { prepareWithdrawal, writeWithdrawal } from '../withdrawal';
-import { payoutFigures } from '../daily-figures';
+import { identityRange, payoutFigures } from '../daily-figures';
 
 /**
  * withdraw: moves the amount from `available` to `pending_payouts` and creates a
@@ -28,6 +28,9 @@ export const getPayout = implement('get_payout', async ({ db, merchant }, input)
 });
 
 export const listPayouts = implement('list_payouts', async ({ db, merchant }, input) => {
+  // A date filter is also a range of seq, the list's order: a page deep in the dates is a range scan.
+  const range = input.created_gte || input.created_lt ? await identityRange(db, 'payouts', merchant.id, input.created_gte, input.created_lt) : undefined;
+  if (range?.empty) return listObject([], false);
   const page = await listPage<PayoutRow>(db, {
     table: 'payouts',
     columns: PAYOUT_COLUMNS,
@@ -35,7 +38,7 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
     limit: input.limit,
     startingAfter: input.starting_after,
     where: { batch_id: input.batch_id },
-    conditions: payoutFilterConditions(input),
+    conditions: [...payoutFilterConditions(input), { sql: 'seq >= ?::bigint', value: range?.low }, { sql: 'seq <= ?::bigint', value: range?.high }],
   });
   return { ...page, data: page.data.map(payoutObject) };
 });
