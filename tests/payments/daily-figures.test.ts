@@ -104,6 +104,26 @@ describe.each(backends)('per-day figures ($name)', (backend) => {
           }
         }
 
+        // list_payouts and list_balance_transactions under the same dates (a range of their identity): every row, in order.
+        const all = async (action: string, filter: Record<string, unknown>) => {
+          const ids: string[] = [];
+          let after: string | undefined;
+          for (;;) {
+            const page = (await call({ action, limit: 100, ...filter, ...(after ? { starting_after: after } : {}) })).body;
+            ids.push(...page.data.map((r: { id: string }) => r.id));
+            if (!page.has_more) return ids;
+            after = ids.at(-1);
+          }
+        };
+        for (const range of [{ created_gte: from }, { created_lt: to }, { created_gte: from, created_lt: to }]) {
+          const args = [m.id, 'created_gte' in range ? range.created_gte : null, 'created_lt' in range ? range.created_lt : null];
+          const within = `($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)`;
+          const payouts = await db.query<{ id: string }>(`SELECT id FROM payouts WHERE merchant_id = $1 AND ${within} ORDER BY seq DESC`, args);
+          expect(await all('list_payouts', range)).toEqual(payouts.map((r) => r.id));
+          const txns = await db.query<{ id: number }>(`SELECT id FROM ledger_entries WHERE merchant_id = $1 AND ${within} ORDER BY id DESC`, args);
+          expect(await all('list_balance_transactions', range)).toEqual(txns.map((r) => `txn_${r.id}`));
+        }
+
         // summarize_balance: each of the last 12 days against the ledger itself.
         const days = (await call({ action: 'summarize_balance', days: 12 })).body.days as { day: string; money_in: number; money_out: number; entries: number; closing_balance: number }[];
         const entries = await db.query<{ id: number; amount: number; balance_after: number; created_at: Date }>(
