@@ -15,6 +15,4 @@ export interface MoneyFlow {
   moneyIn: number;
   moneyOut: number;
   entries: number;
-  /** Always true since the figures are kept per day (kept so that a page can say otherwise should a source be partial). */
-  complete: boolean;
 }

@@ -9,7 +9,7 @@ import type { MerchantApi } from '../upstream/merchant-api';
  */
 export async function moneyFlow(api: MerchantApi, days = 7): Promise<MoneyFlow> {
   const summary = (await api.summarizeBalance(days)).data;
-  const flow: MoneyFlow = { since: `${summary.days[0]!.day}T00:00:00.000Z`, moneyIn: 0, moneyOut: 0, entries: 0, complete: true };
+  const flow: MoneyFlow = { since: `${summary.days[0]!.day}T00:00:00.000Z`, moneyIn: 0, moneyOut: 0, entries: 0 };
   for (const d of summary.days) {
     flow.moneyIn += d.money_in;
     flow.moneyOut += d.money_out;
