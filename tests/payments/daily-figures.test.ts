@@ -63,7 +63,7 @@ describe.each(backends)('per-day figures ($name)', (backend) => {
             const all = await Promise.all(Array.from({ length: s.n }, (_, i) => call(withdrawal(s.amount + i, { account_number: ACCOUNTS[i % 4] }))));
             for (const r of all) expect([200, 422]).toContain(r.status);
           } else if (s.kind === 'batch') {
-            const payouts = Array.from({ length: s.n }, (_, i) => ({ amount: 1_000 + i, bank_code: 'BCA', account_number: s.account }));
+            const payouts = Array.from({ length: s.n }, (_, i) => ({ amount: 10_000 + i, bank_code: 'BCA', account_number: s.account }));
             expect([200, 422]).toContain((await call({ action: 'create_payout_batch', payouts })).status);
           } else if (s.kind === 'checkout') {
             const session = await call({ action: 'create_checkout_session', amount: s.amount });
