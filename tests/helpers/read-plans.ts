@@ -63,9 +63,18 @@ export async function explain(db: Queryable, s: Recorded): Promise<PlanSummary> 
   return summary;
 }
 
-/** What is wrong with a plan: a sequential scan of a history table, or more rows read than `maxRows`. */
-export function planProblems(p: PlanSummary, maxRows: number): string[] {
-  const problems = p.scans.filter((s) => s.startsWith('Seq Scan') && HISTORY_TABLES.includes(s.slice('Seq Scan '.length)));
+/** History tables above `minRows` rows (planner estimates): a sequential scan of a smaller one is cheaper than any index. */
+export async function bigTables(db: Queryable, minRows = 5_000): Promise<Set<string>> {
+  const rows = await db.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace AND reltuples > $1`,
+    [minRows],
+  );
+  return new Set(rows.map((r) => r.name).filter((n) => HISTORY_TABLES.includes(n)));
+}
+
+/** What is wrong with a plan: a sequential scan of a big history table, or more rows read than `maxRows`. */
+export function planProblems(p: PlanSummary, maxRows: number, big: Set<string>): string[] {
+  const problems = p.scans.filter((s) => s.startsWith('Seq Scan') && big.has(s.slice('Seq Scan '.length)));
   if (p.rowsRead > maxRows) problems.push(`reads ${p.rowsRead} rows`);
   return problems;
 }

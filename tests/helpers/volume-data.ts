@@ -60,5 +60,36 @@ export async function writeHistory(db: Queryable, opts: { merchantId: string; ke
       [merchantId, n, tag, span, endpointId],
     );
   }
+  // Checkout sessions and payout batches, one per 10 payouts (the payouts above are in no batch).
+  await db.query(
+    `INSERT INTO checkout_sessions (id, merchant_id, amount, currency, status, expires_at, created_at, completed_at)
+     SELECT 'cs_' || $3 || g, $1, 50000, 'IDR', 'complete', now(), now() - ($2 - g) * make_interval(secs => $4), now() - ($2 - g) * make_interval(secs => $4)
+     FROM generate_series(10, $2, 10) AS g`,
+    [merchantId, n, tag, span],
+  );
+  await db.query(
+    `INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count, created_at)
+     SELECT 'pb_' || $3 || g, $1, 'IDR', 100000, 10, now() - ($2 - g) * make_interval(secs => $4) FROM generate_series(10, $2, 10) AS g`,
+    [merchantId, n, tag, span],
+  );
+  await db.exec('ANALYZE');
+}
+
+/**
+ * Per-day figures of `merchants` other merchants over `days` days, as many merchants' history would
+ * leave them (merged rows): so that the figures tables are big enough for a scan of them to show.
+ */
+export async function writeOthersFigures(db: Queryable, merchants: number, days: number) {
+  await db.query(
+    `INSERT INTO balance_daily (merchant_id, day, money_in, money_out, entries, first_entry_id, closing_entry_id, closing_balance, merged)
+     SELECT 'acct_fig' || m, current_date - d, 1000, 500, 10, 1, 2, 500, true FROM generate_series(1, $1) m, generate_series(1, $2) d`,
+    [merchants, days],
+  );
+  await db.query(
+    `INSERT INTO payout_daily (merchant_id, day, status, count, total, first_seq, last_seq, merged)
+     SELECT 'acct_fig' || m, current_date - d, s, 10, 100000, 1, 2, true
+     FROM generate_series(1, $1) m, generate_series(1, $2) d, unnest(ARRAY['pending', 'paid', 'failed']) s`,
+    [merchants, days],
+  );
   await db.exec('ANALYZE');
 }
