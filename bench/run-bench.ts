@@ -14,6 +14,8 @@ import { webhookCost, type WebhookCostFigures } from './webhook-cost';
 import { busyMerchant, type BusyMerchantFigures } from './busy-merchant';
 import { busyMerchantReport } from './busy-merchant-report';
 import { requestLogCost, type RequestLogCostFigures } from './request-log-cost';
+import { volumeBench, volumeReport, type VolumeFigures } from './volume';
+import { figuresCost, type FiguresCostFigures } from './figures-cost';
 import { apiDrive, consoleDrive, drive, sequentialP50, signIn, type Action } from './drive';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
@@ -36,14 +38,26 @@ const CONSOLE = process.env.BENCH_CONSOLE !== '0' && KINDS.includes('next');
 /** The busy-merchant section (PostgreSQL): hot-row limit, one merchant at 8 and 64 clients, 64 merchants, batches. */
 const BUSY = process.env.BENCH_BUSY !== '0' && MODES.includes('postgres');
 /** A narrowed run prints its figures but leaves bench/results/latest.json to full runs. */
-const NARROWED = ['BENCH_MODES', 'BENCH_SERVERS', 'BENCH_ACTIONS', 'BENCH_CONSOLE', 'BENCH_BUSY', 'BENCH_ONLY_BUSY', 'BENCH_WEBHOOKS', 'BENCH_ONLY_WEBHOOKS', 'BENCH_REQUEST_LOG', 'BENCH_ONLY_REQUEST_LOG'].some((name) => process.env[name]);
+const NARROWED = ['BENCH_MODES', 'BENCH_SERVERS', 'BENCH_ACTIONS', 'BENCH_CONSOLE', 'BENCH_BUSY', 'BENCH_ONLY_BUSY', 'BENCH_WEBHOOKS', 'BENCH_ONLY_WEBHOOKS', 'BENCH_REQUEST_LOG', 'BENCH_ONLY_REQUEST_LOG', 'BENCH_ONLY_VOLUME', 'BENCH_ONLY_FIGURES'].some((name) => process.env[name]);
 /** BENCH_ONLY_BUSY=1: the busy-merchant section alone. */
 const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
 /** BENCH_ONLY_WEBHOOKS=1: the cost of events and webhooks alone; BENCH_WEBHOOKS=0 leaves it out. */
 const ONLY_WEBHOOKS = process.env.BENCH_ONLY_WEBHOOKS === '1';
 /** BENCH_ONLY_REQUEST_LOG=1: the cost of the request log alone; BENCH_REQUEST_LOG=0 leaves it out. */
 const ONLY_REQUEST_LOG = process.env.BENCH_ONLY_REQUEST_LOG === '1';
-const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG;
+/**
+ * BENCH_ONLY_VOLUME=1: a busy merchant's history alone (bench/volume.ts; PostgreSQL), at BENCH_VOLUME_SIZE
+ * payouts (default 1,000,000) and twice that. It takes far longer than the rest, so a full run includes it
+ * only with BENCH_VOLUME=1.
+ */
+const ONLY_VOLUME = process.env.BENCH_ONLY_VOLUME === '1';
+const VOLUME_SIZE = Number(process.env.BENCH_VOLUME_SIZE ?? 1_000_000);
+const VOLUME_EMBEDDED_SIZE = Number(process.env.BENCH_VOLUME_EMBEDDED_SIZE ?? 100_000);
+/** BENCH_ONLY_FIGURES=1: what the per-day figures' triggers cost withdrawals of a busy merchant (PostgreSQL); BENCH_FIGURES=0 leaves it out. */
+const ONLY_FIGURES = process.env.BENCH_ONLY_FIGURES === '1';
+const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES;
+const FIGURES = postgresUrl !== undefined && (ONLY_FIGURES || (!ONLY_ONE && process.env.BENCH_FIGURES !== '0'));
+const VOLUME = (ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1'));
 const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '0');
 const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0');
 
@@ -162,8 +176,17 @@ async function main() {
   const requestLog: RequestLogCostFigures[] = [];
   const logOpts = { actions: ACTIONS, connections: CONNECTIONS, seconds: DURATION_S, rounds: ROUNDS };
   for (const mode of REQUEST_LOG ? MODES : []) requestLog.push(...(await requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts)));
+  const figures = FIGURES ? await figuresCost(distDir, { connections: [8, 64], seconds: DURATION_S, rounds: ROUNDS }) : [];
+  const volume: VolumeFigures[] = [];
+  if (VOLUME && MODES.includes('postgres')) volume.push(await volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE));
+  // The embedded database at its own size (BENCH_VOLUME_EMBEDDED_SIZE, default 100,000; 0 leaves it out), once.
+  if (VOLUME && MODES.includes('embedded') && VOLUME_EMBEDDED_SIZE > 0) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-volume-'));
+    volume.push(await volumeBench({ dataDir }, distDir, VOLUME_EMBEDDED_SIZE, true));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
   await dropSchemas();
-  report(cases, memory, proxy, busy, webhooks, requestLog);
+  report(cases, memory, proxy, busy, webhooks, requestLog, volume, figures);
 }
 
 /** `next` is `npm start`'s server: the API ahead of Next's router, at the standalone server's speed. */
@@ -176,6 +199,8 @@ function report(
   busy?: BusyMerchantFigures,
   webhooks: WebhookCostFigures[] = [],
   requestLog: RequestLogCostFigures[] = [],
+  volume: VolumeFigures[] = [],
+  figures: FiguresCostFigures[] = [],
 ) {
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const lines = [
@@ -206,10 +231,17 @@ function report(
     lines.push('| database | action | req/s without the log | req/s with it | ratio (paired by round) | target |', '|---|---|---:|---:|---:|---|');
     for (const r of requestLog) lines.push(`| ${r.mode} | ${r.action} | ${r.withoutLog} | ${r.withLog} | ${Math.round(r.ratio * 100)}% | 90%: ${r.ratio >= 0.9 ? 'met' : 'NOT met'} |`);
   }
+  if (figures.length > 0) {
+    lines.push('', 'Per-day figures (standalone servers, PostgreSQL: withdrawals of one merchant, with the figures triggers against without them, paired rounds)');
+    lines.push('| connections | withdraw/s without | withdraw/s with | ratio (paired by round) | target |', '|---:|---:|---:|---:|---|');
+    for (const f of figures) lines.push(`| ${f.connections} | ${f.withoutFigures} | ${f.withFigures} | ${Math.round(f.ratio * 100)}% | 95%: ${f.ratio >= 0.95 ? 'met' : 'NOT met'} |`);
+  }
+  for (const v of volume) lines.push('', ...volumeReport(v));
   process.stdout.write(lines.join('\n') + '\n');
+  if (volume.length > 0) fs.writeFileSync(path.join(ROOT, 'bench/results/volume.json'), JSON.stringify({ date: new Date().toISOString(), machine, volume }, null, 2) + '\n');
   if (NARROWED) return void process.stdout.write('\nA narrowed run: bench/results/latest.json left as it was.\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory, busyMerchant: busy, webhooks, requestLog }, null, 2) + '\n');
+  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory, busyMerchant: busy, webhooks, requestLog, figures }, null, 2) + '\n');
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
 }
 

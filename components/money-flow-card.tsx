@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { MoneyFlow } from '@/lib/client/console-views';
 import { formatMoney } from '@/lib/format';
 
-/** Money in and out over the last 7 days, from the balance history; amounts exact. */
+/** Money in and out over the last 7 UTC days (today included), from the per-day figures of the balance; amounts exact. */
 export function MoneyFlowCard({ flow, currency }: { flow: MoneyFlow; currency: string }) {
   return (
     <section className="card" aria-labelledby="flow-heading">
@@ -22,7 +22,7 @@ export function MoneyFlowCard({ flow, currency }: { flow: MoneyFlow; currency: s
         </div>
       </dl>
       <p className="muted">
-        {flow.complete ? `From ${flow.entries.toLocaleString('en-US')} balance changes` : `From the newest ${flow.entries.toLocaleString('en-US')} balance changes only`}
+        {`From ${flow.entries.toLocaleString('en-US')} balance changes since ${flow.since.slice(0, 10)} (UTC)`}
         {' '}
         (payments, payouts, refunds, returned payouts and refunds, and top-ups). <Link href="/balance">Balance history</Link>
       </p>

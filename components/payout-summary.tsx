@@ -2,7 +2,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { payoutSummaryQuery } from '@/lib/client/queries';
 import type { PayoutListFilter } from '@/lib/client/query-keys';
-import { EXPORT_MAX_ROWS } from '@/lib/client/export-limits';
 import { payoutViewSearch, type PayoutView } from '@/lib/client/payout-view';
 import type { PayoutSummary as Summary } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
@@ -25,9 +24,6 @@ export function PayoutSummary({ initial, filter, view }: { initial: Summary; fil
         <a href={`/api/payouts/export${payoutViewSearch(view)}`} download>
           Export CSV
         </a>
-        <span className="muted">
-          {summary.count > EXPORT_MAX_ROWS ? ` (the newest ${EXPORT_MAX_ROWS.toLocaleString('en-US')} of them)` : ''}
-        </span>
       </p>
     </div>
   );

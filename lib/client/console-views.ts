@@ -8,13 +8,11 @@ export interface PayoutTimelineData {
   events: { event: WebhookEvent; deliveries: WebhookDelivery[] }[] | null;
 }
 
-/** Money in and out of `available` since a time (lib/console/money-flow.ts), in the smallest unit. */
+/** Money in and out of `available` since the start of a UTC day (lib/console/money-flow.ts), in the smallest unit. */
 export interface MoneyFlow {
   since: string;
   /** Sums of the positive and of the negative amounts (money out as a positive figure). */
   moneyIn: number;
   moneyOut: number;
   entries: number;
-  /** False when the history was too long to read whole: the figures cover its newest part. */
-  complete: boolean;
 }

@@ -5,31 +5,33 @@ import { createdByLabel } from '../format';
 import type { MerchantApi } from '../upstream/merchant-api';
 import type { PayoutFilter } from '../client/payout-view';
 
-import { EXPORT_MAX_ROWS } from '../client/export-limits';
-
-export { EXPORT_MAX_ROWS };
-
 export const PAYOUT_CSV_COLUMNS = ['id', 'created_at', 'amount', 'currency', 'bank_code', 'account_last4', 'status', 'failure_code', 'reference', 'created_by'] as const;
 
-/** Every payout of the filter, newest first, page after page of 100, up to `maxRows`. */
-export async function payoutsForExport(api: MerchantApi, filter: PayoutFilter, maxRows = EXPORT_MAX_ROWS): Promise<{ rows: Payout[]; truncated: boolean }> {
-  const rows: Payout[] = [];
+/** Payouts per API page while exporting: memory holds one page, whatever the export's length. */
+export const EXPORT_PAGE_SIZE = 100;
+
+/** Every payout of the filter, newest first, one cursor page at a time (pages stay stable while payouts are added). */
+export async function* payoutPages(api: MerchantApi, filter: PayoutFilter, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<Payout[]> {
   let after: string | undefined;
   for (;;) {
-    const page = (await api.listPayouts({ ...filter, limit: 100, ...(after ? { starting_after: after } : {}) })).data;
-    rows.push(...page.data);
-    if (rows.length >= maxRows) return { rows: rows.slice(0, maxRows), truncated: page.has_more || rows.length > maxRows };
-    if (!page.has_more) return { rows, truncated: false };
+    const page = (await api.listPayouts({ ...filter, limit: pageSize, ...(after ? { starting_after: after } : {}) })).data;
+    if (page.data.length > 0) yield page.data;
+    if (!page.has_more) return;
     after = page.data.at(-1)!.id;
   }
 }
 
+/** One payout by id, as the export's only page. */
+export async function* onePayout(api: MerchantApi, id: string): AsyncGenerator<Payout[]> {
+  yield [(await api.getPayout(id)).data];
+}
+
 /**
- * The rows as CSV: amounts as exact integers of the smallest unit, only the
+ * The rows as CSV lines: amounts as exact integers of the smallest unit, only the
  * account's last four digits. Cells that a spreadsheet would run as a formula
  * (a reference starting with =, +, - or @) are prefixed with ' (papaparse's escapeFormulae).
  */
-export function payoutsCsv(rows: Payout[]): string {
+export function payoutsCsv(rows: Payout[], header = true): string {
   return Papa.unparse(
     {
       fields: [...PAYOUT_CSV_COLUMNS],
@@ -38,6 +40,35 @@ export function payoutsCsv(rows: Payout[]): string {
         p.created_by ? createdByLabel(p.created_by) : '',
       ]),
     },
-    { escapeFormulae: true },
+    { escapeFormulae: true, header },
   );
+}
+
+/**
+ * The whole export as a stream with no cap: the header, then each page of payouts as it is read.
+ * The first page is read before this resolves, so that a refusal (a revoked key, the API down) is
+ * the route's error answer rather than a broken file; the rest is pull-based, so a slow client
+ * slows the reading (one page in memory at a time) and a client that goes away stops it.
+ */
+export async function payoutsCsvStream(pages: AsyncIterator<Payout[]>): Promise<ReadableStream<Uint8Array>> {
+  const encoder = new TextEncoder();
+  let next: IteratorResult<Payout[]> | undefined = await pages.next();
+  let first = true;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const page = next ?? (await pages.next());
+      next = undefined;
+      if (page.done) {
+        if (first) controller.enqueue(encoder.encode(payoutsCsv([])));
+        controller.close();
+        return;
+      }
+      const chunk = payoutsCsv(page.value, first);
+      controller.enqueue(encoder.encode(first ? chunk : `\r\n${chunk}`));
+      first = false;
+    },
+    async cancel() {
+      await pages.return?.();
+    },
+  }, { highWaterMark: 0 });
 }

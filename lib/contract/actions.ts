@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amountField, batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutFilterFields } from './fields';
 import { PAYOUT_FAILURE_CODES } from './test-accounts';
-import { balanceTransactionFilters, balanceTransactionListSchema } from './balance-transactions';
+import { balanceSummaryFields, balanceSummarySchema, balanceTransactionFilters, balanceTransactionListSchema } from './balance-transactions';
 import {
   balanceSchema,
   checkoutSessionListSchema,
@@ -356,6 +356,13 @@ export const ACTIONS = {
     mutates: true,
     permission: 'refunds:write',
     summary: 'Test mode: settles a pending refund now, as the settlement job would (a failure returns the money to available); a settled one is 409 refund_not_pending.',
+  }),
+  summarize_balance: define({
+    request: command('summarize_balance', balanceSummaryFields),
+    response: balanceSummarySchema,
+    mutates: false,
+    permission: 'balance:read',
+    summary: 'The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change.',
   }),
 } as const satisfies Record<string, ActionContract>;
 

@@ -27,3 +27,34 @@ export const balanceTransactionFilters = {
   type: z.enum(BALANCE_TRANSACTION_TYPES, { error: `type must be one of ${BALANCE_TRANSACTION_TYPES.join(', ')}` }).optional(),
   ...createdRangeFields,
 };
+
+/** Days summarize_balance covers at most (the balance chart shows 30). */
+export const MAX_BALANCE_DAYS = 90;
+
+/** One UTC day of the balance: what came in and went out, and the balance it closed at. */
+export const balanceDaySchema = z.object({
+  /** The UTC day, YYYY-MM-DD. */
+  day: z.string(),
+  money_in: z.number().int().nonnegative(),
+  /** Money out as a positive figure. */
+  money_out: z.number().int().nonnegative(),
+  /** Balance transactions that day. */
+  entries: z.int().nonnegative(),
+  /** `available` after the day's last balance transaction (for a day without one, the balance carried into it). */
+  closing_balance: z.number().int().nonnegative(),
+});
+
+/** What summarize_balance answers: the last `days` UTC days, oldest first, today last. */
+export const balanceSummarySchema = z.object({
+  object: z.literal('balance_summary'),
+  currency: z.string(),
+  days: z.array(balanceDaySchema),
+});
+export type BalanceSummary = z.infer<typeof balanceSummarySchema>;
+
+export const balanceSummaryFields = {
+  days: z
+    .int({ error: 'days must be an integer' })
+    .min(1, { error: 'days must be at least 1' })
+    .max(MAX_BALANCE_DAYS, { error: `days must be at most ${MAX_BALANCE_DAYS}` }),
+};

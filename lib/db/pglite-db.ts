@@ -25,6 +25,8 @@ export async function openPgliteDb(dir: string | undefined): Promise<Db> {
           };
           return fn(scoped);
         }),
+      // One connection: every statement already runs on it.
+      session: (fn) => fn({ query: (sql, params) => query(pg, sql, params), exec: async (sql) => void (await pg.exec(sql)) }),
       // PGlite runs one query at a time on its one connection; its queue is not visible.
       poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
       async close() {

@@ -93,6 +93,24 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
         client.release(broken);
       }
     },
+    async session(fn) {
+      const client = await pool.connect();
+      let broken = false;
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
+      try {
+        return await fn({ query: (sql, params) => run(client, sql, params), exec: async (sql) => void (await client.query(sql)) });
+      } catch (error) {
+        // A statement that failed may leave session state (a lock, a setting) behind: do not reuse the connection.
+        broken = true;
+        throw error;
+      } finally {
+        client.off('error', onError);
+        client.release(broken);
+      }
+    },
     close: () => pool.end(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };

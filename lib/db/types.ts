@@ -13,6 +13,12 @@ export interface Db extends Queryable {
    * same round trip). The embedded database runs one transaction at a time.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { lockTimeoutMs?: number }): Promise<T>;
+  /**
+   * Runs `fn` on one connection outside any transaction (each statement commits on its own):
+   * for steps PostgreSQL refuses in a transaction, such as CREATE INDEX CONCURRENTLY, under a
+   * session-level advisory lock.
+   */
+  session<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** Connections in use and requests waiting for one (metrics); the embedded database has one connection. */
   poolStats(): { total: number; idle: number; waiting: number };

@@ -12,12 +12,29 @@ import type { EventType } from '../contract';
 /** ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it (both truncate microseconds). */
 const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** The payout object of row `t` (a table alias or CTE with the payout columns). */
-export const payoutJsonSql = (t: string) => `json_build_object(
+/**
+ * The payout object of row `t` (a table alias or CTE with the payout columns). With `createdWhen`
+ * (a SQL condition), the object as it was when created whenever that condition holds: pending,
+ * no failure, not settled (every other field of a payout never changes).
+ */
+export const payoutJsonSql = (t: string, createdWhen?: string) => {
+  const now = (column: string, created: string) => (createdWhen ? `CASE WHEN ${createdWhen} THEN ${created} ELSE ${column} END` : column);
+  return `json_build_object(
   'object', 'payout', 'id', ${t}.id, 'amount', ${t}.amount, 'currency', ${t}.currency, 'bank_code', ${t}.bank_code,
-  'account_last4', right(${t}.account_number, 4), 'status', ${t}.status, 'failure_code', ${t}.failure_code,
-  'failure_message', ${t}.failure_message, 'created_at', ${isoSql(`${t}.created_at`)}, 'settled_at', ${isoSql(`${t}.settled_at`)},
+  'account_last4', right(${t}.account_number, 4), 'status', ${now(`${t}.status`, "'pending'")}, 'failure_code', ${now(`${t}.failure_code`, 'NULL')},
+  'failure_message', ${now(`${t}.failure_message`, 'NULL')}, 'created_at', ${isoSql(`${t}.created_at`)},
+  'settled_at', ${now(isoSql(`${t}.settled_at`), 'NULL')},
   'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'created_by', ${t}.created_by, 'livemode', false)`;
+};
+
+/**
+ * An event's `data.object` as stored or, for a payout's event, rebuilt from the payout (`e` is the
+ * events alias). A payout's events keep no copy of it (migration 011): a payout changes once, from
+ * pending to paid or failed, and never after, so payout.created is the payout as created and
+ * payout.paid / payout.failed the payout as it is, byte for byte what a copy would hold.
+ */
+export const eventDataSql = (e: string) =>
+  `COALESCE(${e}.data, (SELECT ${payoutJsonSql('p', `${e}.type = 'payout.created'`)} FROM payouts p WHERE p.id = ${e}.object_id))`;
 
 /** The checkout session object of row `t`; `originParam` is the placeholder of the origin its URL starts with. */
 export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_build_object(
@@ -37,12 +54,14 @@ export const refundJsonSql = (t: string) => `json_build_object(
  * `id` and `merchant_id`, or `merchantSql` for the merchant), and for each event a
  * pending delivery to every enabled endpoint of the merchant subscribed to its
  * type. Every event is written through here (a test keeps it so), so no event
- * misses its deliveries.
+ * misses its deliveries. A payout's event stores no `data` (eventDataSql rebuilds it): `data` is
+ * then what a reader would have stored, and documents the object the event reports.
  */
 export const eventCtes = (opts: { from: string; type: EventType; data: string; merchantSql?: string }) => `
   ev AS (
     INSERT INTO events (id, merchant_id, type, object_id, data)
-    SELECT new_id('evt'), ${opts.merchantSql ?? `${opts.from}.merchant_id`}, '${opts.type}', ${opts.from}.id, ${opts.data} FROM ${opts.from}
+    SELECT new_id('evt'), ${opts.merchantSql ?? `${opts.from}.merchant_id`}, '${opts.type}', ${opts.from}.id,
+           ${opts.type.startsWith('payout.') ? 'NULL::json' : opts.data} FROM ${opts.from}
     RETURNING id, merchant_id, type, seq),
   dl AS (
     INSERT INTO webhook_deliveries (id, merchant_id, event_id, endpoint_id)

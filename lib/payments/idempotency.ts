@@ -5,6 +5,7 @@ import { prepared } from '../db/prepared';
 import { PG_LOCK_NOT_AVAILABLE, pgErrorCode, type Db, type Queryable } from '../db/types';
 import type { HeaderReader } from './api-request';
 import { ApiError, IDEMPOTENCY_HEADER } from '../contract';
+import { expandStoredAnswer } from './stored-answers';
 
 /** Visible ASCII only (no spaces or control characters), 1 to 255 of them. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -161,7 +162,8 @@ async function replay(tx: Queryable, call: IdempotentCall): Promise<StoredResult
     );
   }
   // The row is only ever visible committed with its response: claim and response share one transaction.
-  return { status: row.response_status ?? 500, body: row.response_body ?? '', replayed: true };
+  const body = await expandStoredAnswer(tx, call.merchantId, row.action, row.response_status, row.response_body ?? '');
+  return { status: row.response_status ?? 500, body, replayed: true };
 }
 
 /**

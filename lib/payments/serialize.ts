@@ -1,5 +1,6 @@
 /** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
 import type { CheckoutSessionStatus, CreatedBy, EventType, PayoutStatus, RefundStatus } from '../contract';
+import { eventDataSql } from './event-sql';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -129,7 +130,8 @@ export interface EventRow {
   data: Record<string, unknown>;
 }
 
-export const EVENT_COLUMNS = 'id, type, created_at, data';
+/** An event's columns as read from `events` (a payout's event rebuilds its object from the payout: event-sql.ts). */
+export const EVENT_COLUMNS = `id, type, created_at, ${eventDataSql('events')} AS data`;
 
 /** The event as get_event answers and as a webhook delivers it, byte for byte. */
 export const eventObject = (r: EventRow) => ({

@@ -1,5 +1,5 @@
 import 'server-only';
-import { balanceSchema, balanceTransactionListSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, payoutSummarySchema } from '../contract';
+import { balanceSchema, balanceSummarySchema, balanceTransactionListSchema, type BatchItem, checkoutSessionListSchema, checkoutSessionSchema, payoutBatchSchema, type PayoutInput, payoutListSchema, payoutSchema, payoutSummarySchema } from '../contract';
 import {
   apiKeyListSchema,
   apiKeySchema,
@@ -69,6 +69,7 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     getCheckoutSession: (id: string) => client.call(secretKey, 'get_checkout_session', { id }, checkoutSessionSchema),
     listBalanceTransactions: (query: Omit<ActionRequest<'list_balance_transactions'>, 'action'>) =>
       client.call(secretKey, 'list_balance_transactions', query, balanceTransactionListSchema),
+    summarizeBalance: (days: number) => client.call(secretKey, 'summarize_balance', { days }, balanceSummarySchema),
     // Keys and the request log (a secret key manages keys; requests:read reads the log).
     listApiKeys: () => client.call(secretKey, 'list_api_keys', {}, apiKeyListSchema),
     createRestrictedKey: (input: Omit<ActionRequest<'create_restricted_key'>, 'action'>, idempotencyKey: string) =>

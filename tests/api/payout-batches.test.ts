@@ -52,6 +52,12 @@ describe.each(apiTargets)('payout batches ($name)', (target) => {
     expect(again.headers.get('x-service-idempotent-replayed')).toBe('true');
     expect(again.text).toBe(res.text);
     expect((await ledgerCheck(api().db, api().merchant.id)).payouts).toBe(before.payouts + 3);
+    // The stored answer keeps no copy of the payout ids (the payouts hold them); the replay and the
+    // idempotency record put them back.
+    const [stored] = await api().db.query<{ response_body: string }>(`SELECT response_body FROM idempotency_keys WHERE key = 'batch-1' AND merchant_id = $1`, [api().merchant.id]);
+    expect(JSON.parse(stored!.response_body).payout_ids).toEqual([]);
+    const record = await api().call({ action: 'get_idempotent_request', idempotency_key: 'batch-1' });
+    expect(JSON.stringify(record.body.response)).toBe(res.text);
   });
 
   it('validates every item first: a bad one is a 400 naming it, and nothing is created', async () => {

@@ -61,6 +61,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       list_balance_transactions: {},
       create_refund: { checkout_session_id: paid.id, amount: 1_000 }, get_refund: { id: refund.id }, list_refunds: {},
       simulate_refund: { id: refund.id },
+      summarize_balance: { days: 7 },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);

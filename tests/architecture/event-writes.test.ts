@@ -19,7 +19,6 @@ describe('event writes', () => {
         'lib/payments/settlement.ts', // payout.paid, payout.failed, the expiry job
         'lib/payments/withdraw-group-statements.ts', // payout.created for each withdrawal of a group
         'lib/payments/withdraw-statement.ts', // payout.created
-        'lib/payments/withdraw-group-statements.ts', // payout.created for a group of withdrawals
         'lib/payments/refunds.ts', // refund.created
         'lib/payments/refund-settlement.ts', // refund.succeeded, refund.failed
       ].sort(),

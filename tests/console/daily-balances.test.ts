@@ -22,25 +22,28 @@ afterAll(async () => {
 const DAY = 86_400_000;
 
 it('gives each of the last 30 days its closing balance, from 250 entries spread over 40 days', async () => {
-  for (let i = 1; i <= 250; i++) expect((await api.call({ action: 'create_test_topup', amount: i })).status).toBe(200);
-  // Spread the entries back in time, oldest first, 4 hours apart, the newest an hour ago (ids keep their order).
+  // Entries spread back in time, oldest first, 4 hours apart, the newest an hour ago: written as the
+  // ledger is written (INSERT), so the per-day figures are kept by the same statement.
   await db.query(
-    `UPDATE ledger_entries SET created_at = now() - interval '1 hour' - ((SELECT max(id) FROM ledger_entries WHERE merchant_id = $1) - id) * interval '4 hours'
-     WHERE merchant_id = $1`,
+    `WITH e AS (
+       SELECT i, now() - interval '1 hour' - (250 - i) * interval '4 hours' AS at FROM generate_series(1, 250) AS i),
+     bal AS (UPDATE balances SET available = available + 31375 WHERE merchant_id = $1 RETURNING available - 31375 AS before)
+     INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id, created_at)
+     SELECT $1, i, bal.before + i * (i + 1) / 2, 'topup', 'test', at FROM e, bal ORDER BY i`,
     [api.merchant.id],
   );
-  const entries = await db.query<{ id: number; amount: string | number; created_at: Date }>(
-    'SELECT id, amount, created_at FROM ledger_entries WHERE merchant_id = $1 ORDER BY id',
+  const entries = await db.query<{ id: number; balance_after: string | number; created_at: Date }>(
+    'SELECT id, balance_after, created_at FROM ledger_entries WHERE merchant_id = $1 ORDER BY id',
     [api.merchant.id],
   );
   const now = Date.now();
-  const points = await endOfDayBalances(merchantApi(createPaymentClient({ baseUrl: api.url }), api.merchant.secretKey), 30, now);
+  const points = await endOfDayBalances(merchantApi(createPaymentClient({ baseUrl: api.url }), api.merchant.secretKey), 30);
 
-  // Expected from the entries alone: the running sum of amounts up to each day's end (UTC).
+  // Expected from the entries alone: the balance after the newest entry before each day's end (UTC).
   const tomorrow = Math.floor(now / DAY) * DAY + DAY;
   const expected = Array.from({ length: 30 }, (_, i) => {
     const end = tomorrow - (29 - i) * DAY;
-    const balance = entries.filter((e) => new Date(e.created_at).getTime() < end).reduce((sum, e) => sum + Number(e.amount), 0);
+    const balance = Number(entries.filter((e) => new Date(e.created_at).getTime() < end).at(-1)?.balance_after ?? 0);
     return { day: new Date(end - DAY).toISOString().slice(0, 10), balance };
   });
   expect(points).toEqual(expected);

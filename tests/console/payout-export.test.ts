@@ -2,7 +2,7 @@
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payoutFilterOf, payoutViewSearch, readPayoutView } from '@/lib/client/payout-view';
-import { payoutsCsv, payoutsForExport } from '@/lib/console/payouts-csv';
+import { payoutPages, payoutsCsvStream } from '@/lib/console/payouts-csv';
 import type { Db } from '@/lib/db/types';
 import { createPaymentClient } from '@/lib/upstream/payment-client';
 import { merchantApi, type MerchantApi } from '@/lib/upstream/merchant-api';
@@ -52,27 +52,45 @@ describe('the CSV export against the real API', () => {
     await db.close();
   });
 
-  it('pages through every row of the filter, newest first, and stops at the bound saying so', async () => {
-    const all = await payoutsForExport(api, { account_last4: '2222' });
-    expect(all.truncated).toBe(false);
-    expect(all.rows.map((p) => p.amount)).toEqual(Array.from({ length: 125 }, (_, i) => 10_000 + 248 - 2 * i));
+  const csvOf = async (pages: ReturnType<typeof payoutPages>) => new Response(await payoutsCsvStream(pages)).text();
+  const rowsOf = (text: string) => Papa.parse<Record<string, string>>(text, { header: true }).data;
+
+  it('streams every row of the filter, newest first, page after page, with no cap', async () => {
+    const rows = rowsOf(await csvOf(payoutPages(api, { account_last4: '2222' })));
+    expect(rows.map((p) => Number(p.amount))).toEqual(Array.from({ length: 125 }, (_, i) => 10_000 + 248 - 2 * i));
     const sum = await api.summarizePayouts({ account_last4: '2222' });
-    expect([sum.data.count, sum.data.total_amount]).toEqual([125, all.rows.reduce((s, p) => s + p.amount, 0)]);
-    const cut = await payoutsForExport(api, {}, 120);
-    expect([cut.rows.length, cut.truncated]).toEqual([120, true]);
-    expect((await payoutsForExport(api, {}, 250)).truncated).toBe(false);
+    expect([sum.data.count, sum.data.total_amount]).toEqual([125, rows.reduce((s, p) => s + Number(p.amount), 0)]);
+    // Pages of 7: 36 pages joined into one file, every row once, nothing cut.
+    const all = rowsOf(await csvOf(payoutPages(api, {}, 7)));
+    expect(all).toHaveLength(250);
+    expect(new Set(all.map((r) => r.id)).size).toBe(250);
+    expect(rowsOf(await csvOf(payoutPages(api, { status: 'failed' })))).toEqual([]);
+  });
+
+  it('reads a page only when the reader asks for the next one, and stops when the reader goes', async () => {
+    let calls = 0;
+    const counted: MerchantApi = { ...api, listPayouts: (q) => ((calls += 1), api.listPayouts(q)) };
+    const stream = await payoutsCsvStream(payoutPages(counted, {}, 10));
+    expect(calls).toBe(1);
+    const reader = stream.getReader();
+    await reader.read();
+    expect(calls).toBe(1);
+    await reader.read();
+    expect(calls).toBe(2);
+    await reader.cancel();
+    expect(calls).toBe(2);
   });
 
   it('writes the columns with exact amounts, last four only, and formulas defused', async () => {
-    const { rows } = await payoutsForExport(api, { account_last4: '1111' });
-    const text = payoutsCsv(rows);
+    const text = await csvOf(payoutPages(api, { account_last4: '1111' }));
+    const first = (await api.listPayouts({ account_last4: '1111', limit: 1 })).data.data[0]!;
     expect(text).not.toContain('5550001111');
-    const parsed = Papa.parse<Record<string, string>>(text, { header: true });
-    expect(parsed.data).toHaveLength(125);
-    expect(parsed.data[0]).toEqual({
-      id: rows[0]!.id, created_at: rows[0]!.created_at, amount: '10249', currency: 'IDR', bank_code: 'BCA', account_last4: '1111',
+    const parsed = rowsOf(text);
+    expect(parsed).toHaveLength(125);
+    expect(parsed[0]).toEqual({
+      id: first.id, created_at: first.created_at, amount: '10249', currency: 'IDR', bank_code: 'BCA', account_last4: '1111',
       status: 'pending', failure_code: '', reference: 'ref-249', created_by: 'Secret key',
     });
-    expect(parsed.data.find((r) => r.amount === '10007')?.reference).toBe(`'=HYPERLINK("x")`);
+    expect(parsed.find((r) => r.amount === '10007')?.reference).toBe(`'=HYPERLINK("x")`);
   });
 });

@@ -23,7 +23,6 @@ afterAll(async () => {
 });
 
 it('money in and out and the closing balance count a refund and a failed refund returned', async () => {
-  const since = new Date(Date.now() - 60_000);
   const client = merchantApi(createPaymentClient({ baseUrl: api.url }), api.merchant.secretKey);
   const paid = async (card?: string) => {
     const s = (await api.call({ action: 'create_checkout_session', amount: 200_000 })).body;
@@ -39,9 +38,9 @@ it('money in and out and the closing balance count a refund and a failed refund 
   await api.call({ action: 'simulate_refund', id: partial.id });
   await api.call({ action: 'simulate_refund', id: doomed.id });
 
-  const flow = await moneyFlow(client, since);
-  // In: the opening balance (this minute's too), two payments and the failed refund's return; out: both refunds as made.
-  expect([flow.moneyIn, flow.moneyOut, flow.complete]).toEqual([1_000_000 + 200_000 + 200_000 + 200_000, 50_000 + 200_000, true]);
+  const flow = await moneyFlow(client, 1);
+  // Today's figures. In: the opening balance, two payments and the failed refund's return; out: both refunds as made.
+  expect([flow.moneyIn, flow.moneyOut]).toEqual([1_000_000 + 200_000 + 200_000 + 200_000, 50_000 + 200_000]);
   const balance = (await api.call({ action: 'get_balance' })).body;
   expect(balance).toMatchObject({ available: 1_000_000 + 400_000 - 50_000, pending_refunds: 0 });
   const points = await endOfDayBalances(client, 2);

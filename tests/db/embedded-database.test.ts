@@ -113,6 +113,42 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
     }
   });
 
+  it('backfill the per-day figures from the ledger and payouts of a database at version 9, and keep them from then on', async () => {
+    const db = await backend.openEmpty();
+    try {
+      await migrate(db, migrations.filter((m) => m.version <= 9));
+      await db.query(`INSERT INTO merchants (id, name, currency) VALUES ('acct_f', 'F', 'IDR')`);
+      await db.query(`INSERT INTO balances (merchant_id, currency, available) VALUES ('acct_f', 'IDR', 70000)`);
+      await db.query(
+        `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id, created_at) VALUES
+           ('acct_f', 100000, 100000, 'opening_balance', 'acct_f', '2026-01-01T10:00:00Z'),
+           ('acct_f', -40000, 60000, 'payout', 'po_1', '2026-01-01T23:59:59Z'),
+           ('acct_f', 10000, 70000, 'topup', 't', '2026-01-03T00:00:00Z')`,
+      );
+      await db.query(
+        `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_at)
+         VALUES ('po_1', 'acct_f', 40000, 'IDR', 'BCA', '1234567890', 'paid', now(), '2026-01-01T23:59:59Z')`,
+      );
+      expect(await migrate(db)).toEqual(migrations.filter((m) => m.version > 9).map((m) => m.version));
+      const days = () => db.query(
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(money_in)::bigint AS i, sum(money_out)::bigint AS o, sum(entries)::int AS n,
+                (array_agg(closing_balance ORDER BY closing_entry_id DESC))[1] AS c
+         FROM balance_daily WHERE merchant_id = 'acct_f' GROUP BY day ORDER BY day`,
+      );
+      expect(await days()).toEqual([
+        { day: '2026-01-01', i: 100000, o: 40000, n: 2, c: 60000 },
+        { day: '2026-01-03', i: 10000, o: 0, n: 1, c: 70000 },
+      ]);
+      // From now on the triggers keep them: a status change moves the payout between statuses.
+      await db.query(`UPDATE payouts SET status = 'failed' WHERE id = 'po_1'`);
+      expect(await db.query(`SELECT status, sum(count)::int AS n, sum(total)::bigint AS t FROM payout_daily WHERE merchant_id = 'acct_f' GROUP BY status HAVING sum(count) <> 0`)).toEqual([
+        { status: 'failed', n: 1, t: 40000 },
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('return money columns as exact integers, from BIGINT and from SUM alike', async () => {
     const db = await backend.open();
     try {

@@ -15,14 +15,12 @@ import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Dashboard · Merchant Console' };
 
-const WEEK_MS = 7 * 86_400_000;
-
 export default async function DashboardPage() {
   const session = await requireSession();
   const can = (needed: Parameters<typeof viewerCan>[1]) => viewerCan(session.viewer, needed);
   const [flow, payments] = await pageData(session, () =>
     Promise.all([
-      can('balance:read') ? moneyFlow(session.api, new Date(Date.now() - WEEK_MS)) : null,
+      can('balance:read') ? moneyFlow(session.api, 7) : null,
       can('balance:read') ? latestPayments(session.api) : null,
     ]),
   );

@@ -9,7 +9,7 @@ import {
 } from './checkout-sessions';
 import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payout-batches';
 import { getPayout, listPayouts, summarizePayouts, withdraw } from './payouts';
-import { listBalanceTransactions } from './balance-transactions';
+import { listBalanceTransactions, summarizeBalance } from './balance-transactions';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-helpers';
 import { createRestrictedKey, getCurrentKey, listApiKeys, revokeApiKey, rollSecretKey } from './api-keys';
 import { getEvent, listEvents } from './events';
@@ -65,4 +65,5 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   get_refund: getRefund,
   list_refunds: listRefunds,
   simulate_refund: simulateRefund,
+  summarize_balance: summarizeBalance,
 };

@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/types';
 import { eventCtes, payoutJsonSql } from '../event-sql';
 import { assertPayoutWithinLimit, createdBy } from '../permissions';
 import { newId } from '../random-id';
+import { compactBatchAnswer } from '../stored-answers';
 import { implement, storedInline, type ActionContext } from './action';
 import { listPage } from './list-page';
 
@@ -45,7 +46,8 @@ export const createPayoutBatch = implement(
       items.map((p) => p.id), items.map((p) => p.amount), items.map((p) => p.bank_code), items.map((p) => p.account_number),
       items.map((p) => p.reference ?? null), items.map((p) => p.delay), JSON.stringify(createdBy(key)),
     ];
-    const stored = answer && inline ? inline.store(JSON.stringify(answer), params.length + 1, 'batch') : undefined;
+    // Stored without its payout ids (the payouts hold them): stored-answers.ts puts them back on a replay.
+    const stored = answer && inline ? inline.store(compactBatchAnswer(answer), params.length + 1, 'batch') : undefined;
     const [row] = await db.query<BatchRow>(
       `WITH bal AS (
          UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2, updated_at = now()

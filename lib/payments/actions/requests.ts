@@ -1,6 +1,7 @@
 import { ApiError } from '../../contract';
 import { implement } from './action';
 import { listPage } from './list-page';
+import { expandStoredAnswer } from '../stored-answers';
 
 interface LogRow {
   id: string;
@@ -53,7 +54,7 @@ export const getIdempotentRequest = implement('get_idempotent_request', async ({
     idempotency_key: input.idempotency_key,
     action: row.action,
     status: row.response_status,
-    response: JSON.parse(row.response_body) as unknown,
+    response: JSON.parse(await expandStoredAnswer(db, merchant.id, row.action, row.response_status, row.response_body)) as unknown,
     first_seen_at: new Date(row.created_at).toISOString(),
     replay_count: row.replay_count,
     expires_at: new Date(row.expires_at).toISOString(),

@@ -1,3 +1,4 @@
+import { eventDataSql } from '../event-sql';
 import type { Db } from '../../db/types';
 import type { EventRow } from '../serialize';
 import { nextDelaySeconds } from './retry-schedule';
@@ -48,7 +49,7 @@ export const CLAIM_SQL = `
    WHERE d.id = locked.id AND w.id = d.endpoint_id AND e.id = d.event_id
   RETURNING d.id, d.attempts, d.endpoint_id, w.url, w.secret_sealed,
             CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret_sealed END AS previous_secret_sealed,
-            e.id AS event_id, e.type, e.created_at AS event_created_at, e.data`;
+            e.id AS event_id, e.type, e.created_at AS event_created_at, ${eventDataSql('e')} AS data`;
 
 interface Row {
   status: 'succeeded' | 'failed' | 'pending';

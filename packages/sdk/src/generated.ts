@@ -246,6 +246,11 @@ export type SimulateRefundRequest = {
   outcome?: "succeeded" | "failed";
 };
 
+export type SummarizeBalanceRequest = {
+  action: "summarize_balance";
+  days: number;
+};
+
 export type Balance = {
   object: "balance";
   merchant: {
@@ -559,6 +564,18 @@ export type RefundList = {
   has_more: boolean;
 };
 
+export type BalanceSummary = {
+  object: "balance_summary";
+  currency: string;
+  days: {
+    day: string;
+    money_in: number;
+    money_out: number;
+    entries: number;
+    closing_balance: number;
+  }[];
+};
+
 export type ErrorBody = {
   error: {
     type: string;
@@ -754,6 +771,7 @@ export interface Actions {
   get_refund: { params: Omit<GetRefundRequest, 'action'>; response: Refund; mutates: false };
   list_refunds: { params: Omit<ListRefundsRequest, 'action'>; response: RefundList; mutates: false };
   simulate_refund: { params: Omit<SimulateRefundRequest, 'action'>; response: Refund; mutates: true };
+  summarize_balance: { params: Omit<SummarizeBalanceRequest, 'action'>; response: BalanceSummary; mutates: false };
 }
 
 export type ActionName = keyof Actions;
@@ -837,4 +855,6 @@ export abstract class ActionMethods<Options, Result> {
   listRefunds(params: Actions["list_refunds"]['params'] = {}, options?: Options) { return this.request("list_refunds", params, options); }
   /** Test mode: settles a pending refund now, as the settlement job would (a failure returns the money to available); a settled one is 409 refund_not_pending. */
   simulateRefund(params: Actions["simulate_refund"]['params'], options?: Options) { return this.request("simulate_refund", params, options); }
+  /** The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change. */
+  summarizeBalance(params: Actions["summarize_balance"]['params'], options?: Options) { return this.request("summarize_balance", params, options); }
 }

@@ -1,0 +1,64 @@
+// What the per-day figures (migration 010's statement triggers) cost the write path, on PostgreSQL: two
+// standalone servers side by side on schemas prepared alike, one as migrated and one with the figures'
+// triggers dropped, under the same withdrawals of one busy merchant (so that they commit in groups) in
+// interleaved rounds, in a new order each round; the ratio is taken within each round (paired), then its median.
+import { openDb } from '../lib/db/open-db';
+import { credit } from '../lib/payments/ledger';
+import { seedDemoMerchant } from '../lib/payments/merchants';
+import { createSchemaUrl } from '../tests/helpers/databases';
+import { DEMO_KEY, ServerProcess } from '../tests/helpers/server-process';
+import { apiDrive, drive } from './drive';
+
+export interface FiguresCostFigures {
+  connections: number;
+  withoutFigures: number;
+  withFigures: number;
+  ratio: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const TRIGGERS = [
+  'ledger_daily_figures ON ledger_entries', 'payout_daily_insert ON payouts', 'payout_daily_update ON payouts', 'payout_daily_delete ON payouts',
+];
+
+async function prepare(withFigures: boolean): Promise<string> {
+  const databaseUrl = await createSchemaUrl();
+  const db = await openDb({ databaseUrl, poolSize: 1 });
+  try {
+    const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
+    await db.transaction((tx) => credit(tx, merchant.id, 1_000_000_000_000, 'adjustment', 'bench'));
+    if (!withFigures) for (const t of TRIGGERS) await db.exec(`DROP TRIGGER ${t}`);
+  } finally {
+    await db.close();
+  }
+  return databaseUrl;
+}
+
+export async function figuresCost(distDir: string, opts: { connections: number[]; seconds: number; rounds: number }): Promise<FiguresCostFigures[]> {
+  const start = async (withFigures: boolean) =>
+    new ServerProcess({ kind: 'standalone', databaseUrl: await prepare(withFigures), distDir, env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600' } }).start();
+  const servers = { with: await start(true), without: await start(false) };
+  const figures: FiguresCostFigures[] = [];
+  try {
+    for (const connections of opts.connections) {
+      const rate = { with: [] as number[], without: [] as number[] };
+      for (let round = 0; round < opts.rounds; round++) {
+        for (const which of Math.random() < 0.5 ? (['with', 'without'] as const) : (['without', 'with'] as const)) {
+          if (round === 0) await drive(servers[which].url, apiDrive('withdraw'), connections, 2); // warm-up
+          const r = await drive(servers[which].url, apiDrive('withdraw'), connections, opts.seconds);
+          if (r.non2xx + r.errors > 0) throw new Error(`withdraw answered ${r.non2xx} non-2xx and ${r.errors} errors`);
+          rate[which].push(r.requests.average);
+        }
+        process.stdout.write(`  figures round ${round + 1}, ${connections} connections: ${Math.round(rate.without.at(-1)!)}/s without, ${Math.round(rate.with.at(-1)!)}/s with\n`);
+      }
+      figures.push({
+        connections, withoutFigures: Math.round(median(rate.without)), withFigures: Math.round(median(rate.with)),
+        ratio: Math.round(median(rate.with.map((w, i) => w / rate.without[i]!)) * 100) / 100,
+      });
+    }
+  } finally {
+    await Promise.all([servers.with.stop(), servers.without.stop()]);
+  }
+  return figures;
+}

@@ -1,0 +1,326 @@
+// A busy merchant's history (BENCH_ONLY_VOLUME=1 npm run bench): builds BENCH_VOLUME_SIZE payouts (default
+// 1,000,000) through the API of an `npm start` server on PostgreSQL (batches of 1,000 with a share failed,
+// checkout payments, webhook endpoints with deliveries, restricted keys), lets them settle, times every read
+// action and console data route, then builds as many again and times them again: p50, p99, growth 1x -> 2x,
+// bytes per payout on disk, settlement rate while batches arrive.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { openDb } from '../lib/db/open-db';
+import { credit } from '../lib/payments/ledger';
+import { seedDemoMerchant } from '../lib/payments/merchants';
+import { API_PATH } from '../tests/helpers/api-path';
+import { signInToConsole } from '../tests/helpers/console-session';
+import { DEMO_KEY, ServerProcess } from '../tests/helpers/server-process';
+
+const BATCH = 1000;
+/** Batches in flight at once while building. */
+const IN_FLIGHT = Number(process.env.BENCH_VOLUME_IN_FLIGHT ?? 4);
+/** Timed requests per read and size. */
+const REPS = Number(process.env.BENCH_VOLUME_REPS ?? 40);
+const FAILING = '4000000002';
+const SEARCHED = '5550001234';
+
+export interface ReadFigure {
+  name: string;
+  kind: 'action' | 'summary' | 'console';
+  p50: number[];
+  p99: number[];
+}
+
+export interface VolumeFigures {
+  mode: 'postgres' | 'embedded';
+  size: number;
+  sizes: number[];
+  buildSeconds: number[];
+  payoutsPerSecond: number[];
+  settledPerSecondDuringBuild: number[];
+  settleDrainSeconds: number[];
+  bytesPerPayout: number[];
+  /** The whole export of every payout: rows per second. */
+  exportRowsPerSecond: number[];
+  tables: Record<string, number>[];
+  reads: ReadFigure[];
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+/** One HTTP request, timed from send to the last byte of the answer (or to its first byte, then dropped). */
+function timed(url: string, init: { method: string; headers: Record<string, string>; body?: string; firstByte?: boolean; countLines?: boolean }): Promise<{ ms: number; status: number; text: string; lines?: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request(url, { method: init.method, headers: init.headers, agent: init.firstByte ? false : agent }, (res) => {
+      const chunks: Buffer[] = [];
+      if (init.firstByte) {
+        res.once('data', (c: Buffer) => {
+          resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, text: c.toString() });
+          res.destroy();
+        });
+        res.once('end', () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, text: '' }));
+        return;
+      }
+      let lines = 0;
+      res.on('data', (c: Buffer) => {
+        if (!init.countLines) return void chunks.push(c);
+        for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) lines++;
+      });
+      res.once('end', () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), lines }));
+    });
+    req.once('error', reject).end(init.body);
+  });
+}
+
+const api = (base: string, key: string, body: Record<string, unknown>, idem?: string) =>
+  timed(base + API_PATH, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...(idem ? { 'x-service-idempotency': idem } : {}) },
+    body: JSON.stringify(body),
+  });
+
+async function call(base: string, key: string, body: Record<string, unknown>, idem?: string) {
+  const res = await api(base, key, body, idem);
+  if (res.status !== 200) throw new Error(`${body.action} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  return JSON.parse(res.text);
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 10) / 10;
+};
+
+/** Payouts still pending, asked of the API (summarize_payouts reads the per-day figures: a few rows). */
+const pendingCount = async (base: string) => (await call(base, DEMO_KEY, { action: 'summarize_payouts', status: 'pending' })).count as number;
+const payoutCount = async (base: string) => (await call(base, DEMO_KEY, { action: 'summarize_payouts' })).count as number;
+
+/** What the build leaves for the reads to aim at deep in the history. */
+interface Marks {
+  payout?: string;
+  txn?: string;
+  idempotencyKey?: string;
+}
+
+/** Adds `count` payouts in batches of 1,000 (2% failing, one in 10,000 to the searched account), with a checkout payment every 20 batches. */
+async function build(base: string, count: number, marks: Marks) {
+  const batches = Math.ceil(count / BATCH);
+  const settledBefore = (await payoutCount(base)) - (await pendingCount(base));
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      for (let b = next++; b < batches; b = next++) {
+        const payouts = Array.from({ length: Math.min(BATCH, count - b * BATCH) }, (_, i) => ({
+          amount: 10_000 + ((b * 7 + i) % 5_000),
+          bank_code: 'BCA',
+          // 2% fail; one payout in 10,000 goes to the searched account (a last-four search also finds the
+          // random accounts that end alike: about one in 10,000 of them).
+          account_number: i % 50 === 0 ? FAILING : (b * BATCH + i) % 10_000 === 1 ? SEARCHED : String(1_000_000_000 + ((b * BATCH + i) * 7919) % 8_999_999_999),
+          reference: `vol-${b}-${i}`,
+        }));
+        const key = randomUUID();
+        const batch = await call(base, DEMO_KEY, { action: 'create_payout_batch', payouts }, key);
+        if (b === Math.floor(batches / 2) && !marks.payout) {
+          const txn = (await call(base, DEMO_KEY, { action: 'list_balance_transactions', limit: 1 })).data[0].id;
+          Object.assign(marks, { payout: batch.payout_ids[500], txn, idempotencyKey: key });
+        }
+        if (b % 20 === 0) {
+          const session = await call(base, DEMO_KEY, { action: 'create_checkout_session', amount: 150_000 }, randomUUID());
+          await call(base, DEMO_KEY, { action: 'simulate_checkout_payment', id: session.id }, randomUUID());
+        }
+        if (b % 100 === 0) process.stdout.write(`  volume: ${b * BATCH} of ${count} payouts sent\n`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const settledDuring = (await payoutCount(base)) - (await pendingCount(base)) - settledBefore;
+  // Then until every payout is settled (no slow test account is used, so none stays pending for an hour).
+  const drainStart = performance.now();
+  while ((await pendingCount(base)) > 0) await new Promise((r) => setTimeout(r, 1000));
+  return { seconds, payoutsPerSecond: count / seconds, settledPerSecond: settledDuring / seconds, drainSeconds: (performance.now() - drainStart) / 1000 };
+}
+
+/** Bytes on disk per table, indexes and TOAST included (PostgreSQL); the whole folder for the embedded database. */
+async function diskBytes(where: Where): Promise<Record<string, number>> {
+  if (where.dataDir) return { 'embedded data folder': folderBytes(path.join(where.dataDir, 'pgdata')) };
+  const db = await openDb({ databaseUrl: where.databaseUrl, poolSize: 1 });
+  try {
+    await db.exec('ANALYZE');
+    const rows = await db.query<{ name: string; bytes: number }>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+       WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace ORDER BY 2 DESC`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
+  } finally {
+    await db.close();
+  }
+}
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(p) : fs.statSync(p).size;
+  }
+  return total;
+}
+
+type Where = { databaseUrl: string; dataDir?: undefined } | { dataDir: string; databaseUrl?: undefined };
+
+/**
+ * The history at `size` payouts and, unless `once`, at twice that, on PostgreSQL (`databaseUrl`) or the
+ * embedded database (`dataDir`). Everything goes through the server's API and console, as a merchant
+ * would; only the bytes on disk are read beside it.
+ */
+export async function volumeBench(where: Where, distDir: string, size: number, once = false): Promise<VolumeFigures> {
+  const db = await openDb({ ...where, poolSize: 1 });
+  try {
+    const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
+    await db.transaction((tx) => credit(tx, merchant.id, 4_000_000_000_000_000, 'adjustment', 'bench'));
+  } finally {
+    await db.close();
+  }
+  // A receiver for the webhook deliveries: answers 204 to everything.
+  const receiver = http.createServer((req, res) => req.resume().once('end', () => res.writeHead(204).end()));
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const server = await new ServerProcess({ kind: 'next', ...where, distDir, env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '1' } }).start();
+  const base = server.url;
+  const figures: VolumeFigures = { mode: where.dataDir ? 'embedded' : 'postgres', size, sizes: [], buildSeconds: [], payoutsPerSecond: [], settledPerSecondDuringBuild: [], settleDrainSeconds: [], bytesPerPayout: [], exportRowsPerSecond: [], tables: [], reads: [] };
+  try {
+    const failedHook = await call(base, DEMO_KEY, { action: 'create_webhook_endpoint', url: hook, enabled_events: ['payout.failed'] }, randomUUID());
+    await call(base, DEMO_KEY, { action: 'create_webhook_endpoint', url: hook, enabled_events: ['checkout_session.completed'] }, randomUUID());
+    const keys: string[] = [];
+    for (const [name, permissions] of [['Support', ['payouts:read', 'balance:read']], ['Finance', ['payouts:read', 'payouts:write', 'balance:read', 'events:read']], ['Auditor', ['requests:read', 'events:read']]] as const) {
+      keys.push((await call(base, DEMO_KEY, { action: 'create_restricted_key', name, permissions }, randomUUID())).secret);
+    }
+    const reader = keys[1]!;
+    const cookie = await signInToConsole(base, DEMO_KEY);
+    const marks: Marks = {};
+
+    for (const target of once ? [size] : [size, 2 * size]) {
+      const built = await build(base, target - (figures.sizes.at(-1) ?? 0), marks);
+      figures.sizes.push(target);
+      figures.buildSeconds.push(Math.round(built.seconds));
+      figures.payoutsPerSecond.push(Math.round(built.payoutsPerSecond));
+      figures.settledPerSecondDuringBuild.push(Math.round(built.settledPerSecond));
+      figures.settleDrainSeconds.push(Math.round(built.drainSeconds));
+      const tables = await diskBytes(where);
+      figures.tables.push(tables);
+      // Bytes per payout: every table and index of the schema over the payouts in it.
+      figures.bytesPerPayout.push(Math.round(Object.values(tables).reduce((s, b) => s + b, 0) / target));
+
+      const today = new Date().toISOString().slice(0, 10);
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const deepPayout = marks.payout!;
+      const deepEvent = (await call(base, DEMO_KEY, { action: 'list_events', object_id: deepPayout, type: 'payout.created' })).data[0];
+      const failedEvent = (await call(base, DEMO_KEY, { action: 'list_webhook_deliveries', endpoint_id: failedHook.id, limit: 20 })).data.at(-1);
+      const reqLog = (await call(base, DEMO_KEY, { action: 'list_requests', idempotency_key: marks.idempotencyKey })).data[0];
+      const actions: [string, Record<string, unknown>, ReadFigure['kind']?][] = [
+        ['list_payouts first page', { action: 'list_payouts', limit: 20 }],
+        ['list_payouts deep cursor', { action: 'list_payouts', limit: 20, starting_after: deepPayout }],
+        ['list_payouts status=failed', { action: 'list_payouts', limit: 20, status: 'failed' }],
+        ['list_payouts status=paid', { action: 'list_payouts', limit: 20, status: 'paid' }],
+        ['list_payouts status=pending', { action: 'list_payouts', limit: 20, status: 'pending' }],
+        ['list_payouts last4', { action: 'list_payouts', limit: 20, account_last4: SEARCHED.slice(-4) }],
+        ['list_payouts empty date range', { action: 'list_payouts', limit: 20, created_gte: `${yesterday}T00:00:00Z`, created_lt: `${today}T00:00:00Z` }],
+        ['list_payouts today', { action: 'list_payouts', limit: 20, created_gte: `${today}T00:00:00Z` }],
+        ['list_payouts failed+last4+today', { action: 'list_payouts', limit: 20, status: 'failed', account_last4: FAILING.slice(-4), created_gte: `${today}T00:00:00Z` }],
+        ['get_payout by id', { action: 'get_payout', id: deepPayout }],
+        ['summarize_payouts all', { action: 'summarize_payouts' }, 'summary'],
+        ['summarize_payouts failed', { action: 'summarize_payouts', status: 'failed' }, 'summary'],
+        ['summarize_payouts last4', { action: 'summarize_payouts', account_last4: SEARCHED.slice(-4) }, 'summary'],
+        ['summarize_payouts today', { action: 'summarize_payouts', created_gte: `${today}T00:00:00Z` }, 'summary'],
+        ['summarize_balance 30 days', { action: 'summarize_balance', days: 30 }, 'summary'],
+        ['list_balance_transactions first page', { action: 'list_balance_transactions', limit: 20 }],
+        ['list_balance_transactions deep cursor', { action: 'list_balance_transactions', limit: 20, starting_after: marks.txn }],
+        ['list_balance_transactions checkout_payment', { action: 'list_balance_transactions', limit: 20, type: 'checkout_payment' }],
+        ['list_balance_transactions payout_reversal', { action: 'list_balance_transactions', limit: 20, type: 'payout_reversal' }],
+        ['list_events first page', { action: 'list_events', limit: 20 }],
+        ['list_events payout.failed', { action: 'list_events', limit: 20, type: 'payout.failed' }],
+        ['list_events by object', { action: 'list_events', limit: 20, object_id: deepPayout }],
+        ['list_events deep cursor', { action: 'list_events', limit: 20, starting_after: deepEvent!.id }],
+        ['list_requests first page', { action: 'list_requests', limit: 20 }],
+        ['list_requests by key', { action: 'list_requests', limit: 20, key_id: reqLog!.key_id }],
+        ['list_requests by idempotency key', { action: 'list_requests', limit: 20, idempotency_key: reqLog!.idempotency_key }],
+        ['list_requests status=422', { action: 'list_requests', limit: 20, status: 422 }],
+        ['list_webhook_deliveries first page', { action: 'list_webhook_deliveries', limit: 20 }],
+        ['list_webhook_deliveries by endpoint', { action: 'list_webhook_deliveries', limit: 20, endpoint_id: failedHook.id }],
+        ['list_webhook_deliveries by event', { action: 'list_webhook_deliveries', limit: 20, event_id: failedEvent?.id }],
+        ['list_payout_batches first page', { action: 'list_payout_batches', limit: 20 }],
+      ];
+      const consoleRoutes: [string, string][] = [
+        ['GET /api/balance', '/api/balance'],
+        ['GET /api/payouts', '/api/payouts?limit=20'],
+        ['GET /api/payouts?status=failed', '/api/payouts?limit=20&status=failed'],
+        ['GET /api/payouts last4', `/api/payouts?limit=20&account_last4=${SEARCHED.slice(-4)}`],
+        ['GET /api/payouts/summary?status=failed', '/api/payouts/summary?status=failed'],
+        ['GET /api/payouts/export last4 (whole file)', `/api/payouts/export?q=${SEARCHED.slice(-4)}`],
+        ['GET /api/payouts/export all (first byte)', '/api/payouts/export'],
+        ['GET /api/webhook-deliveries', `/api/webhook-deliveries?endpoint_id=${failedHook.id}&limit=20`],
+        ['page /dashboard', '/dashboard'],
+        ['page /balance', '/balance'],
+        ['page /payouts', '/payouts'],
+        ['page /payouts?q=last4', `/payouts?q=${SEARCHED.slice(-4)}`],
+        ['page /payouts?status=failed', '/payouts?status=failed'],
+        ['page /logs', '/logs'],
+      ];
+      const measure = async (name: string, kind: ReadFigure['kind'], once: () => Promise<{ ms: number; status: number; text: string }>) => {
+        const warm = await once();
+        if (warm.status !== 200) throw new Error(`${name} answered ${warm.status}: ${warm.text.slice(0, 300)}`);
+        const times: number[] = [];
+        for (let i = 0; i < REPS; i++) times.push((await once()).ms);
+        let figure = figures.reads.find((r) => r.name === name);
+        if (!figure) figures.reads.push((figure = { name, kind, p50: [], p99: [] }));
+        figure.p50.push(pct(times, 50));
+        figure.p99.push(pct(times, 99));
+      };
+      for (const [name, body, kind] of actions) {
+        const key = /list_requests/.test(name) ? DEMO_KEY : /webhook/.test(name) ? DEMO_KEY : reader;
+        await measure(name, kind ?? 'action', () => api(base, key, body));
+      }
+      for (const [name, route] of consoleRoutes) {
+        await measure(name, 'console', () => timed(base + route, { method: 'GET', headers: { cookie }, firstByte: name.includes('first byte') }));
+      }
+      // The whole export of every payout, once: rows per second while streaming (no cap, bounded memory).
+      const whole = await timed(`${base}/api/payouts/export`, { method: 'GET', headers: { cookie }, countLines: true });
+      if (whole.lines! < target) throw new Error(`the export held ${whole.lines} lines for ${target} payouts`);
+      figures.exportRowsPerSecond.push(Math.round(whole.lines! / (whole.ms / 1000)));
+      process.stdout.write(`  volume: reads timed at ${target} payouts\n`);
+    }
+  } finally {
+    await server.stop();
+    receiver.close();
+  }
+  return figures;
+}
+
+const TARGET_MS: Record<ReadFigure['kind'], { p50: number; p99: number }> = { action: { p50: 20, p99: 100 }, summary: { p50: 50, p99: 100 }, console: { p50: 150, p99: 150 } };
+/** The embedded database: every page under a second at its size. */
+const EMBEDDED_MS = { p50: 1000, p99: 1000 };
+
+export function volumeReport(f: VolumeFigures): string[] {
+  const [a, b] = f.sizes;
+  const embedded = f.mode === 'embedded';
+  const lines = [
+    embedded
+      ? `Volume, embedded database: ${a?.toLocaleString('en-US')} payouts (npm start on DATA_DIR; ${REPS} sequential requests per read after one warm-up; page of 20; target: under a second)`
+      : `Volume: ${a?.toLocaleString('en-US')} and ${b?.toLocaleString('en-US')} payouts (PostgreSQL, npm start; ${REPS} sequential requests per read after one warm-up; page of 20)`,
+    '| read | p50 ms 1x | p99 ms 1x | p50 ms 2x | p99 ms 2x | growth p50 | target |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const r of f.reads) {
+    const t = embedded ? EMBEDDED_MS : TARGET_MS[r.kind];
+    const growth = r.p50[1] !== undefined ? Math.round((r.p50[1] / Math.max(r.p50[0]!, 0.1)) * 100) / 100 : NaN;
+    const met = r.p50.every((x) => x <= t.p50) && r.p99.every((x) => x <= t.p99) && !(growth > 1.2);
+    const want = embedded ? '< 1 s' : r.kind === 'console' ? `≤${t.p50} ms, growth ≤1.2` : `p50 ≤${t.p50}, p99 ≤${t.p99}, growth ≤1.2`;
+    lines.push(`| ${r.name} | ${r.p50[0]} | ${r.p99[0]} | ${r.p50[1] ?? ''} | ${r.p99[1] ?? ''} | ${growth}× | ${want}: ${met ? 'met' : 'NOT met'} |`);
+  }
+  lines.push('', '| size | build s | payouts/s sent | settled/s while sending | drain after s | whole export rows/s | bytes per payout (tables + indexes) | target ≤ 1,250 |', '|---:|---:|---:|---:|---:|---:|---:|---|');
+  f.sizes.forEach((s, i) =>
+    lines.push(`| ${s.toLocaleString('en-US')} | ${f.buildSeconds[i]} | ${f.payoutsPerSecond[i]} | ${f.settledPerSecondDuringBuild[i]} | ${f.settleDrainSeconds[i]} | ${f.exportRowsPerSecond[i]} | ${f.bytesPerPayout[i]} | ${f.bytesPerPayout[i]! <= 1250 ? 'met' : 'NOT met'} |`),
+  );
+  const last = f.tables.at(-1) ?? {};
+  lines.push('', `On disk at ${(b ?? a)?.toLocaleString('en-US')} payouts (MB): ${Object.entries(last).filter(([, v]) => v > 1_000_000).map(([k, v]) => `${k} ${Math.round(v / 1e6)}`).join(', ')}`);
+  return lines;
+}

@@ -1,0 +1,80 @@
+// The index migration (012) on a big history, on PostgreSQL: withdrawals keep being answered while it
+// runs (CREATE INDEX CONCURRENTLY, outside a transaction), and a build that died half way (an INVALID
+// index left behind) is dropped and built again by the next start.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '@/lib/db/migrate';
+import { migrations } from '@/lib/db/migrations';
+import { openPostgresDb } from '@/lib/db/postgres-db';
+import type { Db } from '@/lib/db/types';
+import { callApi, startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
+import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { writeHistory } from '../helpers/volume-data';
+
+const N = Number(process.env.MIGRATION_LOAD_PAYOUTS ?? 300_000);
+const INDEXES = migrations.find((m) => m.version === 12)!;
+const indexNames = 'indexes' in INDEXES ? INDEXES.indexes.map((i) => i.name) : [];
+
+describe.runIf(postgresUrl)('the index migration under load (postgres)', () => {
+  let db: Db;
+  let api: TestApi;
+  beforeAll(async () => {
+    db = openPostgresDb(await createSchemaUrl(), 20);
+    // Everything but the indexes, as a database of the previous version with a long history.
+    await migrate(db, migrations.filter((m) => m.version !== 12));
+    api = await startTestApi(db, { openingBalance: 1_000_000_000_000 });
+    const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
+    await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, n: N, tag: 'h' });
+  }, 600_000);
+  afterAll(async () => {
+    await api?.close();
+    await db?.close();
+  });
+
+  it('answers withdrawals all the while the indexes are built, then every index is valid', async () => {
+    let migrating = true;
+    const during: number[] = [];
+    const statuses = new Map<number, number>();
+    // Four clients withdrawing back to back for as long as the migration runs.
+    const clients = Array.from({ length: 4 }, async () => {
+      while (migrating) {
+        const started = performance.now();
+        const res = await callApi(api.url, api.merchant.secretKey, withdrawal(10_000), { idempotencyKey: crypto.randomUUID() });
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        during.push(performance.now() - started);
+      }
+    });
+    const started = performance.now();
+    const applied = await migrate(db);
+    const migrationMs = performance.now() - started;
+    migrating = false;
+    await Promise.all(clients);
+
+    expect(applied).toEqual([12]);
+    expect([...statuses.keys()]).toEqual([200]);
+    // Answered throughout: many withdrawals during a build of several seconds, none held for the build.
+    const slowest = Math.max(...during);
+    expect({ answered: during.length > migrationMs / 100, slowestUnder2s: slowest < 2_000 }).toEqual({ answered: true, slowestUnder2s: true });
+    const valid = await db.query<{ name: string; valid: boolean }>(
+      'SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ANY($1) AND c.relnamespace = current_schema()::regnamespace',
+      [indexNames],
+    );
+    expect(valid.filter((v) => v.valid).map((v) => v.name).sort()).toEqual([...indexNames].sort());
+    process.stdout.write(`[migration under load] ${N} payouts: indexes built in ${Math.round(migrationMs)} ms; ${during.length} withdrawals answered meanwhile, slowest ${Math.round(slowest)} ms\n`);
+  });
+
+  it('drops an INVALID index that an interrupted build left, and builds it again', async () => {
+    const name = indexNames[0]!;
+    await db.exec(`DROP INDEX ${name}`);
+    await db.query(`DELETE FROM schema_migrations WHERE version = 12`);
+    // A concurrent build that fails half way leaves its index INVALID (here: a unique index over duplicates).
+    await expect(db.exec(`CREATE UNIQUE INDEX CONCURRENTLY ${name} ON payouts (merchant_id)`)).rejects.toThrow();
+    expect((await db.query<{ valid: boolean }>('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [name]))[0]).toEqual({ valid: false });
+    expect(await migrate(db)).toEqual([12]);
+    const [def] = await db.query<{ valid: boolean; def: string }>(
+      'SELECT i.indisvalid AS valid, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i WHERE indexrelid = to_regclass($1)',
+      [name],
+    );
+    expect(def!.valid).toBe(true);
+    expect(def!.def).toContain('(merchant_id, status, seq DESC) WHERE (status <> ');
+  });
+});

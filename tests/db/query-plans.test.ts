@@ -1,0 +1,72 @@
+// Every read stays on an index at volume (PostgreSQL): each read action runs through the API against a
+// merchant with a long history; every statement it sends is recorded and EXPLAINed (ANALYZE, JSON).
+// A sequential scan of a history table, or a plan that reads far more rows than its page, fails.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '@/lib/db/open-db';
+import type { Db } from '@/lib/db/types';
+import { createMerchant } from '@/lib/payments/merchants';
+import { startTestApi, type TestApi } from '../helpers/api-server';
+import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { writeHistory, writeOthersFigures } from '../helpers/volume-data';
+import { bigTables, explain, HISTORY_TABLES, historyReads, planProblems, readCatalog, recording, type Recorded } from '../helpers/read-plans';
+
+const N = Number(process.env.QUERY_PLAN_PAYOUTS ?? 60_000);
+/** Rows one read may touch: a page, a day of figures, a search's matches; far below the history (N). */
+const MAX_ROWS_READ = 2_000;
+
+describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', () => {
+  let db: Db;
+  let api: TestApi;
+  const log: Recorded[] = [];
+  const ids: Record<string, string> = {};
+  let big = new Set<string>();
+
+  beforeAll(async () => {
+    db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 5 });
+    // Another merchant's history too, so that merchant_id is not the whole table.
+    const other = await createMerchant(db, { name: 'Other', openingBalance: 0 });
+    const [otherKey] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
+    await writeHistory(db, { merchantId: other.id, keyId: otherKey!.id, n: N / 4, tag: 'o' });
+    api = await startTestApi(recording(db, log), { openingBalance: 1_000_000_000 });
+    const endpoint = (await api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
+    const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
+    await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, endpointId: endpoint.id, n: N, tag: 'm' });
+    const batch = (await api.call({ action: 'create_payout_batch', payouts: [{ amount: 10_000, bank_code: 'BCA', account_number: '5550001234' }] })).body;
+    await writeOthersFigures(db, 300, 60);
+    big = await bigTables(db);
+    Object.assign(ids, { endpoint: endpoint.id, key: key!.id, batch: batch.id, deep: `po_m${N / 2}`, deepEvent: `evt_m${N / 2}0`, deepTxn: `txn_${N}` });
+  }, 300_000);
+  afterAll(async () => {
+    await api?.close();
+    await db?.close();
+  });
+
+  const reads = readCatalog(ids, N);
+
+  it('has a history big enough for the planner to prefer an index on every table a read touches', () => {
+    expect([...big].sort()).toEqual([...HISTORY_TABLES].sort());
+  });
+
+  it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))('%s stays on an index', async (_, action, input) => {
+    const body = { action, ...input() };
+    log.length = 0;
+    const res = await api.call(body);
+    expect([res.status, JSON.stringify(body)]).toEqual([200, JSON.stringify(body)]);
+    const statements = historyReads(log);
+    expect(statements.length).toBeGreaterThan(0);
+    for (const s of statements) {
+      const plan = await explain(db, s);
+      const sql = s.sql.replace(/\s+/g, ' ').slice(0, 300);
+      expect({ body, sql, problems: planProblems(plan, MAX_ROWS_READ, big), scans: plan.scans }).toEqual({ body, sql, problems: [], scans: plan.scans });
+    }
+  });
+
+  // Last, since it drops an index: the check does catch a read that falls back to walking the history.
+  it('fails a read whose index is gone', async () => {
+    await db.exec('DROP INDEX payouts_merchant_last4; ANALYZE payouts');
+    log.length = 0;
+    expect((await api.call({ action: 'list_payouts', account_last4: '1234' })).status).toBe(200);
+    const problems = (await Promise.all(historyReads(log).map(async (s) => planProblems(await explain(db, s), MAX_ROWS_READ, big)))).flat();
+    expect(problems.length).toBeGreaterThan(0);
+  });
+});
