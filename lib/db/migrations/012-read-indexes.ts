@@ -1,4 +1,4 @@
-import type { IndexStep } from './index';
+import type { IndexStep } from './migration';
 
 /**
  * An index for every filter of every read, in the order the read asks for (newest first), so that

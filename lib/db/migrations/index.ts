@@ -12,22 +12,9 @@ import { sql as eventCopies } from './011-event-copies';
 import { readIndexes } from './012-read-indexes';
 import { sql as refunds } from './030-refunds';
 
-/** An index built by an index migration: `CREATE INDEX <name> ON <on> [WHERE <where>]`. */
-export interface IndexStep {
-  name: string;
-  /** Table and key, as in CREATE INDEX: `payouts (merchant_id, status, seq DESC)`. */
-  on: string;
-  where?: string;
-}
+import type { Migration } from './migration';
 
-/**
- * A migration is a SQL script, run in a transaction, or a list of indexes, built
- * outside one (CREATE INDEX CONCURRENTLY on PostgreSQL, so that writes go on
- * while a big table is indexed; see migrate.ts), with indexes it makes redundant to drop.
- */
-export type Migration =
-  | { version: number; name: string; sql: string }
-  | { version: number; name: string; indexes: IndexStep[]; drop?: string[] };
+export type { IndexStep, Migration } from './migration';
 
 /**
  * Versioned migrations, applied in order by `migrate`. Never edit one that has
