@@ -14,7 +14,8 @@ import { createLogger } from '../lib/log';
 import { createPaymentCore } from '../lib/payments/payment-api';
 import { createRequestLog } from '../lib/payments/request-log';
 import { createSecretBox } from '../lib/payments/webhooks/secret-box';
-import { createNodeServer } from '../lib/server/node-http';
+import { nodeHandler } from '../lib/server/node-http';
+import http from 'node:http';
 import { API_PATH } from '../tests/helpers/api-path';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
 import { explain, historyReads, readCatalog, recording, type PlanSummary, type Recorded } from '../tests/helpers/read-plans';
@@ -31,7 +32,7 @@ async function startApi(db: Db) {
     settings: { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, authFailuresPerMinute: 1_000, secretBox: createSecretBox([randomBytes(32)]) },
   });
   const merchant = await createMerchant(db, { name: 'Busy', openingBalance: 1_000_000_000 });
-  const server = createNodeServer(core);
+  const server = http.createServer(nodeHandler(core));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PATH}`;
   return {
