@@ -21,6 +21,7 @@ const PERMISSION_TEXT: Record<(typeof PERMISSIONS)[number], string> = {
   'events:read': 'Read events',
   'webhooks:write': 'Manage webhook endpoints and resend events',
   'requests:read': 'Read the request log',
+  'payouts:approve': "Approve or reject payouts other keys made",
 };
 
 /** Make a restricted key: a name, permissions, an optional payout limit; its secret is shown once. */

@@ -16,3 +16,4 @@ export * from './zod-issue';
 export * from './test-accounts';
 export * from './webhooks';
 export * from './balance-transactions';
+export * from './payout-approvals';

@@ -12,6 +12,8 @@ export const PERMISSIONS = [
   'events:read',
   'webhooks:write',
   'requests:read',
+  // Payout approvals (issue 24): approve or reject payouts that other keys created.
+  'payouts:approve',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -13,6 +13,11 @@ export const EVENT_TYPES = [
   'payout.failed',
   'checkout_session.completed',
   'checkout_session.expired',
+  // Payout approvals (issue 24).
+  'payout.awaiting_approval',
+  'payout.approved',
+  'payout.rejected',
+  'payout.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -17,7 +17,10 @@ export const payoutJsonSql = (t: string) => `json_build_object(
   'object', 'payout', 'id', ${t}.id, 'amount', ${t}.amount, 'currency', ${t}.currency, 'bank_code', ${t}.bank_code,
   'account_last4', right(${t}.account_number, 4), 'status', ${t}.status, 'failure_code', ${t}.failure_code,
   'failure_message', ${t}.failure_message, 'created_at', ${isoSql(`${t}.created_at`)}, 'settled_at', ${isoSql(`${t}.settled_at`)},
-  'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'created_by', ${t}.created_by, 'livemode', false)`;
+  'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'created_by', ${t}.created_by,
+  'account_holder_name', ${t}.account_holder_name, 'approval_expires_at', ${isoSql(`${t}.approval_expires_at`)},
+  'approved_by', ${t}.approved_by, 'approved_at', ${isoSql(`${t}.approved_at`)}, 'rejected_by', ${t}.rejected_by,
+  'rejected_at', ${isoSql(`${t}.rejected_at`)}, 'rejection_reason', ${t}.rejection_reason, 'livemode', false)`;
 
 /** The checkout session object of row `t`; `originParam` is the placeholder of the origin its URL starts with. */
 export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_build_object(
@@ -27,16 +30,26 @@ export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_
   'completed_at', ${isoSql(`${t}.completed_at`)}, 'card_last4', ${t}.payment_card_last4, 'created_by', ${t}.created_by, 'livemode', false)`;
 
 /**
+ * A new payout's events, for eventCtes' `type` over `from` joined with
+ * payoutStartEvents: `payout.created`, then `payout.awaiting_approval` when it
+ * waits for approval (Stripe's created plus the state it starts in).
+ */
+export const payoutStartEvents = (po: string) => `(SELECT ${po}.*, t.type, t.n FROM ${po}
+  CROSS JOIN LATERAL unnest(CASE WHEN ${po}.status = 'awaiting_approval' THEN ARRAY['payout.created', 'payout.awaiting_approval']
+                                 ELSE ARRAY['payout.created'] END) WITH ORDINALITY AS t(type, n))`;
+
+/**
  * Two CTEs, `ev` and `dl`: one event per row of `from` (a CTE or table alias with
  * `id` and `merchant_id`, or `merchantSql` for the merchant), and for each event a
  * pending delivery to every enabled endpoint of the merchant subscribed to its
  * type. Every event is written through here (a test keeps it so), so no event
  * misses its deliveries.
  */
-export const eventCtes = (opts: { from: string; type: EventType; data: string; merchantSql?: string }) => `
+export const eventCtes = (opts: { from: string; type: EventType | { sql: string; order: string }; data: string; merchantSql?: string }) => `
   ev AS (
     INSERT INTO events (id, merchant_id, type, object_id, data)
-    SELECT new_id('evt'), ${opts.merchantSql ?? `${opts.from}.merchant_id`}, '${opts.type}', ${opts.from}.id, ${opts.data} FROM ${opts.from}
+    SELECT new_id('evt'), ${opts.merchantSql ?? `${opts.from}.merchant_id`}, ${typeof opts.type === 'string' ? `'${opts.type}'` : opts.type.sql}, ${opts.from}.id, ${opts.data}
+    FROM ${opts.from}${typeof opts.type === 'string' ? '' : ` ORDER BY ${opts.type.order}`}
     RETURNING id, merchant_id, type, seq),
   dl AS (
     INSERT INTO webhook_deliveries (id, merchant_id, event_id, endpoint_id)

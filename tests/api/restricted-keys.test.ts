@@ -40,6 +40,10 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     const doomed = (await s({ action: 'create_webhook_endpoint', url: 'https://example.com/other' })).body;
     const event = (await s({ action: 'list_events', limit: 1 })).body.data[0];
     const someKey = await restricted(['balance:read'], {}, 'Someone');
+    // Two payouts of the secret key that wait for approval, for the key with payouts:approve to approve and reject.
+    expect((await s({ action: 'update_payout_approval_policy', required: true, for_keys: 'all' })).status).toBe(200);
+    const [toApprove, toReject] = [(await s(withdrawal(10_000))).body, (await s(withdrawal(10_000))).body];
+    expect([toApprove.status, toReject.status]).toEqual(['awaiting_approval', 'awaiting_approval']);
     // A valid request for every action: a new action without one does not compile.
     const requests: Record<ActionName, Record<string, unknown>> = {
       get_balance: {}, withdraw: withdrawal(10_000), get_payout: { id: payout.id }, list_payouts: {}, summarize_payouts: { status: 'pending' },
@@ -55,6 +59,9 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       create_restricted_key: { name: 'x', permissions: ['balance:read'] }, get_current_key: {}, list_api_keys: {}, revoke_api_key: { id: someKey.id },
       roll_secret_key: { expires_in_seconds: 60 }, list_requests: {}, get_idempotent_request: { idempotency_key: 'none-such' },
       list_balance_transactions: {},
+      get_payout_approval_policy: {}, update_payout_approval_policy: { required: false },
+      approve_payouts: { ids: [toApprove.id] }, reject_payouts: { ids: [toReject.id], reason: 'Not ours' },
+      validate_bank_account: { bank_code: 'BCA', account_number: '1234567890' },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);

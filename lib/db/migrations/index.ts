@@ -7,6 +7,7 @@ import { sql as eventsWebhooks } from './006-events-webhooks';
 import { sql as restrictedKeys } from './007-restricted-keys';
 import { sql as requestLog } from './008-request-log';
 import { sql as consoleSessionsOwnStore } from './009-console-sessions-own-store';
+import { sql as payoutApprovals } from './020-payout-approvals';
 
 /**
  * Versioned migrations, applied in order by `migrate`. Never edit one that has
@@ -23,4 +24,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 7, name: 'restricted-keys', sql: restrictedKeys },
   { version: 8, name: 'request-log', sql: requestLog },
   { version: 9, name: 'console-sessions-own-store', sql: consoleSessionsOwnStore },
+  { version: 20, name: 'payout-approvals', sql: payoutApprovals },
 ];
