@@ -24,6 +24,7 @@ export const consoleKeys = {
     pages: (limit: number) => ['checkout-sessions', 'pages', limit] as const,
   },
   apiKeys: () => ['api-keys'] as const,
+  approvalPolicy: () => ['approval-policy'] as const,
   webhooks: {
     endpoints: () => ['webhooks', 'endpoints'] as const,
     deliveries: (endpointId: string) => ['webhooks', 'deliveries', endpointId] as const,

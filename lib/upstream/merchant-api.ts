@@ -17,6 +17,7 @@ import {
   webhookEndpointSchema,
   webhookEndpointWithSecretSchema,
 } from '../contract';
+import { bankAccountValidationSchema, payoutApprovalPolicySchema } from '../contract';
 import type { PaymentClient } from './payment-client';
 
 /** The filters list_payouts and summarize_payouts share. */
@@ -78,6 +79,16 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     listRequests: (query: Omit<ActionRequest<'list_requests'>, 'action'>) => client.call(secretKey, 'list_requests', query, requestLogListSchema),
     getIdempotentRequest: (idempotencyKey: string) =>
       client.call(secretKey, 'get_idempotent_request', { idempotency_key: idempotencyKey }, idempotentRequestSchema),
+    // Payout approvals and account holders (issue 24).
+    getApprovalPolicy: () => client.call(secretKey, 'get_payout_approval_policy', {}, payoutApprovalPolicySchema),
+    updateApprovalPolicy: (input: Omit<ActionRequest<'update_payout_approval_policy'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'update_payout_approval_policy', input, payoutApprovalPolicySchema, { idempotencyKey }),
+    approvePayouts: (input: Omit<ActionRequest<'approve_payouts'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'approve_payouts', input, payoutListSchema, { idempotencyKey }),
+    rejectPayouts: (input: Omit<ActionRequest<'reject_payouts'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'reject_payouts', input, payoutListSchema, { idempotencyKey }),
+    validateBankAccount: (input: Omit<ActionRequest<'validate_bank_account'>, 'action'>) =>
+      client.call(secretKey, 'validate_bank_account', input, bankAccountValidationSchema),
   };
 }
 
