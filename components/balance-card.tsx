@@ -32,6 +32,14 @@ export function BalanceCard() {
               {formatMoney(data.pending_payouts, data.currency)}
             </dd>
           </div>
+          {data.awaiting_approval > 0 && (
+            <div>
+              <dt>Held for payouts awaiting approval</dt>
+              <dd data-testid="awaiting-approval" data-amount={data.awaiting_approval}>
+                {formatMoney(data.awaiting_approval, data.currency)}
+              </dd>
+            </div>
+          )}
         </dl>
       )}
     </section>
