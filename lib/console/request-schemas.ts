@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { approvalTargetFields, rejectionReasonField, updateApprovalPolicyFields, validateBankAccountFields } from '../contract';
+import { approvalTargetFields, MAX_BATCH_PAYOUTS, rejectionReasonField, updateApprovalPolicyFields, validateBankAccountFields } from '../contract';
 import { ACTION_NAMES, ACTIONS, API_KEY_PATTERN, checkoutFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutFilterFields, webhookUrlField } from '../contract';
 
 /**
@@ -27,6 +27,11 @@ export const decidePayoutsSchema = z.strictObject({
 export const updateApprovalPolicySchema = z.strictObject({ ...updateApprovalPolicyFields, idempotency_key: idempotencyKeySchema });
 
 export const validateBankAccountSchema = z.strictObject(validateBankAccountFields);
+
+/** The batch page's rows, looked up before anything is sent. */
+export const validateManyAccountsSchema = z.strictObject({
+  accounts: z.array(z.strictObject(validateBankAccountFields)).min(1).max(MAX_BATCH_PAYOUTS),
+});
 
 export const createPayoutBatchSchema = z.strictObject({ payouts: ACTIONS.create_payout_batch.request.shape.payouts, idempotency_key: idempotencyKeySchema });
 
