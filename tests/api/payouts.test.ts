@@ -16,6 +16,7 @@ describe.each(apiTargets)('balance and payouts ($name)', (backend) => {
       currency: 'IDR',
       available: 1_000_000,
       pending_payouts: 0,
+      awaiting_approval: 0,
       livemode: false,
     });
   });
