@@ -32,10 +32,11 @@ export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_
 /**
  * A new payout's events, for eventCtes' `type` over `from` joined with
  * payoutStartEvents: `payout.created`, then `payout.awaiting_approval` when it
- * waits for approval (Stripe's created plus the state it starts in).
+ * waits for approval (Stripe's created plus the state it starts in); `pn` keeps
+ * the payouts' order (arrival order in a group, item order in a batch).
  */
-export const payoutStartEvents = (po: string) => `(SELECT ${po}.*, t.type, t.n FROM ${po}
-  CROSS JOIN LATERAL unnest(CASE WHEN ${po}.status = 'awaiting_approval' THEN ARRAY['payout.created', 'payout.awaiting_approval']
+export const payoutStartEvents = (po: string) => `(SELECT p.*, t.type, t.n FROM (SELECT *, row_number() OVER () AS pn FROM ${po}) p
+  CROSS JOIN LATERAL unnest(CASE WHEN p.status = 'awaiting_approval' THEN ARRAY['payout.created', 'payout.awaiting_approval']
                                  ELSE ARRAY['payout.created'] END) WITH ORDINALITY AS t(type, n))`;
 
 /**

@@ -23,7 +23,7 @@ export interface WithdrawalRow {
 /** The events of a new payout, over the CTE `po`: payout.created, and payout.awaiting_approval when it waits. */
 export const startEventCtes = (merchantSql?: string) => `
     started AS ${payoutStartEvents('po')},
-    ${eventCtes({ from: 'started', type: { sql: 'started.type', order: 'started.id, started.n' }, data: payoutJsonSql('started'), merchantSql })}`;
+    ${eventCtes({ from: 'started', type: { sql: 'started.type', order: 'started.pn, started.n' }, data: payoutJsonSql('started'), merchantSql })}`;
 
 /**
  * A withdrawal in one statement: the conditional move from `available` to
