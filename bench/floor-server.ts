@@ -44,7 +44,7 @@ async function withdraw(m: { id: string; currency: string; key_id: string; key_t
       const out = JSON.stringify({ object: 'payout', id, amount: body.amount, currency: m.currency, status: 'pending', created_at: claim!.now });
       const { sql, params } = withdrawStatement(
         { payoutId: id, merchantId: m.id, amount: body.amount, currency: m.currency, bankCode: body.bank_code, accountNumber: body.account_number, settleDelaySeconds: 3,
-          createdBy: JSON.stringify({ key_id: m.key_id, key_name: m.key_name, type: m.key_type }) },
+          createdBy: JSON.stringify({ key_id: m.key_id, key_name: m.key_name, type: m.key_type }), status: 'pending', accountHolderName: null, approvalExpirySeconds: null },
         (n, cte) => storeAnswerSql(m.id, key, out, n, cte),
       );
       await tx.query(sql, params);

@@ -40,6 +40,14 @@ export function BalanceCard() {
               </dd>
             </div>
           )}
+          {data.awaiting_approval > 0 && (
+            <div>
+              <dt>Held for payouts awaiting approval</dt>
+              <dd data-testid="awaiting-approval" data-amount={data.awaiting_approval}>
+                {formatMoney(data.awaiting_approval, data.currency)}
+              </dd>
+            </div>
+          )}
         </dl>
       )}
     </section>

@@ -43,6 +43,20 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
 
   const valid = file?.rows.filter((r) => r.item) ?? [];
   const invalid = file?.rows.filter((r) => r.error) ?? [];
+  // Each ready row's holder, looked up before anything is sent; an account the bank does not know blocks the batch.
+  const holders = useQuery({
+    queryKey: ['batch-holders', file?.name, valid.map((r) => r.line)],
+    queryFn: () =>
+      consoleFetch<{ data: { status: string; account_holder_name: string | null; failure_code: string | null }[] }>('/api/bank-accounts/validate-many', {
+        method: 'POST',
+        body: { accounts: valid.map((r) => ({ bank_code: r.item!.bank_code, account_number: r.item!.account_number })) },
+      }),
+    enabled: valid.length > 0 && !file?.error,
+    staleTime: Infinity,
+    retry: 1,
+  });
+  const holderOf = new Map(valid.map((r, i) => [r.line, holders.data?.data[i]]));
+  const unknownAccounts = valid.filter((r) => holderOf.get(r.line)?.status === 'invalid').length;
   const total = valid.reduce((sum, r) => sum + r.item!.amount, 0);
   const current = batch.data ?? mutation.data;
 
@@ -66,6 +80,9 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
         </p>
         <p data-testid="batch-counts">
           Pending {current.counts.pending} · paid {current.counts.paid} · failed {current.counts.failed}
+          {current.counts.awaiting_approval > 0 && ` · awaiting approval ${current.counts.awaiting_approval}`}
+          {current.counts.rejected > 0 && ` · rejected ${current.counts.rejected}`}
+          {current.counts.expired > 0 && ` · expired ${current.counts.expired}`}
         </p>
         <p>
           Each payout settles on its own: see them in <Link href="/payouts">Payouts</Link>.
@@ -102,6 +119,7 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
                   <th>Bank</th>
                   <th>Account</th>
                   <th>Reference</th>
+                  <th>Account holder</th>
                   <th>Check</th>
                 </tr>
               </thead>
@@ -113,6 +131,13 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
                     <td>{r.shown.bank_code}</td>
                     <td>•••• {r.shown.account_last4}</td>
                     <td>{r.shown.reference}</td>
+                    <td data-testid="batch-holder">
+                      {!r.item ? '' : holderOf.get(r.line) === undefined ? (holders.isError ? 'Not looked up' : 'Looking up…') : holderOf.get(r.line)!.status === 'invalid' ? (
+                        <span className="error">No such account ({holderOf.get(r.line)!.failure_code})</span>
+                      ) : (
+                        holderOf.get(r.line)!.account_holder_name
+                      )}
+                    </td>
                     <td className={r.error ? 'error' : undefined}>{r.error ?? 'OK'}</td>
                   </tr>
                 ))}
@@ -127,12 +152,22 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
           )}
           <button
             type="button"
-            disabled={!hydrated || invalid.length > 0 || valid.length === 0 || mutation.isPending}
+            disabled={!hydrated || invalid.length > 0 || valid.length === 0 || mutation.isPending || !holders.isSuccess || unknownAccounts > 0}
             onClick={() => intent.send({ payouts: valid.map((r) => r.item!) })}
           >
             {mutation.isPending ? 'Sending…' : `Send ${valid.length} payouts`}
           </button>
           {invalid.length > 0 && <p className="muted">Fix the rows with errors and choose the file again: nothing is sent until every row is right.</p>}
+          {unknownAccounts > 0 && (
+            <p className="error" data-testid="batch-unknown-accounts">
+              {unknownAccounts} {unknownAccounts === 1 ? 'row pays an account' : 'rows pay accounts'} the bank does not know: fix {unknownAccounts === 1 ? 'it' : 'them'} and choose the file again.
+            </p>
+          )}
+          {holders.isError && (
+            <p className="error" role="alert">
+              The accounts could not be looked up: <ErrorText error={holders.error} />
+            </p>
+          )}
         </>
       )}
     </div>

@@ -11,7 +11,8 @@ import { ErrorText } from './error-text';
 export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
   const router = useRouter();
   const { data: p, error, isPending } = useQuery({ ...payoutQuery(id), initialData: initial });
-  const settledHere = initial.status === 'pending' && p !== undefined && p.status !== 'pending';
+  // Settled, or decided (approved, rejected, expired) while this page was open: the server renders the timeline again.
+  const settledHere = p !== undefined && p.status !== initial.status && (initial.status === 'pending' || initial.status === 'awaiting_approval');
   useEffect(() => {
     if (settledHere) router.refresh();
   }, [settledHere, router]);
@@ -35,6 +36,8 @@ export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
         <dd>
           {p.bank_code} •••• {p.account_last4}
         </dd>
+        <dt>Account holder</dt>
+        <dd data-testid="account-holder">{p.account_holder_name ?? <span className="muted">unknown (no such account)</span>}</dd>
         <dt>Created</dt>
         <dd>{formatTime(p.created_at)}</dd>
         {p.settled_at && (

@@ -1,11 +1,13 @@
 'use client';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { BANKS } from '@/lib/client/banks';
 import { fieldMessage } from '@/lib/client/messages';
 import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
 import { formatMoney } from '@/lib/format';
 import { PAYOUT_LIMITS, type PayoutInput, payoutInputSchema } from '@/lib/contract';
+import { useAccountHolder } from '@/lib/client/use-account-holder';
 import { AmountInput, parseAmount } from './amount-input';
+import { ErrorText } from './error-text';
 
 type Draft = { amount: string; bank_code: string; account_number: string };
 export const emptyDraft: Draft = { amount: '', bank_code: '', account_number: '' };
@@ -25,12 +27,30 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
   const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
   const hydrated = useHydrated();
   const set = (name: keyof Draft) => (value: string) => setDraft({ ...draft, [name]: value });
+  const holder = useAccountHolder(draft.bank_code, toInput(draft).account_number);
+  const [holderError, setHolderError] = useState<string | null>(null);
+  // Submitted before the look-up answered: the review waits for it.
+  const [waiting, setWaiting] = useState<PayoutInput | null>(null);
+  const { result, error: lookupError } = holder;
+  useEffect(() => {
+    if (!waiting || (!result && !lookupError)) return;
+    setWaiting(null);
+    if (!result) return setHolderError('The account could not be looked up. Try again in a moment.');
+    // The review shows whose account it is; an account the bank does not know stops here.
+    if (result.status === 'invalid') return setHolderError('This account does not exist at the bank. Check the bank and the account number.');
+    setHolderError(null);
+    // Sent along: the payout is refused should the bank's name have changed since this look-up.
+    onReview({ ...waiting, account_holder_name: result.account_holder_name! }, draft);
+  }, [waiting, result, lookupError, onReview, draft]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const input = toInput(draft);
     const parsed = payoutInputSchema.safeParse(input);
-    if (parsed.success) return onReview(parsed.data, draft);
+    if (parsed.success) {
+      holder.now();
+      return setWaiting(parsed.data);
+    }
     const next: typeof errors = {};
     for (const issue of parsed.error.issues) {
       const name = issue.path[0] as keyof Draft;
@@ -82,6 +102,25 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
       {field('account_number', 'Account number', (a11y) => (
         <input value={draft.account_number} onChange={(e) => set('account_number')(e.target.value)} inputMode="numeric" autoComplete="off" {...a11y} />
       ))}
+      <p aria-live="polite" data-testid="account-holder-lookup">
+        {holder.result?.status === 'valid' && <>Account holder: <strong data-testid="account-holder">{holder.result.account_holder_name}</strong></>}
+        {holder.result?.status === 'invalid' && (
+          <span className="error" data-testid="account-invalid">
+            This account does not exist at the bank ({holder.result.failure_code}).
+          </span>
+        )}
+        {holder.ready && !holder.result && !holder.error && <span className="muted">Looking up the account holder…</span>}
+        {holder.error && (
+          <span className="error">
+            The account could not be looked up: <ErrorText error={holder.error} />
+          </span>
+        )}
+      </p>
+      {holderError && (
+        <p className="error" role="alert" data-testid="account-holder-error">
+          {holderError}
+        </p>
+      )}
       <noscript>
         <p className="error">Sending a payout needs JavaScript.</p>
       </noscript>

@@ -62,6 +62,12 @@ export function PayoutPanel({ currency, retentionSeconds }: { currency: string; 
         <dd>{input.bank_code}</dd>
         <dt>Account</dt>
         <dd data-testid="confirm-account">{maskAccountNumber(input.account_number)}</dd>
+        {input.account_holder_name && (
+          <>
+            <dt>Account holder</dt>
+            <dd data-testid="confirm-holder">{input.account_holder_name}</dd>
+          </>
+        )}
       </dl>
       {intent.resumed && !intent.finished && (
         <p className="warning">A payout was being sent when the page was left. Asking the server what became of it…</p>
@@ -107,6 +113,9 @@ export function PayoutPanel({ currency, retentionSeconds }: { currency: string; 
           <p>
             Payout <Link href={`/payouts/${mutation.data.id}`}>{mutation.data.id}</Link> created: {mutation.data.status}.
           </p>
+          {mutation.data.status === 'awaiting_approval' && (
+            <p data-testid="awaits-approval">It waits for a second person to approve it in Approvals; nothing goes to the bank before that.</p>
+          )}
           {mutation.data.replayed && (
             <p data-testid="replayed">Replayed: an earlier attempt had already created this payout; nothing was sent twice.</p>
           )}

@@ -16,8 +16,46 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
           <h3>Created</h3>
           <p>
             {formatTime(p.created_at)} by {createdByLabel(p.created_by)}: {formatMoney(p.amount, p.currency)} to {p.bank_code} •••• {p.account_last4}
+            {p.account_holder_name && <> ({p.account_holder_name})</>}
           </p>
         </li>
+        {p.approval_expires_at && (
+          <li data-testid="timeline-requested">
+            <h3>Approval requested</h3>
+            <p>
+              Requested by {createdByLabel(p.created_by)}; held out of the available balance until a second key decides, at the latest{' '}
+              {formatTime(p.approval_expires_at)}.
+            </p>
+          </li>
+        )}
+        {p.status === 'awaiting_approval' && (
+          <li data-testid="timeline-awaiting">
+            <h3>Awaiting approval</h3>
+            <p className="muted">Nothing has been sent to the bank.</p>
+          </li>
+        )}
+        {p.approved_by && p.approved_at && (
+          <li data-testid="timeline-approved">
+            <h3>Approved</h3>
+            <p>
+              {formatTime(p.approved_at)} by {p.approved_by.key_name ?? `key ${p.approved_by.key_id}`}
+            </p>
+          </li>
+        )}
+        {p.status === 'rejected' && p.rejected_at && (
+          <li data-testid="timeline-rejected">
+            <h3>Rejected</h3>
+            <p>
+              {formatTime(p.rejected_at)} by {p.rejected_by?.key_name ?? `key ${p.rejected_by?.key_id ?? '?'}`}: “{p.rejection_reason}”
+            </p>
+          </li>
+        )}
+        {p.status === 'expired' && p.approval_expires_at && (
+          <li data-testid="timeline-expired">
+            <h3>Expired</h3>
+            <p>{formatTime(p.approval_expires_at)}: nobody approved it in time; the amount went back to the available balance.</p>
+          </li>
+        )}
         {p.status === 'pending' && (
           <li data-testid="timeline-pending">
             <h3>Settling</h3>

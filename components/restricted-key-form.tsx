@@ -23,6 +23,7 @@ const PERMISSION_TEXT: Record<(typeof PERMISSIONS)[number], string> = {
   'requests:read': 'Read the request log',
   'refunds:read': 'See refunds',
   'refunds:write': 'Refund payments',
+  'payouts:approve': "Approve or reject payouts other keys made",
 };
 
 /** Make a restricted key: a name, permissions, an optional payout limit; its secret is shown once. */

@@ -91,6 +91,9 @@ const BY_CODE: Record<ErrorCode | 'network_error', string> = {
   upstream_invalid_response: 'The payment service sent an answer the console does not understand. Try again; nothing is sent twice.',
   service_unavailable: 'The payment service is busy. Try again in a moment.',
   upstream_unavailable: 'The payment service did not answer. Nothing is sent twice: try again.',
+  self_approval_not_allowed: 'You made this payout, so another person must approve or reject it.',
+  payout_not_awaiting_approval: 'A selected payout is no longer waiting for approval. Reload the list: nothing was changed.',
+  account_name_mismatch: "The account holder's name does not match the name the bank holds for this account.",
   network_error: 'The answer was lost on the way. Nothing is sent twice: try again.',
 };
 

@@ -12,11 +12,13 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/dashboard', label: 'Dashboard', needs: 'any_key' },
   { href: '/payouts', label: 'Payouts', needs: 'payouts:read' },
   { href: '/payout-batches', label: 'Batch payout', needs: 'payouts:write' },
+  { href: '/approvals', label: 'Approvals', needs: 'payouts:read' },
   { href: '/checkout-sessions', label: 'Checkout', needs: 'checkout_sessions:read' },
   { href: '/balance', label: 'Balance', needs: 'balance:read' },
   { href: '/webhooks', label: 'Webhooks', needs: 'webhooks:write' },
   { href: '/api-keys', label: 'API keys', needs: 'secret_key' },
   { href: '/logs', label: 'Logs', needs: 'requests:read' },
+  { href: '/settings', label: 'Settings', needs: 'secret_key' },
 ];
 
 /** The entry a path belongs to: itself or any page under it (/payouts/po_… is under Payouts). */

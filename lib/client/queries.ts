@@ -50,7 +50,8 @@ export const payoutQuery = (id: string) =>
   queryOptions({
     queryKey: consoleKeys.payouts.detail(id),
     queryFn: () => consoleFetch<Payout>(`/api/payouts/${encodeURIComponent(id)}`),
-    refetchInterval: (q) => (q.state.data?.status === 'pending' ? SETTLING_MS : false),
+    // A payout waiting for approval may be decided from another screen: poll it slowly.
+    refetchInterval: (q) => (q.state.data?.status === 'pending' ? SETTLING_MS : q.state.data?.status === 'awaiting_approval' ? IDLE_MS : false),
   });
 
 /** Checkout sessions page after page. */

@@ -29,6 +29,7 @@ export const consoleKeys = {
     ofSession: (sessionId: string) => ['refunds', 'session', sessionId] as const,
   },
   apiKeys: () => ['api-keys'] as const,
+  approvalPolicy: () => ['approval-policy'] as const,
   webhooks: {
     endpoints: () => ['webhooks', 'endpoints'] as const,
     deliveries: (endpointId: string) => ['webhooks', 'deliveries', endpointId] as const,

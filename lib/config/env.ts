@@ -53,6 +53,8 @@ const envSchema = z.object({
   /** Concurrent withdrawals are committed together, one transaction per group; false: one transaction each. */
   WITHDRAW_GROUP_COMMIT: withDefault(z.enum(['true', 'false']).transform((v) => v === 'true'), 'true'),
   SETTLEMENT_DELAY_SECONDS: withDefault(z.coerce.number().min(0).max(86_400), 3),
+  /** An unapproved payout expires (money back to available) this long after it was made; 7 days by default. */
+  PAYOUT_APPROVAL_EXPIRY_SECONDS: withDefault(z.coerce.number().int().min(1).max(90 * 86_400), 7 * 86_400),
   /** Proxies in front of the app whose X-Forwarded-For entries are believed; 0 uses the socket's address. */
   TRUSTED_PROXY_HOPS: withDefault(z.coerce.number().int().min(0).max(10), 0),
   /** Failed authentications allowed per client address per minute before 429. */

@@ -11,8 +11,10 @@ import { unlessForbidden } from './page-data';
  * payout_reversal entries holds it (paged, in case a batch failed together).
  */
 async function findReversal(api: MerchantApi, payout: Payout): Promise<BalanceTransaction | null> {
-  if (payout.status !== 'failed' || !payout.settled_at) return null;
-  const at = Date.parse(payout.settled_at);
+  // A rejected payout's reversal is written in the transaction that rejected it (rejected_at).
+  const endedAt = payout.status === 'failed' ? payout.settled_at : payout.status === 'rejected' ? payout.rejected_at : null;
+  if (!endedAt) return null;
+  const at = Date.parse(endedAt);
   let after: string | undefined;
   for (;;) {
     const page = (

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalTargetFields, MAX_BATCH_PAYOUTS, rejectionReasonField, updateApprovalPolicyFields, validateBankAccountFields } from '../contract';
 import { ACTION_NAMES, ACTIONS, API_KEY_PATTERN, checkoutFields, refundFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutFilterFields, webhookUrlField } from '../contract';
 
 /**
@@ -14,6 +15,23 @@ export const signInSchema = z.strictObject({
 export const looksLikeApiKey = (key: string) => API_KEY_PATTERN.test(key);
 
 export const createPayoutSchema = z.strictObject({ ...payoutFields, idempotency_key: idempotencyKeySchema });
+
+/** Approvals page: approve or reject the chosen payouts (or a whole batch) under one idempotency key. */
+export const decidePayoutsSchema = z.strictObject({
+  decision: z.enum(['approve', 'reject'], { error: 'decision must be approve or reject' }),
+  ...approvalTargetFields,
+  reason: rejectionReasonField.optional(),
+  idempotency_key: idempotencyKeySchema,
+});
+
+export const updateApprovalPolicySchema = z.strictObject({ ...updateApprovalPolicyFields, idempotency_key: idempotencyKeySchema });
+
+export const validateBankAccountSchema = z.strictObject(validateBankAccountFields);
+
+/** The batch page's rows, looked up before anything is sent. */
+export const validateManyAccountsSchema = z.strictObject({
+  accounts: z.array(z.strictObject(validateBankAccountFields)).min(1).max(MAX_BATCH_PAYOUTS),
+});
 
 export const createPayoutBatchSchema = z.strictObject({ payouts: ACTIONS.create_payout_batch.request.shape.payouts, idempotency_key: idempotencyKeySchema });
 

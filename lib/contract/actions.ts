@@ -13,6 +13,14 @@ import {
   payoutSummarySchema,
 } from './objects';
 import type { ActionPermission } from './permissions';
+import {
+  approvalTargetFields,
+  bankAccountValidationSchema,
+  payoutApprovalPolicySchema,
+  rejectionReasonField,
+  updateApprovalPolicyFields,
+  validateBankAccountFields,
+} from './payout-approvals';
 import { idempotentRequestSchema, listRequestsFields, requestLogListSchema } from './requests';
 import { apiKeyListSchema, apiKeySchema, apiKeyWithSecretSchema, currentKeySchema, MAX_KEY_GRACE_SECONDS, permissionsField } from './api-keys';
 import {
@@ -363,6 +371,42 @@ export const ACTIONS = {
     mutates: false,
     permission: 'balance:read',
     summary: 'The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change.',
+  }),
+  // Payout approvals and account holders (issue 24; docs/api.md, "Payout approvals").
+  get_payout_approval_policy: define({
+    request: command('get_payout_approval_policy', {}),
+    response: payoutApprovalPolicySchema,
+    mutates: false,
+    permission: 'payouts:read',
+    summary: 'Which payouts wait for approval: none (the default), or those above above_amount made by restricted keys (for_keys "restricted") or by any key ("all").',
+  }),
+  update_payout_approval_policy: define({
+    request: command('update_payout_approval_policy', updateApprovalPolicyFields),
+    response: payoutApprovalPolicySchema,
+    mutates: true,
+    permission: 'secret_key',
+    summary: 'Sets the approval policy (above_amount 0 and for_keys "restricted" unless given); payouts made from then on follow it.',
+  }),
+  approve_payouts: define({
+    request: command('approve_payouts', approvalTargetFields),
+    response: payoutListSchema,
+    mutates: true,
+    permission: 'payouts:approve',
+    summary: 'Approves payouts awaiting approval (ids, or every waiting payout of batch_id): each becomes pending and settles as usual. All or nothing; never the calling key\'s own payouts.',
+  }),
+  reject_payouts: define({
+    request: command('reject_payouts', { ...approvalTargetFields, reason: rejectionReasonField }),
+    response: payoutListSchema,
+    mutates: true,
+    permission: 'payouts:approve',
+    summary: 'Rejects payouts awaiting approval with a reason: each ends rejected and its amount returns to available. All or nothing; never the calling key\'s own payouts.',
+  }),
+  validate_bank_account: define({
+    request: command('validate_bank_account', validateBankAccountFields),
+    response: bankAccountValidationSchema,
+    mutates: false,
+    permission: 'payouts:write',
+    summary: "Looks up the account's holder name at the bank before a payout (test mode: 4000000001 is invalid); the result is reused for 24 hours.",
   }),
 } as const satisfies Record<string, ActionContract>;
 

@@ -16,7 +16,11 @@ export const PAYOUT_LIMITS = { min: 10_000, max: 100_000_000 } as const;
 /** Account numbers: digits only, 6 to 20 of them. */
 export const ACCOUNT_NUMBER_PATTERN = /^[0-9]{6,20}$/;
 
-export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
+export const PAYOUT_STATUSES = [
+  'pending', 'paid', 'failed',
+  // Payout approvals (issue 24): waiting for a second key, and the two ways a wait ends without money leaving.
+  'awaiting_approval', 'rejected', 'expired',
+] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 /** `refunded`: paid, then refunded in full (amount_refunded = amount); a partly refunded one stays `complete`. */
 export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired', 'refunded'] as const;
@@ -31,12 +35,21 @@ export const amountField = (min: number, max: number) =>
     .min(min, { error: `amount must be at least ${min}` })
     .max(max, { error: `amount must be at most ${max}` });
 
+/** An account holder's name as a merchant types it (matching rule: lib/contract/account-names.ts). */
+export const accountHolderNameField = z
+  .string({ error: 'account_holder_name must be a string' })
+  .trim()
+  .min(1, { error: 'account_holder_name must not be empty' })
+  .max(100, { error: 'account_holder_name must be at most 100 characters' });
+
 export const payoutFields = {
   amount: amountField(PAYOUT_LIMITS.min, PAYOUT_LIMITS.max),
   bank_code: z.enum(TEST_BANK_CODES, { error: `bank_code must be one of ${TEST_BANK_CODES.join(', ')}` }),
   account_number: z
     .string({ error: 'account_number must be a string of digits' })
     .regex(ACCOUNT_NUMBER_PATTERN, { error: 'account_number must be 6 to 20 digits' }),
+  /** The name the sender expects on the account: the payout is refused (account_name_mismatch) unless the bank's matches. */
+  account_holder_name: accountHolderNameField.optional(),
 };
 
 export const payoutInputSchema = z.strictObject(payoutFields);

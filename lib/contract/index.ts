@@ -17,3 +17,4 @@ export * from './test-accounts';
 export * from './webhooks';
 export * from './balance-transactions';
 export * from './refunds';
+export * from './payout-approvals';

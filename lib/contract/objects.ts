@@ -11,6 +11,8 @@ import { CHECKOUT_SESSION_STATUSES, PAYOUT_BATCH_STATUSES, PAYOUT_STATUSES } fro
 const money = z.int().nonnegative();
 const currency = z.string().length(3);
 const isoTime = z.iso.datetime({ offset: true });
+/** The key that approved or rejected a payout (a snapshot: kept after the key is revoked). */
+const actingKeySchema = z.object({ key_id: z.string(), key_name: z.string().nullable() });
 
 export const balanceSchema = z.object({
   object: z.literal('balance'),
@@ -20,6 +22,8 @@ export const balanceSchema = z.object({
   pending_payouts: money,
   /** Refunds created and not yet settled: out of available, not yet back with the customer. */
   pending_refunds: money,
+  /** Payouts waiting for approval (issue 24): out of available, not yet on their way; available + pending_payouts + awaiting_approval is the merchant's money. */
+  awaiting_approval: money,
   livemode: z.boolean(),
 });
 
@@ -39,18 +43,31 @@ export const payoutSchema = z.object({
   batch_id: z.string().nullable(),
   reference: z.string().nullable(),
   created_by: createdBySchema,
+  // Payout approvals and account holders (issue 24).
+  /** The name the bank holds for the account, looked up when the payout was made; null for an account that does not exist. */
+  account_holder_name: z.string().nullable(),
+  /** When an unapproved payout expires (null: it never waited for approval). */
+  approval_expires_at: isoTime.nullable(),
+  approved_by: actingKeySchema.nullable(),
+  approved_at: isoTime.nullable(),
+  rejected_by: actingKeySchema.nullable(),
+  rejected_at: isoTime.nullable(),
+  rejection_reason: z.string().nullable(),
   livemode: z.boolean(),
 });
 
 export const payoutBatchSchema = z.object({
   object: z.literal('payout_batch'),
   id: z.string(),
-  /** processing while any of its payouts is pending; completed once each is paid or failed. */
+  /** processing while any of its payouts is pending or awaiting approval; completed once each has ended. */
   status: z.enum(PAYOUT_BATCH_STATUSES),
   currency,
   total_amount: money,
   payout_count: z.int().positive(),
-  counts: z.object({ pending: z.int().nonnegative(), paid: z.int().nonnegative(), failed: z.int().nonnegative() }),
+  counts: z.object({
+    pending: z.int().nonnegative(), paid: z.int().nonnegative(), failed: z.int().nonnegative(),
+    awaiting_approval: z.int().nonnegative(), rejected: z.int().nonnegative(), expired: z.int().nonnegative(),
+  }),
   payout_ids: z.array(z.string()),
   created_at: isoTime,
   livemode: z.boolean(),

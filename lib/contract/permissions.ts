@@ -15,6 +15,8 @@ export const PERMISSIONS = [
   // Refunds (issue 25).
   'refunds:read',
   'refunds:write',
+  // Payout approvals (issue 24): approve or reject payouts that other keys created.
+  'payouts:approve',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -17,6 +17,11 @@ export const EVENT_TYPES = [
   'refund.created',
   'refund.succeeded',
   'refund.failed',
+  // Payout approvals (issue 24).
+  'payout.awaiting_approval',
+  'payout.approved',
+  'payout.rejected',
+  'payout.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

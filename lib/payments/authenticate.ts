@@ -31,6 +31,7 @@ export interface CallerKey {
  */
 export const AUTH_SQL = prepared(`SELECT m.id, m.name, m.currency, k.id AS key_id, k.type AS key_type, k.name AS key_name,
          k.permissions, k.max_payout_amount,
+         m.payout_approval_required, m.payout_approval_above_amount, m.payout_approval_for_keys,
          (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale,
          ${failuresNowSql('r.address')} AS failures, ${failuresNowSql('$3')} AS all_failures,
          ${windowEndsInSql} AS retry_after
@@ -45,6 +46,9 @@ interface AuthRow extends Partial<Merchant> {
   key_name: string | null;
   permissions: string[] | null;
   max_payout_amount: number | null;
+  payout_approval_required: boolean;
+  payout_approval_above_amount: number;
+  payout_approval_for_keys: 'restricted' | 'all';
   last_use_stale: boolean;
   failures: number;
   all_failures: number;
@@ -105,7 +109,8 @@ export function createAuthenticator(db: Queryable, limitPerMinute: number) {
         id: row.key_id, type: row.key_type, name: row.key_name, permissions: row.permissions,
         maxPayoutAmount: row.max_payout_amount, lastUseStale: row.last_use_stale,
       };
-      return { merchant: { id: row.id, name: row.name!, currency: row.currency! }, key };
+      const payoutApproval = { required: row.payout_approval_required, aboveAmount: row.payout_approval_above_amount, forKeys: row.payout_approval_for_keys };
+      return { merchant: { id: row.id, name: row.name!, currency: row.currency!, payoutApproval }, key };
     }
     if (row.all_failures >= limitPerMinute * GLOBAL_FACTOR) throw limited();
     await recordFailure(db, [clientAddress, ALL_ADDRESSES]);

@@ -7,6 +7,16 @@ export interface Merchant {
   id: string;
   name: string;
   currency: string;
+  /** Which of its payouts wait for approval (read with the key; absent: none do). */
+  payoutApproval?: ApprovalPolicy;
+}
+
+/** The merchant's payout approval policy (update_payout_approval_policy). */
+export interface ApprovalPolicy {
+  required: boolean;
+  /** Payouts above this amount are caught; 0: every payout. */
+  aboveAmount: number;
+  forKeys: 'restricted' | 'all';
 }
 
 export interface CreatedMerchant extends Merchant {

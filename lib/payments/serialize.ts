@@ -18,10 +18,24 @@ export interface PayoutRow {
   batch_id: string | null;
   reference: string | null;
   created_by: CreatedBy;
+  account_holder_name: string | null;
+  approval_expires_at: Date | null;
+  approved_by: ActingKey | null;
+  approved_at: Date | null;
+  rejected_by: ActingKey | null;
+  rejected_at: Date | null;
+  rejection_reason: string | null;
+}
+
+/** Who approved or rejected a payout (issue 24). */
+export interface ActingKey {
+  key_id: string;
+  key_name: string | null;
 }
 
 export const PAYOUT_COLUMNS =
-  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference, created_by';
+  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference, created_by, ' +
+  'account_holder_name, approval_expires_at, approved_by, approved_at, rejected_by, rejected_at, rejection_reason';
 
 export const payoutObject = (r: PayoutRow) => ({
   object: 'payout' as const,
@@ -38,6 +52,13 @@ export const payoutObject = (r: PayoutRow) => ({
   batch_id: r.batch_id,
   reference: r.reference,
   created_by: r.created_by ?? null,
+  account_holder_name: r.account_holder_name ?? null,
+  approval_expires_at: iso(r.approval_expires_at ?? null),
+  approved_by: r.approved_by ?? null,
+  approved_at: iso(r.approved_at ?? null),
+  rejected_by: r.rejected_by ?? null,
+  rejected_at: iso(r.rejected_at ?? null),
+  rejection_reason: r.rejection_reason ?? null,
   livemode: false,
 });
 

@@ -1,7 +1,6 @@
 import { prepared } from '../db/prepared';
-import { eventCtes, payoutJsonSql } from './event-sql';
 import { PAYOUT_COLUMNS } from './serialize';
-import type { WithdrawalRow } from './withdraw-statement';
+import { startEventCtes, type WithdrawalRow } from './withdraw-statement';
 
 /**
  * The set-based statements of a group of withdrawals (withdraw-group.ts): each
@@ -34,11 +33,15 @@ export const CLAIM_AND_LOCK_SQL = prepared(`WITH claimed AS (
 
 /** writeGroupStatement's text: constant (every value is a parameter), so each connection prepares it once. */
 const WRITE_GROUP_SQL = prepared(`WITH req AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::json[])
-        WITH ORDINALITY AS r(id, merchant_id, amount, currency, bank_code, account_number, delay, created_by, ord)),
-    tot AS (SELECT merchant_id, sum(amount)::bigint AS total FROM req GROUP BY merchant_id),
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::json[],
+                           $13::text[], $14::text[], $15::float8[])
+        WITH ORDINALITY AS r(id, merchant_id, amount, currency, bank_code, account_number, delay, created_by, status, holder, expiry, ord)),
+    tot AS (SELECT merchant_id, sum(amount)::bigint AS total,
+                   COALESCE(sum(amount) FILTER (WHERE status = 'awaiting_approval'), 0)::bigint AS waiting
+            FROM req GROUP BY merchant_id),
     bal AS (
-      UPDATE balances b SET available = b.available - tot.total, pending_payouts = b.pending_payouts + tot.total, updated_at = now()
+      UPDATE balances b SET available = b.available - tot.total, pending_payouts = b.pending_payouts + tot.total - tot.waiting,
+        awaiting_approval = b.awaiting_approval + tot.waiting, updated_at = now()
       FROM tot WHERE b.merchant_id = tot.merchant_id AND b.available >= tot.total
       RETURNING b.merchant_id, b.available + tot.total AS opening),
     entry AS (
@@ -46,11 +49,13 @@ const WRITE_GROUP_SQL = prepared(`WITH req AS (
       SELECT r.merchant_id, -r.amount, bal.opening - sum(r.amount) OVER (PARTITION BY r.merchant_id ORDER BY r.ord), 'payout', r.id
       FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord),
     po AS (
-      INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by)
-      SELECT r.id, r.merchant_id, r.amount, r.currency, r.bank_code, r.account_number, 'pending', now() + make_interval(secs => r.delay), r.created_by
+      INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by,
+                           account_holder_name, approval_expires_at)
+      SELECT r.id, r.merchant_id, r.amount, r.currency, r.bank_code, r.account_number, r.status, now() + make_interval(secs => r.delay), r.created_by,
+             r.holder, now() + make_interval(secs => r.expiry)
       FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord
       RETURNING merchant_id, ${PAYOUT_COLUMNS}),
-    ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })},
+    ${startEventCtes()},
     stored AS (
       UPDATE idempotency_keys k SET response_status = s.status, response_body = s.body
       FROM unnest($9::text[], $10::text[], $11::int[], $12::text[]) AS s(merchant_id, key, status, body)
@@ -70,7 +75,7 @@ export interface StoredAnswers {
  * Writes the accepted withdrawals (in arrival order) and stores every answer, in
  * one statement: per merchant one update of the balance by the group's total;
  * per withdrawal its ledger entry (balance_after as if applied one by one), its
- * payout, its `payout.created` event with its deliveries; per claimed key its
+ * payout (pending, or awaiting approval), its events (withdraw-statement.ts) with their deliveries; per claimed key its
  * answer. Returns how many balances and payouts it wrote, so that the caller can
  * check them before COMMIT.
  */
@@ -80,6 +85,7 @@ export function writeGroupStatement(accepted: WithdrawalRow[], answers: StoredAn
     column('payoutId'), column('merchantId'), column('amount'), column('currency'), column('bankCode'),
     column('accountNumber'), column('settleDelaySeconds'), column('createdBy'),
     answers.merchantIds, answers.keys, answers.statuses, answers.bodies,
+    column('status'), column('accountHolderName'), column('approvalExpirySeconds'),
   ];
   return { sql: WRITE_GROUP_SQL, params };
 }

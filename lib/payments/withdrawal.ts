@@ -2,6 +2,8 @@ import { ApiError, simulatedOutcome, type ActionRequest } from '../contract';
 import type { Queryable } from '../db/types';
 import { storedInline, type ActionContext } from './actions/action';
 import type { InlineAnswer } from './idempotency';
+import { approvalExpirySeconds, startStatus } from './approval-policy';
+import { holderForPayout } from './bank-accounts';
 import { assertPayoutWithinLimit, createdBy } from './permissions';
 import { newId } from './random-id';
 import { payoutObject, type PayoutObject, type PayoutRow } from './serialize';
@@ -20,17 +22,26 @@ export const insufficientFunds = (amount: number) =>
  */
 export function prepareWithdrawal({ merchant, key, settings }: Pick<ActionContext, 'merchant' | 'key' | 'settings'>, input: ActionRequest<'withdraw'>): PreparedWithdrawal {
   assertPayoutWithinLimit(key, input.amount, 'amount');
+  // The bank's holder name (refused here when the sender's does not match it) and whether the payout waits for approval.
+  const accountHolderName = holderForPayout(input.bank_code, input.account_number, input.account_holder_name);
+  const status = startStatus(merchant, key, input.amount);
+  const expirySeconds = status === 'awaiting_approval' ? approvalExpirySeconds(settings) : null;
   const payoutId = newId('po');
   const by = createdBy(key);
   const outcome = simulatedOutcome(input.account_number);
   const settleDelaySeconds = outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds;
   return {
-    row: { payoutId, merchantId: merchant.id, amount: input.amount, currency: merchant.currency, bankCode: input.bank_code, accountNumber: input.account_number, settleDelaySeconds, createdBy: JSON.stringify(by) },
+    row: {
+      payoutId, merchantId: merchant.id, amount: input.amount, currency: merchant.currency, bankCode: input.bank_code, accountNumber: input.account_number,
+      settleDelaySeconds, createdBy: JSON.stringify(by), status, accountHolderName, approvalExpirySeconds: expirySeconds,
+    },
     answer: (now) =>
       payoutObject({
         id: payoutId, amount: input.amount, currency: merchant.currency, bank_code: input.bank_code, account_number: input.account_number,
-        status: 'pending', failure_code: null, failure_message: null, created_at: now, settled_at: null, batch_id: null, reference: null,
-        created_by: by,
+        status, failure_code: null, failure_message: null, created_at: now, settled_at: null, batch_id: null, reference: null,
+        created_by: by, account_holder_name: accountHolderName,
+        approval_expires_at: expirySeconds === null ? null : new Date(now.getTime() + expirySeconds * 1000),
+        approved_by: null, approved_at: null, rejected_by: null, rejected_at: null, rejection_reason: null,
       }),
   };
 }

@@ -7,6 +7,7 @@ import { purgeRequestLog } from '../payments/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
 import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
 import { settleDueRefunds } from '../payments/refund-settlement';
+import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payout-approvals';
 import { purgeEndedConsoleSessions } from '../session/session-purge';
 
 const CONSOLE_JOBS = ['auth_failure_purge', 'console_session_purge'];
@@ -60,6 +61,18 @@ export function startBackgroundJobs(
     // Folds the figures rows each write adds into one row per merchant and day (exact either way; fewer rows to read).
     { name: 'figures_compaction', everyMs: 5 * tickMs, run: async () => void (await compactDailyFigures(db)) },
     { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db, opts.publicOrigin)) },
+    {
+      // Payouts left unapproved past PAYOUT_APPROVAL_EXPIRY_SECONDS (issue 24): money back to available.
+      name: 'payout_approval_expiry',
+      everyMs: tickMs,
+      async run() {
+        const expired = await expireUnapprovedPayouts(db, (merchantId, err) =>
+          log.error({ err, merchantId }, 'unapproved payouts could not be expired; retrying on the next tick'),
+        );
+        if (expired > 0) log.info({ expired }, 'unapproved payouts expired');
+      },
+    },
+    { name: 'bank_account_validation_purge', everyMs: 10 * 60_000, run: async () => void (await purgeExpiredValidations(db)) },
     {
       name: 'idempotency_purge',
       everyMs: 10 * 60_000,

@@ -63,6 +63,7 @@ export async function startRuntime(
       idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
       idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
       settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
+      payoutApprovalExpirySeconds: settings.PAYOUT_APPROVAL_EXPIRY_SECONDS,
       authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
       publicBaseUrl,
       secretBox,

@@ -18,6 +18,7 @@ import {
   webhookEndpointWithSecretSchema,
 } from '../contract';
 import { refundListSchema, refundSchema } from '../contract';
+import { bankAccountValidationSchema, payoutApprovalPolicySchema } from '../contract';
 import type { PaymentClient } from './payment-client';
 
 /** The filters list_payouts and summarize_payouts share. */
@@ -85,6 +86,16 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
       client.call(secretKey, 'create_refund', input, refundSchema, { idempotencyKey }),
     getRefund: (id: string) => client.call(secretKey, 'get_refund', { id }, refundSchema),
     listRefunds: (query: Omit<ActionRequest<'list_refunds'>, 'action'>) => client.call(secretKey, 'list_refunds', query, refundListSchema),
+    // Payout approvals and account holders (issue 24).
+    getApprovalPolicy: () => client.call(secretKey, 'get_payout_approval_policy', {}, payoutApprovalPolicySchema),
+    updateApprovalPolicy: (input: Omit<ActionRequest<'update_payout_approval_policy'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'update_payout_approval_policy', input, payoutApprovalPolicySchema, { idempotencyKey }),
+    approvePayouts: (input: Omit<ActionRequest<'approve_payouts'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'approve_payouts', input, payoutListSchema, { idempotencyKey }),
+    rejectPayouts: (input: Omit<ActionRequest<'reject_payouts'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'reject_payouts', input, payoutListSchema, { idempotencyKey }),
+    validateBankAccount: (input: Omit<ActionRequest<'validate_bank_account'>, 'action'>) =>
+      client.call(secretKey, 'validate_bank_account', input, bankAccountValidationSchema),
   };
 }
 

@@ -17,6 +17,7 @@ describe.each(apiTargets)('balance and payouts ($name)', (backend) => {
       available: 1_000_000,
       pending_payouts: 0,
       pending_refunds: 0,
+      awaiting_approval: 0,
       livemode: false,
     });
   });

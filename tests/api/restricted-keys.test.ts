@@ -44,6 +44,10 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     const paid = (await s({ action: 'create_checkout_session', amount: 5_000 })).body;
     await s({ action: 'simulate_checkout_payment', id: paid.id });
     const refund = (await s({ action: 'create_refund', checkout_session_id: paid.id, amount: 1_000 })).body;
+    // Two payouts of the secret key that wait for approval, for the key with payouts:approve to approve and reject.
+    expect((await s({ action: 'update_payout_approval_policy', required: true, for_keys: 'all' })).status).toBe(200);
+    const [toApprove, toReject] = [(await s(withdrawal(10_000))).body, (await s(withdrawal(10_000))).body];
+    expect([toApprove.status, toReject.status]).toEqual(['awaiting_approval', 'awaiting_approval']);
     // A valid request for every action: a new action without one does not compile.
     const requests: Record<ActionName, Record<string, unknown>> = {
       get_balance: {}, withdraw: withdrawal(10_000), get_payout: { id: payout.id }, list_payouts: {}, summarize_payouts: { status: 'pending' },
@@ -62,6 +66,9 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       create_refund: { checkout_session_id: paid.id, amount: 1_000 }, get_refund: { id: refund.id }, list_refunds: {},
       simulate_refund: { id: refund.id },
       summarize_balance: { days: 7 },
+      get_payout_approval_policy: {}, update_payout_approval_policy: { required: false },
+      approve_payouts: { ids: [toApprove.id] }, reject_payouts: { ids: [toReject.id], reason: 'Not ours' },
+      validate_bank_account: { bank_code: 'BCA', account_number: '1234567890' },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);

@@ -14,13 +14,12 @@ describe('event writes', () => {
     expect(users.sort()).toEqual(
       [
         'lib/payments/actions/checkout-sessions.ts', // expire_checkout_session
-        'lib/payments/actions/payout-batches.ts', // payout.created for each payout of a batch
         'lib/payments/checkout-payment.ts', // checkout_session.completed
         'lib/payments/settlement.ts', // payout.paid, payout.failed, the expiry job
-        'lib/payments/withdraw-group-statements.ts', // payout.created for each withdrawal of a group
-        'lib/payments/withdraw-statement.ts', // payout.created
         'lib/payments/refunds.ts', // refund.created
         'lib/payments/refund-settlement.ts', // refund.succeeded, refund.failed
+        'lib/payments/withdraw-statement.ts', // payout.created (and payout.awaiting_approval), alone, in a group, in a batch
+        'lib/payments/payout-approvals.ts', // payout.approved, payout.rejected, payout.expired
       ].sort(),
     );
   });

@@ -48,7 +48,7 @@ async function unreached(page: Page, reached: Set<string>) {
   );
 }
 
-const PAGES = ['/dashboard', '/payouts', '/balance', '/checkout-sessions', '/payout-batches', '/webhooks', '/api-keys', '/logs'];
+const PAGES = ['/dashboard', '/payouts', '/balance', '/checkout-sessions', '/payout-batches', '/webhooks', '/api-keys', '/logs', '/approvals', '/settings'];
 
 test('every control on every console page is reached by Tab, with a visible focus ring', async ({ signedIn: page, payments }) => {
   test.slow();

@@ -18,11 +18,15 @@ test('a CSV with a bad row sends nothing; the corrected file is sent once, even 
   await expect(page.getByTestId('batch-summary')).toContainText('3 rows, 2 ready');
   await expect(page.getByTestId('batch-row').nth(1)).toHaveAttribute('data-valid', 'false');
   await expect(page.getByTestId('batch-row').nth(1)).toContainText('Bank code “NOPE” is not supported: use one of BCA');
+  // Each ready row's holder is looked up before anything is sent; an account the bank does not know is flagged.
+  await expect(page.getByTestId('batch-holder').nth(0)).toHaveText('PT Maju Jaya');
+  await expect(page.getByTestId('batch-holder').nth(2)).toContainText('No such account');
+  await expect(page.getByTestId('batch-unknown-accounts')).toBeVisible();
   await expect(page.getByRole('button', { name: /Send \d+ payouts/ })).toBeDisabled();
   // The full account number is never on the page.
   await expect(page.getByText('1111222233')).toHaveCount(0);
 
-  await input.setInputFiles({ name: 'payroll.csv', mimeType: 'text/csv', buffer: csv(['"15,000",BCA,1111222233,june-1', '20000,BNI,2222333344,june-2', '30000,bni,4000000001,']) });
+  await input.setInputFiles({ name: 'payroll.csv', mimeType: 'text/csv', buffer: csv(['"15,000",BCA,1111222233,june-1', '20000,BNI,2222333344,june-2', '30000,bni,4000000002,']) });
   await expect(page.getByTestId('batch-summary')).toContainText('3 rows, 3 ready');
   await page.getByRole('button', { name: 'Send 3 payouts' }).dblclick();
   await expect(page.getByTestId('batch-result')).toContainText('3 payouts');

@@ -114,8 +114,8 @@ test('a double click sends one payout', async ({ page, request }) => {
 test('a payout to a failing test account ends failed, with its reason, and the balance is restored', async ({ page }) => {
   await signIn(page);
   const before = await available(page);
-  await expect(page.getByText('4000000001')).toBeVisible(); // the test accounts are shown next to the form
-  await sendPayout(page, { amount: 77_000, bank: 'MANDIRI', account: '4000000001' });
+  await expect(page.getByText('4000000002')).toBeVisible(); // the test accounts are shown next to the form
+  await sendPayout(page, { amount: 77_000, bank: 'MANDIRI', account: '4000000002' });
   await expect(page.getByText(/Payout po_\w+ created: pending/)).toBeVisible();
 
   const row = page.getByTestId('payout-row').first();
@@ -125,7 +125,20 @@ test('a payout to a failing test account ends failed, with its reason, and the b
 
   await row.getByRole('link', { name: 'Details' }).click();
   await expect(page.getByTestId('payout-status')).toHaveText('failed');
-  await expect(page.getByTestId('failure-reason')).toContainText('invalid_account');
+  await expect(page.getByTestId('failure-reason')).toContainText('rejected_by_bank');
+});
+
+test("the form looks the account up: the holder's name before the review, an account the bank does not know blocks it", async ({ page }) => {
+  await signIn(page);
+  await page.getByLabel('Amount').fill('12000');
+  await page.getByLabel('Bank', { exact: true }).selectOption('BCA');
+  await page.getByLabel('Account number').fill('1234567890');
+  await expect(page.getByTestId('account-holder')).toHaveText('Budi Santoso');
+  await page.getByLabel('Account number').fill('4000000001');
+  await expect(page.getByTestId('account-invalid')).toContainText('does not exist');
+  await page.getByRole('button', { name: 'Review payout' }).click();
+  await expect(page.getByTestId('account-holder-error')).toContainText('does not exist at the bank');
+  await expect(page.getByRole('button', { name: 'Send payout' })).toHaveCount(0);
 });
 
 test('the payouts page filters by status', async ({ page, request }) => {

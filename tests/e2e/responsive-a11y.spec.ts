@@ -67,6 +67,8 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/logs', 'Requests'],
   ['/logs/idempotency?:key', 'Idempotency key'],
   ['/webhooks/events/:event', 'payout.created'],
+  ['/approvals?:waiting', 'Approvals'],
+  ['/settings', 'Payout approvals'],
 ];
 
 for (const [path, heading] of CONSOLE_PAGES) {
@@ -97,6 +99,12 @@ for (const [path, heading] of CONSOLE_PAGES) {
       const payout = await payments({ action: 'withdraw', amount: 10_500, bank_code: 'BNI', account_number: '1234567890' }, key);
       const events = await payments({ action: 'list_events', object_id: payout.id });
       target = path.includes(':key') ? `/logs/idempotency?key=${key}` : `/webhooks/events/${events.data[0].id}`;
+    } else if (path.includes(':waiting')) {
+      // A payout waiting for approval (the policy on for a moment, for every key), so the queue has a row.
+      await payments({ action: 'update_payout_approval_policy', required: true, for_keys: 'all' });
+      await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }, `a11y-${Date.now()}`);
+      await payments({ action: 'update_payout_approval_policy', required: false });
+      target = '/approvals';
     } else if (path === '/checkout-sessions' || path === '/payouts') {
       await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Order 1' });
       await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `a11y-${Date.now()}`);

@@ -19,6 +19,7 @@ function settingsEnv(settings: StartOptions['settings'] = {}): Record<string, st
   if (settings.idempotencyTtlSeconds !== undefined) env.IDEMPOTENCY_KEY_TTL_SECONDS = String(settings.idempotencyTtlSeconds);
   if (settings.idempotencyWaitSeconds !== undefined) env.IDEMPOTENCY_WAIT_SECONDS = String(settings.idempotencyWaitSeconds);
   if (settings.settlementDelaySeconds !== undefined) env.SETTLEMENT_DELAY_SECONDS = String(settings.settlementDelaySeconds);
+  if (settings.payoutApprovalExpirySeconds !== undefined) env.PAYOUT_APPROVAL_EXPIRY_SECONDS = String(settings.payoutApprovalExpirySeconds);
   return env;
 }
 

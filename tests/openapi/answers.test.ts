@@ -83,6 +83,16 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_refund', { id: refund.id });
     await call('list_refunds', { checkout_session_id: session.id, status: 'pending' });
     await call('simulate_refund', { id: refund.id, outcome: 'failed' });
+    // Payout approvals and holder names (issue 24): a support key's payouts wait; the secret key decides them.
+    await call('get_payout_approval_policy');
+    await call('update_payout_approval_policy', { required: true }, { idempotencyKey: 'oa-policy' });
+    const maker = (await call('create_restricted_key', { name: 'Maker', permissions: ['payouts:write'] })).body;
+    const waiting = async () => check('withdraw', await callApi(api().url, maker.secret, withdrawal(20_000, { account_holder_name: 'santoso budi' }))).body;
+    const [w1, w2] = [await waiting(), await waiting()];
+    await call('approve_payouts', { ids: [w1.id] }, { idempotencyKey: 'oa-approve' });
+    await call('reject_payouts', { ids: [w2.id], reason: 'Not ours' });
+    await call('validate_bank_account', { bank_code: 'BCA', account_number: '4000000001' });
+    await call('update_payout_approval_policy', { required: false });
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });
 
@@ -113,12 +123,18 @@ describe('answers of the real API against the OpenAPI document', () => {
     check('get_balance', await api().call(null, { raw: JSON.stringify({ action: 'get_balance', pad: 'x'.repeat(300 * 1024) }) })); // 413
     const get = await fetch(api().url + API_PATH, { headers: { authorization: `Bearer ${api().merchant.secretKey}` } });
     check('get_balance', { status: get.status, headers: get.headers, text: '', body: await get.json() }); // 405
+    await call('withdraw', withdrawal(20_000, { account_holder_name: 'Someone Else' })); // 422 account_name_mismatch
+    await call('approve_payouts', { ids: [payout.id] }); // 409 payout_not_awaiting_approval (it is paid)
+    await call('update_payout_approval_policy', { required: true, for_keys: 'all' });
+    const own = (await call('withdraw', withdrawal(20_000))).body;
+    await call('reject_payouts', { ids: [own.id], reason: 'mine' }); // 403 self_approval_not_allowed
+    await call('update_payout_approval_policy', { required: false });
     for (let i = 0; i < 4; i++) check('get_balance', await callApi(api().url, 'sk_test_' + 'x'.repeat(40), { action: 'get_balance' })); // 401, then 429
     expect([...errorsSeen].sort()).toEqual(
       [
         'card_declined', 'checkout_session_not_open', 'checkout_session_not_paid', 'refund_amount_exceeded', 'refund_not_pending', 'idempotency_key_reused', 'insufficient_funds', 'invalid_idempotency_key', 'invalid_json',
         'invalid_request', 'method_not_allowed', 'not_found', 'payload_too_large', 'payout_not_pending', 'rate_limited', 'unauthorized',
-        'unknown_action', 'unsupported_media_type',
+        'unknown_action', 'unsupported_media_type', 'account_name_mismatch', 'payout_not_awaiting_approval', 'self_approval_not_allowed',
       ].sort(),
     );
   });

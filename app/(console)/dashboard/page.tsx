@@ -1,5 +1,6 @@
 // /dashboard: balance, money in and out over 7 days, the payout form with its test accounts, the latest payouts and
 // payments; each only when the signed-in key may use it.
+import { ApprovalsWaiting } from '@/components/approvals-waiting';
 import { BalanceCard } from '@/components/balance-card';
 import { ConsoleShell } from '@/components/console-shell';
 import { LatestPayments } from '@/components/latest-payments';
@@ -40,6 +41,7 @@ export default async function DashboardPage() {
       {can('payouts:read') && (
         <section className="card" aria-labelledby="payouts-heading">
           <h2 id="payouts-heading">Payouts</h2>
+          <ApprovalsWaiting />
           <RecentPayouts />
         </section>
       )}

@@ -10,6 +10,8 @@ export interface CoreSettings {
   idempotencyTtlSeconds: number;
   idempotencyWaitSeconds: number;
   settlementDelaySeconds: number;
+  /** An unapproved payout expires after this long (PAYOUT_APPROVAL_EXPIRY_SECONDS; 7 days by default). */
+  payoutApprovalExpirySeconds?: number;
   /** Public origin for links the API hands out (checkout URLs); the request's own origin when unset. */
   publicBaseUrl?: string;
   /** Seals the webhook signing secrets the database keeps. */

@@ -15,6 +15,8 @@ import { createRestrictedKey, getCurrentKey, listApiKeys, revokeApiKey, rollSecr
 import { getEvent, listEvents } from './events';
 import { getIdempotentRequest, listRequests } from './requests';
 import { listWebhookDeliveries, resendEvent } from './webhook-deliveries';
+import { approvePayoutsAction, getPayoutApprovalPolicy, rejectPayoutsAction, updatePayoutApprovalPolicy } from './payout-approvals';
+import { validateBankAccount } from './bank-accounts';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -66,4 +68,10 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   list_refunds: listRefunds,
   simulate_refund: simulateRefund,
   summarize_balance: summarizeBalance,
+  // Payout approvals and account holders (issue 24).
+  get_payout_approval_policy: getPayoutApprovalPolicy,
+  update_payout_approval_policy: updatePayoutApprovalPolicy,
+  approve_payouts: approvePayoutsAction,
+  reject_payouts: rejectPayoutsAction,
+  validate_bank_account: validateBankAccount,
 };

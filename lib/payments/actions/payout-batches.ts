@@ -1,7 +1,9 @@
-import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch } from '../../contract';
+import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch, type PayoutStatus } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { eventCtes, payoutJsonSql } from '../event-sql';
+import { approvalExpirySeconds, startStatus } from '../approval-policy';
+import { holderForPayout } from '../bank-accounts';
 import { assertPayoutWithinLimit, createdBy } from '../permissions';
+import { startEventCtes } from '../withdraw-statement';
 import { newId } from '../random-id';
 import { compactBatchAnswer } from '../stored-answers';
 import { implement, storedInline, type ActionContext } from './action';
@@ -31,39 +33,52 @@ export const createPayoutBatch = implement(
   async ({ db, merchant, key, settings, inline }, input) => {
     input.payouts.forEach((p: BatchItem, i: number) => assertPayoutWithinLimit(key, p.amount, `payouts[${i}].amount`));
     const batchId = newId('pb');
-    const items = input.payouts.map((p: BatchItem) => {
+    const items = input.payouts.map((p: BatchItem, i: number) => {
       const outcome = simulatedOutcome(p.account_number);
-      return { ...p, id: newId('po'), delay: outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds };
+      // Each item as a withdrawal would be: its holder's name checked, and caught by the approval policy on its own amount.
+      const holder = holderForPayout(p.bank_code, p.account_number, p.account_holder_name, `payouts[${i}].account_holder_name`);
+      const status = startStatus(merchant, key, p.amount);
+      return {
+        ...p, id: newId('po'), delay: outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds, holder, status,
+        expiry: status === 'awaiting_approval' ? approvalExpirySeconds(settings) : null,
+      };
     });
     const total = items.reduce((sum, p) => sum + p.amount, 0);
+    const waiting = items.filter((p) => p.status === 'awaiting_approval');
+    const waitingTotal = waiting.reduce((sum, p) => sum + p.amount, 0);
     const answer: PayoutBatch | undefined = inline && {
       object: 'payout_batch', id: batchId, status: 'processing', currency: merchant.currency, total_amount: total,
-      payout_count: items.length, counts: { pending: items.length, paid: 0, failed: 0 }, payout_ids: items.map((p) => p.id),
-      created_at: inline.now.toISOString(), livemode: false,
+      payout_count: items.length,
+      counts: { pending: items.length - waiting.length, paid: 0, failed: 0, awaiting_approval: waiting.length, rejected: 0, expired: 0 },
+      payout_ids: items.map((p) => p.id), created_at: inline.now.toISOString(), livemode: false,
     };
     const params: unknown[] = [
       merchant.id, total, batchId, merchant.currency, items.length,
       items.map((p) => p.id), items.map((p) => p.amount), items.map((p) => p.bank_code), items.map((p) => p.account_number),
       items.map((p) => p.reference ?? null), items.map((p) => p.delay), JSON.stringify(createdBy(key)),
+      items.map((p) => p.status), items.map((p) => p.holder), items.map((p) => p.expiry), waitingTotal,
     ];
     // Stored without its payout ids (the payouts hold them): stored-answers.ts puts them back on a replay.
     const stored = answer && inline ? inline.store(compactBatchAnswer(answer), params.length + 1, 'batch') : undefined;
     const [row] = await db.query<BatchRow>(
       `WITH bal AS (
-         UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2, updated_at = now()
+         UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2 - $16::bigint,
+           awaiting_approval = awaiting_approval + $16::bigint, updated_at = now()
          WHERE merchant_id = $1 AND available >= $2 RETURNING available),
        items AS (
-         SELECT * FROM unnest($6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::float8[])
-           WITH ORDINALITY AS i(id, amount, bank_code, account_number, reference, delay, n)),
+         SELECT * FROM unnest($6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::float8[], $13::text[], $14::text[], $15::float8[])
+           WITH ORDINALITY AS i(id, amount, bank_code, account_number, reference, delay, status, holder, expiry, n)),
        batch AS (
          INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count)
          SELECT $3, $1, $4, $2, $5 FROM bal RETURNING ${BATCH_COLUMNS}),
        po AS (
-         INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, reference, created_by)
-         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, 'pending', now() + make_interval(secs => i.delay), $3, i.reference, $12::json
+         INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, reference, created_by,
+                              account_holder_name, approval_expires_at)
+         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, i.status, now() + make_interval(secs => i.delay), $3, i.reference, $12::json,
+                i.holder, now() + make_interval(secs => i.expiry)
          FROM items i, bal ORDER BY i.n
          RETURNING *),
-       ${eventCtes({ from: 'po', type: 'payout.created', data: payoutJsonSql('po') })},
+       ${startEventCtes('$1')},
        entries AS (
          INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
          SELECT $1, -i.amount, bal.available + $2 - SUM(i.amount) OVER (ORDER BY i.n), 'payout', i.id
@@ -102,18 +117,18 @@ export const listPayoutBatches = implement('list_payout_batches', async (ctx: Ac
 /** Batches with their payouts' ids (in item order) and counts by status: one query for all of them. */
 async function batchObjects(db: Queryable, rows: BatchRow[]): Promise<PayoutBatch[]> {
   if (rows.length === 0) return [];
-  const payouts = await db.query<{ batch_id: string; id: string; status: 'pending' | 'paid' | 'failed' }>(
+  const payouts = await db.query<{ batch_id: string; id: string; status: PayoutStatus }>(
     `SELECT batch_id, id, status FROM payouts WHERE batch_id = ANY($1::text[]) ORDER BY seq`,
     [rows.map((r) => r.id)],
   );
   return rows.map((r) => {
     const own = payouts.filter((p) => p.batch_id === r.id);
-    const counts = { pending: 0, paid: 0, failed: 0 };
+    const counts = { pending: 0, paid: 0, failed: 0, awaiting_approval: 0, rejected: 0, expired: 0 };
     for (const p of own) counts[p.status]++;
     return {
       object: 'payout_batch',
       id: r.id,
-      status: counts.pending > 0 ? 'processing' : 'completed',
+      status: counts.pending + counts.awaiting_approval > 0 ? 'processing' : 'completed',
       currency: r.currency,
       total_amount: r.total_amount,
       payout_count: r.payout_count,

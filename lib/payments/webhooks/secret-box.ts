@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Seals webhook signing secrets for storage (AES-256-GCM). They must be usable
@@ -13,6 +13,8 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /** A keyed digest (HMAC-SHA256 under the current key) for looking a value up without keeping it: bank accounts (issue 24). */
+  digest(purpose: string, value: string): string;
 }
 
 const keyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
@@ -28,6 +30,9 @@ export function createSecretBox(keys: Buffer[]): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', current, iv);
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
       return `v1.${currentId}.${iv.toString('base64url')}.${body.toString('base64url')}`;
+    },
+    digest(purpose, value) {
+      return createHmac('sha256', current).update(`${purpose}\0${value}`).digest('base64url');
     },
     open(sealed) {
       const [version, id, iv, body] = sealed.split('.');

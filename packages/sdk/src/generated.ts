@@ -15,6 +15,7 @@ export type WithdrawRequest = {
   amount: number;
   bank_code: "BCA" | "BNI" | "BRI" | "MANDIRI" | "PERMATA" | "CIMB" | "BSI" | "DANAMON";
   account_number: string;
+  account_holder_name?: string;
 };
 
 export type GetPayoutRequest = {
@@ -26,7 +27,7 @@ export type ListPayoutsRequest = {
   action: "list_payouts";
   limit?: number;
   starting_after?: string;
-  status?: "pending" | "paid" | "failed";
+  status?: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired";
   created_gte?: string;
   created_lt?: string;
   account_last4?: string;
@@ -35,7 +36,7 @@ export type ListPayoutsRequest = {
 
 export type SummarizePayoutsRequest = {
   action: "summarize_payouts";
-  status?: "pending" | "paid" | "failed";
+  status?: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired";
   created_gte?: string;
   created_lt?: string;
   account_last4?: string;
@@ -47,6 +48,7 @@ export type CreatePayoutBatchRequest = {
     amount: number;
     bank_code: "BCA" | "BNI" | "BRI" | "MANDIRI" | "PERMATA" | "CIMB" | "BSI" | "DANAMON";
     account_number: string;
+    account_holder_name?: string;
     reference?: string;
   }>;
 };
@@ -109,7 +111,7 @@ export type ListEventsRequest = {
   action: "list_events";
   limit?: number;
   starting_after?: string;
-  type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed";
+  type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired";
   object_id?: string;
 };
 
@@ -121,7 +123,7 @@ export type GetEventRequest = {
 export type CreateWebhookEndpointRequest = {
   action: "create_webhook_endpoint";
   url: string;
-  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed">;
+  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired">;
   description?: string;
 };
 
@@ -140,7 +142,7 @@ export type UpdateWebhookEndpointRequest = {
   action: "update_webhook_endpoint";
   id: string;
   url?: string;
-  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed">;
+  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired">;
   disabled?: boolean;
 };
 
@@ -172,7 +174,7 @@ export type ResendEventRequest = {
 export type CreateRestrictedKeyRequest = {
   action: "create_restricted_key";
   name: string;
-  permissions: Array<"balance:read" | "payouts:read" | "payouts:write" | "checkout_sessions:read" | "checkout_sessions:write" | "events:read" | "webhooks:write" | "requests:read" | "refunds:read" | "refunds:write">;
+  permissions: Array<"balance:read" | "payouts:read" | "payouts:write" | "checkout_sessions:read" | "checkout_sessions:write" | "events:read" | "webhooks:write" | "requests:read" | "refunds:read" | "refunds:write" | "payouts:approve">;
   max_payout_amount?: number;
 };
 
@@ -251,6 +253,36 @@ export type SummarizeBalanceRequest = {
   days: number;
 };
 
+export type GetPayoutApprovalPolicyRequest = {
+  action: "get_payout_approval_policy";
+};
+
+export type UpdatePayoutApprovalPolicyRequest = {
+  action: "update_payout_approval_policy";
+  required: boolean;
+  above_amount?: number;
+  for_keys?: "restricted" | "all";
+};
+
+export type ApprovePayoutsRequest = {
+  action: "approve_payouts";
+  ids?: string[];
+  batch_id?: string;
+};
+
+export type RejectPayoutsRequest = {
+  action: "reject_payouts";
+  ids?: string[];
+  batch_id?: string;
+  reason: string;
+};
+
+export type ValidateBankAccountRequest = {
+  action: "validate_bank_account";
+  bank_code: "BCA" | "BNI" | "BRI" | "MANDIRI" | "PERMATA" | "CIMB" | "BSI" | "DANAMON";
+  account_number: string;
+};
+
 export type Balance = {
   object: "balance";
   merchant: {
@@ -261,6 +293,7 @@ export type Balance = {
   available: number;
   pending_payouts: number;
   pending_refunds: number;
+  awaiting_approval: number;
   livemode: boolean;
 };
 
@@ -271,7 +304,7 @@ export type Payout = {
   currency: string;
   bank_code: string;
   account_last4: string;
-  status: "pending" | "paid" | "failed";
+  status: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired";
   failure_code: string | null;
   failure_message: string | null;
   created_at: string;
@@ -283,6 +316,19 @@ export type Payout = {
     key_name: string | null;
     type: "secret" | "restricted";
   } | null;
+  account_holder_name: string | null;
+  approval_expires_at: string | null;
+  approved_by: {
+    key_id: string;
+    key_name: string | null;
+  } | null;
+  approved_at: string | null;
+  rejected_by: {
+    key_id: string;
+    key_name: string | null;
+  } | null;
+  rejected_at: string | null;
+  rejection_reason: string | null;
   livemode: boolean;
 };
 
@@ -310,6 +356,9 @@ export type PayoutBatch = {
     pending: number;
     paid: number;
     failed: number;
+    awaiting_approval: number;
+    rejected: number;
+    expired: number;
   };
   payout_ids: string[];
   created_at: string;
@@ -360,7 +409,7 @@ export type EventList = {
 export type Event = {
   object: "event";
   id: string;
-  type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed";
+  type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired";
   created_at: string;
   data: {
     object: Record<string, unknown>;
@@ -427,7 +476,7 @@ export type WebhookDelivery = {
   object: "webhook_delivery";
   id: string;
   event_id: string;
-  event_type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed";
+  event_type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired";
   endpoint_id: string;
   status: "pending" | "succeeded" | "failed";
   attempts: number;
@@ -576,6 +625,28 @@ export type BalanceSummary = {
   }[];
 };
 
+export type PayoutApprovalPolicy = {
+  object: "payout_approval_policy";
+  required: boolean;
+  above_amount: number;
+  for_keys: "restricted" | "all";
+  expires_after_seconds: number;
+  updated_at: string | null;
+};
+
+export type BankAccountValidation = {
+  object: "bank_account_validation";
+  id: string;
+  bank_code: string;
+  account_last4: string;
+  status: "valid" | "invalid";
+  account_holder_name: string | null;
+  failure_code: string | null;
+  created_at: string;
+  expires_at: string;
+  livemode: boolean;
+};
+
 export type ErrorBody = {
   error: {
     type: string;
@@ -587,7 +658,7 @@ export type ErrorBody = {
 };
 
 /** Every code of the one error table (lib/contract/errors.ts), the console's included. Clients branch on `code`. */
-export type ErrorCode = "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "unauthorized" | "invalid_secret_key" | "card_declined" | "permission_denied" | "payout_limit_exceeded" | "cross_origin_request" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "checkout_session_not_paid" | "refund_not_pending" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_invalid_response" | "service_unavailable" | "upstream_unavailable";
+export type ErrorCode = "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "unauthorized" | "invalid_secret_key" | "card_declined" | "permission_denied" | "payout_limit_exceeded" | "cross_origin_request" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "checkout_session_not_paid" | "refund_not_pending" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_invalid_response" | "service_unavailable" | "upstream_unavailable" | "self_approval_not_allowed" | "payout_not_awaiting_approval" | "account_name_mismatch";
 
 export type Error400 = {
   error: {
@@ -625,7 +696,7 @@ export type Error402 = {
 export type Error403 = {
   error: {
     type: "permission_error";
-    code: "permission_denied" | "payout_limit_exceeded";
+    code: "permission_denied" | "payout_limit_exceeded" | "self_approval_not_allowed";
     message: string;
     /** The field (or header) the error is about, e.g. `amount` or `payouts[17].account_number`. */
     param?: string;
@@ -658,7 +729,7 @@ export type Error405 = {
 export type Error409 = {
   error: {
     type: "idempotency_error" | "invalid_request_error";
-    code: "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "checkout_session_not_paid" | "refund_not_pending";
+    code: "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "checkout_session_not_paid" | "refund_not_pending" | "payout_not_awaiting_approval";
     message: string;
     /** The field (or header) the error is about, e.g. `amount` or `payouts[17].account_number`. */
     param?: string;
@@ -691,7 +762,7 @@ export type Error415 = {
 export type Error422 = {
   error: {
     type: "invalid_request_error" | "idempotency_error";
-    code: "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused";
+    code: "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused" | "account_name_mismatch";
     message: string;
     /** The field (or header) the error is about, e.g. `amount` or `payouts[17].account_number`. */
     param?: string;
@@ -772,11 +843,16 @@ export interface Actions {
   list_refunds: { params: Omit<ListRefundsRequest, 'action'>; response: RefundList; mutates: false };
   simulate_refund: { params: Omit<SimulateRefundRequest, 'action'>; response: Refund; mutates: true };
   summarize_balance: { params: Omit<SummarizeBalanceRequest, 'action'>; response: BalanceSummary; mutates: false };
+  get_payout_approval_policy: { params: Omit<GetPayoutApprovalPolicyRequest, 'action'>; response: PayoutApprovalPolicy; mutates: false };
+  update_payout_approval_policy: { params: Omit<UpdatePayoutApprovalPolicyRequest, 'action'>; response: PayoutApprovalPolicy; mutates: true };
+  approve_payouts: { params: Omit<ApprovePayoutsRequest, 'action'>; response: PayoutList; mutates: true };
+  reject_payouts: { params: Omit<RejectPayoutsRequest, 'action'>; response: PayoutList; mutates: true };
+  validate_bank_account: { params: Omit<ValidateBankAccountRequest, 'action'>; response: BankAccountValidation; mutates: false };
 }
 
 export type ActionName = keyof Actions;
 /** Actions that change state: they always carry an idempotency key. */
-export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "create_payout_batch", "create_checkout_session", "expire_checkout_session", "simulate_payout", "simulate_checkout_payment", "create_test_topup", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "resend_event", "create_restricted_key", "revoke_api_key", "roll_secret_key", "create_refund", "simulate_refund"]);
+export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "create_payout_batch", "create_checkout_session", "expire_checkout_session", "simulate_payout", "simulate_checkout_payment", "create_test_topup", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "resend_event", "create_restricted_key", "revoke_api_key", "roll_secret_key", "create_refund", "simulate_refund", "update_payout_approval_policy", "approve_payouts", "reject_payouts"]);
 
 /** One method per action, camelCase; each calls `request` with its action name. */
 export abstract class ActionMethods<Options, Result> {
@@ -857,4 +933,14 @@ export abstract class ActionMethods<Options, Result> {
   simulateRefund(params: Actions["simulate_refund"]['params'], options?: Options) { return this.request("simulate_refund", params, options); }
   /** The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change. */
   summarizeBalance(params: Actions["summarize_balance"]['params'], options?: Options) { return this.request("summarize_balance", params, options); }
+  /** Which payouts wait for approval: none (the default), or those above above_amount made by restricted keys (for_keys "restricted") or by any key ("all"). */
+  getPayoutApprovalPolicy(options?: Options) { return this.request("get_payout_approval_policy", {}, options); }
+  /** Sets the approval policy (above_amount 0 and for_keys "restricted" unless given); payouts made from then on follow it. */
+  updatePayoutApprovalPolicy(params: Actions["update_payout_approval_policy"]['params'], options?: Options) { return this.request("update_payout_approval_policy", params, options); }
+  /** Approves payouts awaiting approval (ids, or every waiting payout of batch_id): each becomes pending and settles as usual. All or nothing; never the calling key's own payouts. */
+  approvePayouts(params: Actions["approve_payouts"]['params'] = {}, options?: Options) { return this.request("approve_payouts", params, options); }
+  /** Rejects payouts awaiting approval with a reason: each ends rejected and its amount returns to available. All or nothing; never the calling key's own payouts. */
+  rejectPayouts(params: Actions["reject_payouts"]['params'], options?: Options) { return this.request("reject_payouts", params, options); }
+  /** Looks up the account's holder name at the bank before a payout (test mode: 4000000001 is invalid); the result is reused for 24 hours. */
+  validateBankAccount(params: Actions["validate_bank_account"]['params'], options?: Options) { return this.request("validate_bank_account", params, options); }
 }

@@ -1,0 +1,28 @@
+// /settings: the merchant's payout approval policy (issue 24); only the secret key changes it.
+import { ApprovalPolicyForm } from '@/components/approval-policy-form';
+import { ConsoleShell } from '@/components/console-shell';
+import { viewerCan } from '@/lib/client/viewer';
+import { env } from '@/lib/config/env';
+import { pageData } from '@/lib/console/page-data';
+import { requireSession } from '@/lib/session/session';
+
+export const metadata = { title: 'Settings · Merchant Console' };
+
+export default async function SettingsPage() {
+  const session = await requireSession();
+  if (!viewerCan(session.viewer, 'secret_key')) return <ConsoleShell viewer={session.viewer} needs="secret_key" />;
+  const policy = await pageData(session, async () => (await session.api.getApprovalPolicy()).data);
+  return (
+    <ConsoleShell viewer={session.viewer} needs="secret_key">
+      <h1>Settings</h1>
+      <section className="card" aria-labelledby="policy-heading">
+        <h2 id="policy-heading">Payout approvals</h2>
+        <p className="muted">
+          Payouts the policy catches wait in Approvals until a second key approves them; their amount is held out of your available balance.
+          Unapproved payouts expire after {Math.round(policy.expires_after_seconds / 86_400)} days.
+        </p>
+        <ApprovalPolicyForm initial={policy} retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS} />
+      </section>
+    </ConsoleShell>
+  );
+}
