@@ -22,7 +22,7 @@ export async function ledgerCheck(db: Queryable, merchantId: string) {
  * The money invariant with refunds, in one statement: available and the ledger's sum;
  * pending_refunds and the sum of pending refunds; everything in (the ledger's opening
  * balances, top-ups and checkout payments) minus everything out (paid payouts, succeeded
- * refunds) against available + pending_payouts + pending_refunds; and sessions whose
+ * refunds) against available + pending_payouts + awaiting_approval + pending_refunds; and sessions whose
  * amount_refunded is not the sum of their refunds that did not fail (none, when exact).
  */
 export async function refundCheck(db: Queryable, merchantId: string) {
@@ -35,7 +35,7 @@ export async function refundCheck(db: Queryable, merchantId: string) {
             b.pending_payouts AS "pendingPayouts",
             b.pending_refunds AS "pendingRefunds",
             (SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE merchant_id = $1 AND status = 'pending') AS "pendingRefundSum",
-            b.available + b.pending_payouts + b.pending_refunds AS held,
+            b.available + b.pending_payouts + b.awaiting_approval + b.pending_refunds AS held,
             (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE merchant_id = $1 AND kind IN ('opening_balance', 'adjustment', 'topup', 'checkout_payment'))
               - (SELECT COALESCE(SUM(amount), 0) FROM payouts WHERE merchant_id = $1 AND status = 'paid')
               - (SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE merchant_id = $1 AND status = 'succeeded') AS "inMinusOut",

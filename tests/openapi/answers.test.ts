@@ -79,6 +79,7 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('list_requests', { request_action: 'withdraw', limit: 2 });
     await call('get_idempotent_request', { idempotency_key: 'oa-1' });
     await call('list_balance_transactions', { limit: 5 });
+    await call('summarize_balance', { days: 7 });
     const refund = (await call('create_refund', { checkout_session_id: session.id, amount: 5_000, reason: 'Too much tea' }, { idempotencyKey: 'oa-re' })).body;
     await call('get_refund', { id: refund.id });
     await call('list_refunds', { checkout_session_id: session.id, status: 'pending' });

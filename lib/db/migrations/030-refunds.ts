@@ -20,7 +20,7 @@ ALTER TABLE checkout_sessions
 ALTER TABLE balances
   ADD COLUMN pending_refunds bigint NOT NULL DEFAULT 0 CHECK (pending_refunds >= 0 AND pending_refunds <= 9007199254740991),
   DROP CONSTRAINT IF EXISTS balances_total_exact,
-  ADD CONSTRAINT balances_total_exact CHECK (available + pending_payouts + pending_refunds <= 9007199254740991);
+  ADD CONSTRAINT balances_total_exact CHECK (available + pending_payouts + awaiting_approval + pending_refunds <= 9007199254740991);
 
 ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_kind_check;
 ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_kind_check
@@ -54,5 +54,6 @@ CREATE INDEX refunds_due ON refunds (settle_after) WHERE status = 'pending';
 
 ALTER TABLE events DROP CONSTRAINT IF EXISTS events_type_check;
 ALTER TABLE events ADD CONSTRAINT events_type_check CHECK (type IN ('payout.created', 'payout.paid', 'payout.failed',
-  'checkout_session.completed', 'checkout_session.expired', 'refund.created', 'refund.succeeded', 'refund.failed'));
+  'checkout_session.completed', 'checkout_session.expired', 'payout.awaiting_approval', 'payout.approved', 'payout.rejected',
+  'payout.expired', 'refund.created', 'refund.succeeded', 'refund.failed'));
 `;
