@@ -51,7 +51,8 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
   // pg_terminate_backend with load): every client gets a listener of its own for its whole life. The
   // query in flight still fails on its own, and a transaction marks its client broken (below).
   pool.on('connect', (client) => client.on('error', () => {}));
-  const named = limits.preparedStatements ?? true;
+  // PgBouncer 1.18 in transaction mode cannot carry a named statement from one server connection to the next.
+  const named = pooler !== 'transaction' && (limits.preparedStatements ?? true);
   const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
     const name = named ? preparedName(sql) : undefined;
     const result = name ? await client.query({ name, text: sql, values: params as unknown[] }) : await client.query(sql, params as unknown[]);

@@ -43,6 +43,7 @@ describe.runIf(postgresUrl)('a start refused for its settings leaves the databas
     ['npm start without SESSION_SECRET', 'scripts/start.ts', { SECRETS_ENCRYPTION_KEY: SEALING_KEY }, /SESSION_SECRET must be set/],
     // The webhook sealing key: every instance must open the others' secrets.
     ['npm run start:api without SECRETS_ENCRYPTION_KEY', 'scripts/start-api.ts', { SESSION_SECRET }, /SECRETS_ENCRYPTION_KEY must be set/],
+    ['npm run start:api behind a transaction pooler without DATABASE_DIRECT_URL', 'scripts/start-api.ts', { SESSION_SECRET, SECRETS_ENCRYPTION_KEY: SEALING_KEY, DATABASE_POOLER: 'transaction' }, /DATABASE_DIRECT_URL must be set/],
     ['npm start without either: both named at once', 'scripts/start.ts', {}, /SESSION_SECRET must be set[\s\S]*SECRETS_ENCRYPTION_KEY must be set/],
   ])('%s: exit 1 naming it, no table, no key printed', async (_name, script, env, message) => {
     const url = await createSchemaUrl();
