@@ -27,7 +27,10 @@ export function connectionDrain(server: http.Server, idleMs: number) {
   const closeWhenIdle = (socket: net.Socket, c: Connection) => {
     clearTimeout(c.timer);
     const wait = Math.max(0, idleMs - (performance.now() - c.idleSince));
-    c.timer = setTimeout(() => socket.destroy(), wait);
+    // Timers run before the event loop reads sockets: after a busy stretch (a blocked loop), a
+    // request may be waiting, unread, on a connection that looks idle. setImmediate runs after
+    // that read, when its 'request' has been seen (busy > 0) and the connection is kept.
+    c.timer = setTimeout(() => setImmediate(() => c.busy === 0 && socket.destroy()), wait);
     c.timer.unref();
   };
 
@@ -62,7 +65,8 @@ export function connectionDrain(server: http.Server, idleMs: number) {
     /** Stops accepting and drains as above; resolves once every connection is closed (by the grace deadline at the latest). */
     async drain(graceMs: number) {
       draining = true;
-      // net's close stops listening; http's would also close every idle connection at once, the race above.
+      // net's close stops listening, at once: a connect after the signal is refused (nothing sent, the
+      // client goes elsewhere); http's close would also close every idle connection, the race above.
       const stopped = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
       for (const [socket, c] of connections) if (c.busy === 0) closeWhenIdle(socket, c);
       if (connections.size > 0) {

@@ -35,7 +35,7 @@ function post(agent: http.Agent, port: number, body: string, headers: Record<str
       res.once('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
       res.once('error', reject);
     });
-    req.once('error', reject);
+    req.once('error', (error) => reject(Object.assign(error, { reused: req.reusedSocket })));
     req.end(body);
   });
 }
@@ -48,6 +48,8 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
     const { merchantId, available: before } = await d.balance();
     const r: Run = { kind, cleanExit: false, answered: 0, answeredAfterSignal: 0, connectionClose: 0, fiveXX: 0, resets: [], refused: 0, paid: 0, msToExit: 0 };
     let signalled = false;
+    let signalAt = 0;
+    const perClient = Array<number>(CLIENTS).fill(0);
     const client = async (c: number) => {
       // A client of its own with one kept-alive connection, as a merchant's server keeps one.
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -60,6 +62,7 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
           try {
             const res = await post(agent, server.port, body, headers);
             r.answered++;
+            perClient[c]!++;
             if (signalled) r.answeredAfterSignal++;
             if (res.status >= 500) r.fiveXX++;
             if (res.connection === 'close') r.connectionClose++;
@@ -68,7 +71,7 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
             const code = (error as NodeJS.ErrnoException).code;
             // Not listening any more: the connect is refused, nothing was sent; a balancer retries elsewhere.
             if (code === 'ECONNREFUSED') r.refused++;
-            else r.resets.push(`${code ?? ''} ${(error as Error).message}`);
+            else r.resets.push(`${code ?? ''} ${(error as Error).message} (${(error as { reused?: boolean }).reused ? 'kept-alive' : 'new'} connection, ${signalled ? `${Math.round(performance.now() - signalAt)} ms after SIGTERM` : 'before SIGTERM'})`);
             return;
           }
         }
@@ -77,10 +80,14 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
       }
     };
     const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
+    // Every client on its kept-alive connection, answered a few times (a process that just started,
+    // on a busy machine, accepts its first connections late), then the load a while longer.
+    while (perClient.some((n) => n < 3)) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, loadMs));
     const exited = new Promise<number | null>((resolve) => server.child!.once('exit', (code) => resolve(code)));
     const t = performance.now();
     signalled = true;
+    signalAt = t;
     server.child!.kill('SIGTERM');
     r.cleanExit = (await exited) === 0;
     r.msToExit = Math.round(performance.now() - t);
