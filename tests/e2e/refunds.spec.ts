@@ -137,3 +137,39 @@ test('the refund route: a cross-origin POST is refused and refunds nothing; bad 
   expect([ok.status(), again.status(), (await again.json()).replayed]).toEqual([200, 200, true]);
   expect((await payments({ action: 'list_refunds', checkout_session_id: session.id })).data).toHaveLength(1);
 });
+
+test('a lost answer: the refund form says the outcome is unknown, asks again with the same key, and one refund exists', async ({ signedIn: page, payments }) => {
+  const session = await payments({ action: 'create_checkout_session', amount: 40_000 });
+  await payments({ action: 'simulate_checkout_payment', id: session.id });
+  const bodies: { idempotency_key: string }[] = [];
+  let dropped = false;
+  await page.route('**/api/checkout-sessions/*/refunds', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    bodies.push(route.request().postDataJSON());
+    if (dropped) return route.continue();
+    dropped = true;
+    // The server refunds; the browser never hears back.
+    expect((await route.fetch()).status()).toBe(200);
+    await route.abort('connectionreset');
+  });
+  await page.goto(`/checkout-sessions/${session.id}`);
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await page.getByRole('button', { name: 'Refund IDR 40,000' }).click();
+  await expect(page.getByText(/Outcome unknown/)).toBeVisible();
+  await expect(page.getByTestId('refund-created')).toContainText('Replayed', { timeout: 15_000 });
+  expect(bodies.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(bodies.map((b) => b.idempotency_key)).size).toBe(1);
+  const refunds = (await payments({ action: 'list_refunds', checkout_session_id: session.id })).data;
+  expect(refunds.map((r: any) => r.amount)).toEqual([40_000]);
+});
+
+test('a double click refunds once', async ({ signedIn: page, payments }) => {
+  const session = await payments({ action: 'create_checkout_session', amount: 15_000 });
+  await payments({ action: 'simulate_checkout_payment', id: session.id });
+  await page.goto(`/checkout-sessions/${session.id}`);
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await page.getByRole('button', { name: 'Refund IDR 15,000' }).dblclick();
+  await expect(page.getByTestId('refund-created')).toBeVisible();
+  const refunds = (await payments({ action: 'list_refunds', checkout_session_id: session.id })).data;
+  expect(refunds.map((r: any) => r.amount)).toEqual([15_000]);
+});
