@@ -111,3 +111,65 @@ test('a refund by keyboard alone: the form, the review and the refund', async ({
   await expect(page.getByTestId('refund-created')).toBeVisible();
   await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '20000');
 });
+
+test('the refund route: a cross-origin POST is refused and refunds nothing; bad fields name themselves; the API refusal comes through', async ({ signedIn: page, payments }) => {
+  const session = await payments({ action: 'create_checkout_session', amount: 20_000 });
+  await payments({ action: 'simulate_checkout_payment', id: session.id });
+  const route = `/api/checkout-sessions/${session.id}/refunds`;
+  const origin = new URL(page.url()).origin;
+  const evil = origin.replace(/:(\d+)$/, (_m, p) => `:${Number(p) + 1}`);
+  const cookie = (await page.context().cookies(origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const forged = await page.request.post(route, {
+    headers: { cookie, origin: evil, 'sec-fetch-site': 'same-site', 'content-type': 'application/json' },
+    data: { amount: 20_000, idempotency_key: 'evil-refund-0001' },
+  });
+  expect([forged.status(), (await forged.json()).error.code]).toEqual([403, 'cross_origin_request']);
+  expect((await payments({ action: 'list_refunds', checkout_session_id: session.id })).data).toEqual([]);
+
+  const bad = await page.request.post(route, { data: { amount: 1.5, idempotency_key: 'bad-refund-0001' } });
+  expect([bad.status(), (await bad.json()).error]).toEqual([400, expect.objectContaining({ code: 'invalid_request', param: 'amount' })]);
+  const badId = await page.request.get('/api/checkout-sessions/po_123/refunds');
+  expect(badId.status()).toBe(400);
+  const over = await page.request.post(route, { data: { amount: 20_001, idempotency_key: 'over-refund-0001' } });
+  expect([over.status(), (await over.json()).error]).toEqual([422, expect.objectContaining({ code: 'refund_amount_exceeded', param: 'amount' })]);
+  const ok = await page.request.post(route, { data: { amount: 20_000, reason: 'Canceled', idempotency_key: 'ok-refund-0001' } });
+  const again = await page.request.post(route, { data: { amount: 20_000, reason: 'Canceled', idempotency_key: 'ok-refund-0001' } });
+  expect([ok.status(), again.status(), (await again.json()).replayed]).toEqual([200, 200, true]);
+  expect((await payments({ action: 'list_refunds', checkout_session_id: session.id })).data).toHaveLength(1);
+});
+
+test('a lost answer: the refund form says the outcome is unknown, asks again with the same key, and one refund exists', async ({ signedIn: page, payments }) => {
+  const session = await payments({ action: 'create_checkout_session', amount: 40_000 });
+  await payments({ action: 'simulate_checkout_payment', id: session.id });
+  const bodies: { idempotency_key: string }[] = [];
+  let dropped = false;
+  await page.route('**/api/checkout-sessions/*/refunds', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    bodies.push(route.request().postDataJSON());
+    if (dropped) return route.continue();
+    dropped = true;
+    // The server refunds; the browser never hears back.
+    expect((await route.fetch()).status()).toBe(200);
+    await route.abort('connectionreset');
+  });
+  await page.goto(`/checkout-sessions/${session.id}`);
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await page.getByRole('button', { name: 'Refund IDR 40,000' }).click();
+  await expect(page.getByText(/Outcome unknown/)).toBeVisible();
+  await expect(page.getByTestId('refund-created')).toContainText('Replayed', { timeout: 15_000 });
+  expect(bodies.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(bodies.map((b) => b.idempotency_key)).size).toBe(1);
+  const refunds = (await payments({ action: 'list_refunds', checkout_session_id: session.id })).data;
+  expect(refunds.map((r: any) => r.amount)).toEqual([40_000]);
+});
+
+test('a double click refunds once', async ({ signedIn: page, payments }) => {
+  const session = await payments({ action: 'create_checkout_session', amount: 15_000 });
+  await payments({ action: 'simulate_checkout_payment', id: session.id });
+  await page.goto(`/checkout-sessions/${session.id}`);
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await page.getByRole('button', { name: 'Refund IDR 15,000' }).dblclick();
+  await expect(page.getByTestId('refund-created')).toBeVisible();
+  const refunds = (await payments({ action: 'list_refunds', checkout_session_id: session.id })).data;
+  expect(refunds.map((r: any) => r.amount)).toEqual([15_000]);
+});

@@ -20,7 +20,7 @@ test('without a session, pages redirect to /login and API routes answer 401 JSON
   await page.goto('/dashboard');
   // The target survives sign-in (tests/e2e/deep-link.spec.ts).
   await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
-  for (const path of ['/api/balance', '/api/payouts', '/api/payouts/po_x', '/api/checkout-sessions']) {
+  for (const path of ['/api/balance', '/api/payouts', '/api/payouts/po_x', '/api/checkout-sessions', '/api/checkout-sessions/cs_x/refunds']) {
     const res = await request.get(path);
     expect(res.status(), path).toBe(401);
     expect((await res.json()).error.code).toBe('unauthorized');
