@@ -1,6 +1,8 @@
 // Payout approvals (maker-checker) and the account holder's name, issue 24 (docs/api.md, "Payout approvals"), on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '@/lib/log';
 import { expireUnapprovedPayouts } from '@/lib/payments/payout-approvals';
+import { startBackgroundJobs } from '@/lib/server/background-jobs';
 import { settleDuePayouts } from '@/lib/payments/settlement';
 import type { Queryable } from '@/lib/db/types';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
@@ -302,5 +304,23 @@ describe.each(backends)('payout approval expiry ($name)', (backend) => {
     expect(entries.map((e) => e.amount).sort()).toEqual([100_000, 200_000]);
     expect(entries[1]!.balance_after).toBe(after.available);
     expect(await expireUnapprovedPayouts(api().db)).toBe(0);
+  });
+
+  it('is a background job of the runtime: a waiting payout past its expiry ends expired without anyone calling', async () => {
+    const secret = as(api(), api().merchant.secretKey);
+    await secret({ action: 'update_payout_approval_policy', required: true, for_keys: 'all' });
+    const w = (await secret(withdrawal(50_000))).body;
+    const runs: string[] = [];
+    const jobs = startBackgroundJobs(api().db, createLogger({ level: 'silent' }), {
+      idempotencyTtlSeconds: 86_400, publicOrigin: api().url, tickMs: 50, observe: (job, outcome) => runs.push(`${job}:${outcome}`),
+    });
+    try {
+      await expect.poll(async () => (await secret({ action: 'get_payout', id: w.id })).body.status, { timeout: 10_000 }).toBe('expired');
+    } finally {
+      await jobs.stop();
+    }
+    expect(runs).toContain('payout_approval_expiry:ok');
+    expect(await eventsOf(api().db, w.id)).toEqual(['payout.created', 'payout.awaiting_approval', 'payout.expired']);
+    expect((await figures(api().db, api().merchant.id)).awaiting).toBe(0);
   });
 });
