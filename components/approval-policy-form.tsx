@@ -57,15 +57,14 @@ export function ApprovalPolicyForm({ initial, retentionSeconds }: { initial: Pay
           </span>
         )}
       </div>
-      <fieldset className="field">
-        <legend>Whose payouts</legend>
-        <label>
-          <input type="radio" name="for_keys" checked={forKeys === 'restricted'} onChange={() => setForKeys('restricted')} /> Restricted keys only
-        </label>
-        <label>
-          <input type="radio" name="for_keys" checked={forKeys === 'all'} onChange={() => setForKeys('all')} /> Every key, the secret key too
-        </label>
-      </fieldset>
+      <div className="field">
+        <label htmlFor="policy-for-keys">Whose payouts</label>
+        {/* A select, not radios: every control of a console page is reached by Tab. */}
+        <select id="policy-for-keys" value={forKeys} onChange={(e) => setForKeys(e.target.value === 'all' ? 'all' : 'restricted')}>
+          <option value="restricted">Restricted keys only</option>
+          <option value="all">Every key, the secret key too</option>
+        </select>
+      </div>
       {mutation.isSuccess ? (
         <p className="success" role="status">
           Saved: payouts made from now on follow it.{' '}

@@ -50,6 +50,28 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
   });
   afterAll(async () => db.close());
 
+  it('writes payouts that wait for approval in the same group: held in awaiting_approval, created then awaiting_approval (issue 24)', async () => {
+    const m = await createMerchant(db, { name: 'Group approvals', openingBalance: 500_000 });
+    const caught = { ...m, payoutApproval: { required: true, aboveAmount: 50_000, forKeys: 'all' as const } };
+    const sizes: number[] = [];
+    const groups = createWithdrawGroups(db, { waitSeconds: 5, onGroup: (n) => sizes.push(n) });
+    const reqs = [request(db, caught, 60_000, 'ga-1'), request(db, caught, 40_000, 'ga-2'), request(db, caught, 70_000)];
+    const results = await Promise.allSettled(reqs.map((r) => groups.submit(r)));
+    expect(sizes).toEqual([3]);
+    expect(settled(results)).toEqual([[200, false], [200, false], [200, false]]);
+    const rows = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE merchant_id = $1 ORDER BY seq`, [m.id]);
+    expect(rows.map((r) => r.status)).toEqual(['awaiting_approval', 'pending', 'awaiting_approval']);
+    // Each answer, decided before the statement, is the row as written.
+    results.forEach((r, i) => expect(JSON.parse((r as PromiseFulfilledResult<StoredResult>).value.body)).toEqual(payoutObject(rows[i]!)));
+    const [balance] = await db.query('SELECT available, pending_payouts, awaiting_approval FROM balances WHERE merchant_id = $1', [m.id]);
+    expect(balance).toEqual({ available: 330_000, pending_payouts: 40_000, awaiting_approval: 130_000 });
+    const ids = reqs.map((r) => r.prepared.row.payoutId);
+    const events = await db.query<{ object_id: string; type: string }>('SELECT object_id, type FROM events WHERE merchant_id = $1 ORDER BY seq', [m.id]);
+    expect(events.map((e) => [e.object_id, e.type])).toEqual([
+      [ids[0], 'payout.created'], [ids[0], 'payout.awaiting_approval'], [ids[1], 'payout.created'], [ids[2], 'payout.created'], [ids[2], 'payout.awaiting_approval'],
+    ]);
+  });
+
   it('applies one group in arrival order against a running balance: one that would overdraw is refused alone, the others go', async () => {
     const m = await createMerchant(db, { name: 'Group', openingBalance: 100_000 });
     const sizes: number[] = [];
