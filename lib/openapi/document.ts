@@ -51,7 +51,8 @@ const NAMED_ANSWERS = new Map<z.ZodType, string>([
  * app server serves it at GET /v1/openapi.json, `npm run generate` writes
  * docs/openapi.json, and a test fails when that copy is stale.
  */
-export function buildOpenApiDocument(version = '1.0.0') {
+/** `baseUrl`: where the API is served (the running server's public origin; the committed file's default is local). */
+export function buildOpenApiDocument(baseUrl = 'http://localhost:3000', version = '1.0.0') {
   const requests = new Map<z.ZodType, string>(ACTION_NAMES.map((name) => [ACTIONS[name].request, requestSchemaName(name)]));
   const responses = new Map<z.ZodType, string>();
   const actions = {} as Record<ActionName, ActionEntry>;
@@ -97,7 +98,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
       version,
       description: infoDescription(),
     },
-    servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://localhost:3000', description: 'Where the API is served.' } } }],
+    servers: [{ url: '{base_url}', variables: { base_url: { default: baseUrl, description: 'Where the API is served.' } } }],
     security: [{ bearerAuth: [] }],
     paths: {
       [API_PATH]: {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
 import { API_PATH, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
 import { nextRequestId } from '../payments/request-id';
-import { hostGuard } from './allowed-host';
+import { hostGuard, listeningOrigin } from './allowed-host';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { connectionDrain } from './connection-drain';
 import { nodeHandler } from './node-http';
@@ -51,6 +51,8 @@ export function createAppServer(opts: AppServerOptions) {
   const inFlight = new Set<http.ServerResponse>();
   // Set by listen(), which knows the port: a foreign Host never reaches a link (allowed-host.ts).
   let guardHost = (host: string | undefined) => host ?? 'localhost';
+  // Where the OpenAPI document says the API is served: PUBLIC_BASE_URL, else the listening address (never a request's Host).
+  let publicOrigin = runtime.settings.PUBLIC_BASE_URL ?? listeningOrigin(runtime.settings);
 
   const server = http.createServer((req, res) => {
     connections.track(req, res);
@@ -113,7 +115,7 @@ export function createAppServer(opts: AppServerOptions) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(res, 405, '{"error":{"type":"invalid_request_error","code":"method_not_allowed","message":"Only GET is served here."}}', { allow: 'GET, HEAD' });
     }
-    openApiBody ??= JSON.stringify(buildOpenApiDocument());
+    openApiBody ??= JSON.stringify(buildOpenApiDocument(publicOrigin));
     // Public and the same for everyone: a browser or a code generator may read it from any origin.
     send(res, 200, openApiBody, { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' });
   }
@@ -138,6 +140,7 @@ export function createAppServer(opts: AppServerOptions) {
           server.off('error', reject);
           const listening = { HOST: hostname ?? runtime.settings.HOST, PORT: (server.address() as AddressInfo).port };
           guardHost = hostGuard({ ...runtime.settings, ...listening });
+          publicOrigin = runtime.settings.PUBLIC_BASE_URL ?? listeningOrigin(listening);
           resolve();
         });
       });

@@ -204,7 +204,8 @@ describe('the OpenAPI document', () => {
     const res = await fetch(url + '/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    // Its server is where this one listens (PUBLIC_BASE_URL when set), never a request's Host.
+    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(url))));
     const post = await fetch(url + '/v1/openapi.json', { method: 'POST' });
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
   });
