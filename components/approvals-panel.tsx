@@ -64,6 +64,12 @@ export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { can
           ? `${summary.data.count} ${summary.data.count === 1 ? 'payout waits' : 'payouts wait'} for approval, ${formatMoney(summary.data.total_amount, summary.data.currency)} in all.`
           : 'Counting the payouts that wait…'}
       </p>
+      {summary.data && payouts.length > 0 && summary.data.count > payouts.length && (
+        // The list is one page; say so rather than let a long queue look shorter than it is.
+        <p data-testid="approvals-shown">
+          Showing the newest {payouts.length} of {summary.data.count}: decided ones leave the list and the next ones take their place.
+        </p>
+      )}
       {list.isError && (
         <p className="error" role="alert">
           The payouts could not be loaded: <ErrorText error={list.error} />
