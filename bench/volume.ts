@@ -246,7 +246,7 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
         ['list_requests status=422', { action: 'list_requests', limit: 20, status: 422 }],
         ['list_webhook_deliveries first page', { action: 'list_webhook_deliveries', limit: 20 }],
         ['list_webhook_deliveries by endpoint', { action: 'list_webhook_deliveries', limit: 20, endpoint_id: failedHook.id }],
-        ['list_webhook_deliveries by event', { action: 'list_webhook_deliveries', limit: 20, event_id: failedEvent?.id }],
+        ['list_webhook_deliveries by event', { action: 'list_webhook_deliveries', limit: 20, event_id: failedEvent?.event_id }],
         ['list_payout_batches first page', { action: 'list_payout_batches', limit: 20 }],
       ];
       const consoleRoutes: [string, string][] = [
