@@ -79,6 +79,7 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('list_requests', { request_action: 'withdraw', limit: 2 });
     await call('get_idempotent_request', { idempotency_key: 'oa-1' });
     await call('list_balance_transactions', { limit: 5 });
+    await call('summarize_balance', { days: 7 });
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });
 
