@@ -113,6 +113,6 @@ describe.runIf(postgresUrl)('the index migration under load (postgres)', () => {
       [name],
     );
     expect(def!.valid).toBe(true);
-    expect(def!.def).toContain('(merchant_id, status, seq) WHERE (status <> ');
+    expect(def!.def).toContain('(merchant_id, status, seq)');
   });
 });
