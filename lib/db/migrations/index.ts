@@ -9,7 +9,7 @@ import { sql as requestLog } from './008-request-log';
 import { sql as consoleSessionsOwnStore } from './009-console-sessions-own-store';
 import { sql as dailyFigures } from './010-daily-figures';
 import { sql as eventCopies } from './011-event-copies';
-import { readIndexes } from './012-read-indexes';
+import { readIndexes, replacedIndexes } from './012-read-indexes';
 import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
 
@@ -34,7 +34,7 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 9, name: 'console-sessions-own-store', sql: consoleSessionsOwnStore },
   { version: 10, name: 'daily-figures', sql: dailyFigures },
   { version: 11, name: 'event-copies', sql: eventCopies },
-  { version: 12, name: 'read-indexes', indexes: readIndexes },
+  { version: 12, name: 'read-indexes', indexes: readIndexes, drop: replacedIndexes },
   { version: 20, name: 'payout-approvals', sql: payoutApprovals },
   { version: 30, name: 'refunds', sql: refunds },
 ];
