@@ -7,48 +7,13 @@ import { migrate } from '../lib/db/migrate';
 import { migrations } from '../lib/db/migrations';
 import { openPostgresDb } from '../lib/db/postgres-db';
 import { createMerchant } from '../lib/payments/merchants';
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import type { Db } from '../lib/db/types';
-import { createLogger } from '../lib/log';
-import { createPaymentCore } from '../lib/payments/payment-api';
-import { createRequestLog } from '../lib/payments/request-log';
-import { createSecretBox } from '../lib/payments/webhooks/secret-box';
-import { nodeHandler } from '../lib/server/node-http';
-import http from 'node:http';
-import { API_PATH } from '../tests/helpers/api-path';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
 import { explain, historyReads, readCatalog, recording, type PlanSummary, type Recorded } from '../tests/helpers/read-plans';
 import { writeHistory } from '../tests/helpers/volume-data';
+import { startInProcessApi } from './in-process-api';
 
 const N = Number(process.env.EXPLAIN_PAYOUTS ?? 200_000);
-
-/** The core on node:http over `db` with a merchant (what the test suite's startTestApi does; it imports vitest). */
-async function startApi(db: Db) {
-  const silent = createLogger({ level: 'silent' });
-  const requestLog = createRequestLog(db, silent);
-  const core = createPaymentCore({
-    db, requestLog, log: silent,
-    settings: { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, authFailuresPerMinute: 1_000, secretBox: createSecretBox([randomBytes(32)]) },
-  });
-  const merchant = await createMerchant(db, { name: 'Busy', openingBalance: 1_000_000_000 });
-  const server = http.createServer(nodeHandler(core));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PATH}`;
-  return {
-    merchant,
-    async call(body: Record<string, unknown>) {
-      const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const text = await res.text();
-      return { status: res.status, text, body: JSON.parse(text) };
-    },
-    async close() {
-      await requestLog.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 async function main() {
   const db = openPostgresDb(await createSchemaUrl(), 5);
@@ -57,7 +22,7 @@ async function main() {
   const [otherKey] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
   await writeHistory(db, { merchantId: other.id, keyId: otherKey!.id, n: N / 4, tag: 'o' });
   const log: Recorded[] = [];
-  const api = await startApi(recording(db, log));
+  const api = await startInProcessApi(recording(db, log), { openingBalance: 1_000_000_000, settlementDelaySeconds: 3 });
   const endpoint = (await api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
   const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
   await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, endpointId: endpoint.id, n: N, tag: 'm' });

@@ -1,44 +1,26 @@
 // What each payout costs on disk, table by table and index by index (PostgreSQL): STORAGE_PAYOUTS payouts
 // (default 20,000) made through the core in batches of 1,000 (2% failing), every one settled, then VACUUM.
 // Run: DATABASE_URL=postgres://… npx tsx bench/storage-breakdown.ts
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
-import { createLogger } from '../lib/log';
-import { createMerchant } from '../lib/payments/merchants';
-import { createPaymentCore } from '../lib/payments/payment-api';
-import { createRequestLog } from '../lib/payments/request-log';
 import { settleDuePayouts } from '../lib/payments/settlement';
-import { createSecretBox } from '../lib/payments/webhooks/secret-box';
-import http from 'node:http';
-import { nodeHandler } from '../lib/server/node-http';
-import { API_PATH } from '../tests/helpers/api-path';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
+import { startInProcessApi } from './in-process-api';
 
 const N = Number(process.env.STORAGE_PAYOUTS ?? 20_000);
 
 async function main() {
   const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 4 });
-  const silent = createLogger({ level: 'silent' });
-  const requestLog = createRequestLog(db, silent);
-  const core = createPaymentCore({
-    db, requestLog, log: silent,
-    settings: { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 0, authFailuresPerMinute: 1_000, secretBox: createSecretBox([randomBytes(32)]) },
-  });
-  const merchant = await createMerchant(db, { name: 'Busy', openingBalance: 1_000_000_000_000 });
-  const server = http.createServer(nodeHandler(core));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PATH}`;
+  const api = await startInProcessApi(db, { openingBalance: 1_000_000_000_000, settlementDelaySeconds: 0 });
   for (let b = 0; b < N / 1000; b++) {
     const payouts = Array.from({ length: 1000 }, (_, i) => ({
       amount: 10_000 + i, bank_code: 'BCA', account_number: i % 50 === 0 ? '4000000002' : String(1_000_000_000 + ((b * 1000 + i) * 7919) % 8_999_999_999), reference: `vol-${b}-${i}`,
     }));
-    const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json', 'x-service-idempotency': randomUUID() }, body: JSON.stringify({ action: 'create_payout_batch', payouts }) });
-    if (res.status !== 200) throw new Error(await res.text());
+    const res = await api.call({ action: 'create_payout_batch', payouts }, randomUUID());
+    if (res.status !== 200) throw new Error(res.text);
   }
   while ((await settleDuePayouts(db, { batchSize: 1000, maxBatches: 100 })).paid > 0);
-  await requestLog.stop();
-  server.close();
+  await api.close();
   await db.exec('VACUUM ANALYZE');
   const rows = await db.query<{ table: string; name: string; bytes: number }>(
     `SELECT t.relname AS table, t.relname || ' (heap+toast)' AS name, pg_table_size(t.oid) AS bytes FROM pg_class t

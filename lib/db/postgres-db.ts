@@ -59,59 +59,59 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
     return result.rows as T[];
   };
 
+  const scoped = (client: pg.PoolClient): Queryable => ({
+    query: (sql, params) => run(client, sql, params),
+    exec: async (sql) => void (await client.query(sql)),
+  });
+  /**
+   * A pooled connection for `fn`. A connection the server drops while checked out (restart, failover,
+   * pg_terminate_backend) emits 'error' on the client: unheard, it would end the process. The query in
+   * flight fails on its own; the client is then thrown away instead of going back to the pool, as it is
+   * when `fn` calls `markBroken`.
+   */
+  async function checkedOut<T>(fn: (client: pg.PoolClient, markBroken: () => void) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken = false;
+    const markBroken = () => {
+      broken = true;
+    };
+    client.on('error', markBroken);
+    try {
+      return await fn(client, markBroken);
+    } finally {
+      client.off('error', markBroken);
+      client.release(broken);
+    }
+  }
+
   return {
     kind: 'postgres',
     query: (sql, params) => run(pool, sql, params),
     exec: async (sql) => void (await pool.query(sql)),
-    async transaction(fn, opts = {}) {
-      const client = await pool.connect();
-      let broken = false;
-      // A connection the server drops while checked out (restart, failover, pg_terminate_backend)
-      // emits 'error' on the client: unheard, it would end the process. The query in flight
-      // fails on its own; the client is then thrown away instead of going back to the pool.
-      const onError = () => {
-        broken = true;
-      };
-      client.on('error', onError);
-      try {
+    transaction: (fn, opts = {}) =>
+      checkedOut(async (client, markBroken) => {
         // One round trip: BEGIN, the limits behind a pooler, and the transaction's lock bound (an integer, so inlined safely).
         const lockTimeout = opts.lockTimeoutMs === undefined ? '' : `; SET LOCAL lock_timeout = '${Math.max(1, Math.round(opts.lockTimeoutMs))}ms'`;
-        await client.query(`BEGIN${transactionLimits}${lockTimeout}`);
-        const scoped: Queryable = {
-          query: (sql, params) => run(client, sql, params),
-          exec: async (sql) => void (await client.query(sql)),
-        };
-        const result = await fn(scoped);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
-        throw error;
-      } finally {
-        client.off('error', onError);
-        client.release(broken);
-      }
-    },
-    async session(fn) {
-      const client = await pool.connect();
-      let broken = false;
-      const onError = () => {
-        broken = true;
-      };
-      client.on('error', onError);
-      try {
-        return await fn({ query: (sql, params) => run(client, sql, params), exec: async (sql) => void (await client.query(sql)) });
-      } catch (error) {
-        // A statement that failed may leave session state (a lock, a setting) behind: do not reuse the connection.
-        broken = true;
-        throw error;
-      } finally {
-        client.off('error', onError);
-        client.release(broken);
-      }
-    },
+        try {
+          await client.query(`BEGIN${transactionLimits}${lockTimeout}`);
+          const result = await fn(scoped(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(markBroken);
+          throw error;
+        }
+      }),
+    session: (fn) =>
+      checkedOut(async (client, markBroken) => {
+        try {
+          return await fn(scoped(client));
+        } catch (error) {
+          // A statement that failed may leave session state (a lock, a setting) behind: do not reuse the connection.
+          markBroken();
+          throw error;
+        }
+      }),
     close: () => pool.end(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
