@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // npm test: every suite, in order, with one closing line of counts.
-//   1. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
-//   2. Playwright: the console and the hosted checkout in real Chromium, against a fresh
+//   1. one production build of Next, shared by every suite below
+//   2. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
+//   3. Playwright: the console and the hosted checkout in real Chromium, against a fresh
 //      production build (.next-e2e) on a fresh embedded database (see playwright.config.ts);
 //      then again with the console and the API as two processes on two databases (E2E_SPLIT)
-//   3. stress, quick size: real server processes under load, kill -9, hostile input
+//   4. stress, quick size: real server processes under load, kill -9, hostile input
 //      (npm run test:stress is the full size; see docs/prove.md)
 // Each step appends its counts; the run fails if any step fails.
 import { spawnSync } from 'node:child_process';
@@ -35,6 +36,8 @@ process.env.TEST_RUN_DIR ??= tmp;
 process.env.TEST_PORT_BASE ??= String(await freePortBlock());
 process.env.E2E_PORT ??= String(Number(process.env.TEST_PORT_BASE) + 100);
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// The names of the failed tests, printed again at the very end: CI keeps only the tail of the output.
+const failures = [];
 let ok = true;
 
 // Each step's wall time is printed after it, so a slower CI run shows which suite grew.
@@ -60,18 +63,28 @@ function vitestStep(title, name, args, env) {
   totals.passed += r.numPassedTests;
   totals.failed += r.numFailedTests;
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  for (const file of r.testResults ?? []) {
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) failures.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${t.fullName}`);
+    if (!failed.length && file.status === 'failed') failures.push(`${name}: ${path.relative(process.cwd(), file.name)} (${String(file.message).split('\n')[0]})`);
+  }
 }
 
-// 1. vitest
-vitestStep('unit and integration tests (vitest)', 'vitest', []);
-
-// 2. Playwright: build once here, so the config's web servers only start it. Twice: the console with
-//    the API in its own process (the default), then split: console and API as two processes on two
-//    databases, the console reaching the API over HTTP through the SDK (E2E_SPLIT, playwright.config.ts).
-const built = step('build for the end-to-end tests (next build, .next-e2e)', bin('next'), ['build'], {
+// 1. One production build (.next-e2e) for every suite: vitest's suites that run Next as a process
+//    (PROVE_NEXT_DIST_DIR, tests/helpers/next-build.ts) and Playwright's web servers only start it.
+const built = step('build (next build, .next-e2e)', bin('next'), ['build'], {
   NEXT_DIST_DIR: '.next-e2e',
   NEXT_TELEMETRY_DISABLED: '1',
+  DATABASE_URL: '',
 });
+process.env.PROVE_NEXT_DIST_DIR ??= '.next-e2e';
+
+// 2. vitest
+vitestStep('unit and integration tests (vitest)', 'vitest', []);
+
+// 3. Playwright, twice: the console with the API in its own process (the default), then split: console
+//    and API as two processes on two databases, the console reaching the API over HTTP through the SDK
+//    (E2E_SPLIT, playwright.config.ts).
 
 function playwrightStep(title, name, env) {
   const report = path.join(tmp, `${name}.json`);
@@ -81,13 +94,20 @@ function playwrightStep(title, name, env) {
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? []) if (t.status === 'unexpected') failures.push(`${name}: ${spec.file}:${spec.line} › ${spec.title}`);
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of JSON.parse(fs.readFileSync(report, 'utf8')).suites ?? []) walk(suite);
 }
 
 playwrightStep('end-to-end tests (Playwright, Chromium)', 'playwright', {});
 playwrightStep('end-to-end tests, console and API split (Playwright, Chromium)', 'playwright-split', { E2E_SPLIT: '1' });
 
-// 3. stress, quick size
+// 4. stress, quick size
 vitestStep('stress, quick size (vitest.stress.config.ts)', 'stress', ['--config', 'vitest.stress.config.ts'], { STRESS_SIZE: 'quick' });
 
+if (failures.length) process.stdout.write(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
 process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''} in ${Math.round((Date.now() - started) / 1000)} s\n`);
 process.exit(ok && totals.failed === 0 ? 0 : 1);

@@ -3,6 +3,7 @@ import { rollSecretKey } from '@/lib/payments/api-keys';
 import { revokeKeys } from '@/lib/payments/merchants';
 import { useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
+import { freshAuthWindow } from '../helpers/auth-window';
 import { backends } from '../helpers/databases';
 
 describe.each(apiTargets)('authentication ($name)', (backend) => {
@@ -76,6 +77,7 @@ describe('failed-authentication rate limit', () => {
     await withTestApi(backend, { settings: { authFailuresPerMinute: 5 } }, async (api) => {
     const bad = `sk_test_${'z'.repeat(40)}`;
     const statuses: number[] = [];
+    await freshAuthWindow();
     for (let i = 0; i < 8; i++) statuses.push((await api.call({ action: 'get_balance' }, { key: bad })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     const limited = await api.call({ action: 'get_balance' }, { key: bad });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, API_PATH, ERROR_CODES, type ActionName, type ErrorCode } from '@/lib/contract';
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
+import { freshAuthWindow } from '../helpers/auth-window';
 import { pgliteBackend } from '../helpers/databases';
 
 const doc = buildOpenApiDocument();
@@ -130,6 +131,7 @@ describe('answers of the real API against the OpenAPI document', () => {
     const own = (await call('withdraw', withdrawal(20_000))).body;
     await call('reject_payouts', { ids: [own.id], reason: 'mine' }); // 403 self_approval_not_allowed
     await call('update_payout_approval_policy', { required: false });
+    await freshAuthWindow(5);
     for (let i = 0; i < 4; i++) check('get_balance', await callApi(api().url, 'sk_test_' + 'x'.repeat(40), { action: 'get_balance' })); // 401, then 429
     expect([...errorsSeen].sort()).toEqual(
       [

@@ -1,7 +1,8 @@
 // The failed-authentication limit as deployed: real server processes, addresses as the server sees them,
 // counts in the database shared by every instance, console sign-ins by the browser's address.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callApi } from '../helpers/api-server';
+import { freshAuthWindow } from '../helpers/auth-window';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 import { ensureNextBuild } from '../helpers/next-build';
 import { DEMO_KEY, ServerProcess, type ServerKind } from '../helpers/server-process';
@@ -10,6 +11,8 @@ const LIMIT = 3;
 const WRONG = `sk_test_${'w'.repeat(40)}`;
 const kinds: ServerKind[] = postgresUrl ? ['standalone', 'next'] : ['standalone'];
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+// Each test counts its failures within one clock minute.
+beforeEach(() => freshAuthWindow());
 
 describe.each(kinds)('failed authentications against the %s server behind one trusted proxy', (kind) => {
   let server: ServerProcess;
