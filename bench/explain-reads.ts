@@ -31,7 +31,7 @@ async function main() {
   const reads = readCatalog(ids, N);
 
   const run = async () => {
-    const out: PlanSummary[] = [];
+    const out: Omit<PlanSummary, 'rowsByTable'>[] = [];
     for (const [action, input] of reads) {
       log.length = 0;
       const res = await api.call({ action, ...input() });

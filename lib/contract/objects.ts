@@ -68,10 +68,13 @@ export const payoutBatchSchema = z.object({
     pending: z.int().nonnegative(), paid: z.int().nonnegative(), failed: z.int().nonnegative(),
     awaiting_approval: z.int().nonnegative(), rejected: z.int().nonnegative(), expired: z.int().nonnegative(),
   }),
+  /** Its payouts' ids in item order (get and create only: a list leaves them out; list_payouts { batch_id } pages through them). */
   payout_ids: z.array(z.string()),
   created_at: isoTime,
   livemode: z.boolean(),
 });
+/** A batch in list_payout_batches: without its up to 1,000 payout ids, so that a page costs its batches, not their payouts. */
+export const payoutBatchListItemSchema = payoutBatchSchema.omit({ payout_ids: true });
 
 export const checkoutSessionSchema = z.object({
   object: z.literal('checkout_session'),
@@ -107,11 +110,12 @@ export const listOf = <T extends z.ZodType>(item: T) =>
   z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean() });
 export const payoutListSchema = listOf(payoutSchema);
 export const checkoutSessionListSchema = listOf(checkoutSessionSchema);
-export const payoutBatchListSchema = listOf(payoutBatchSchema);
+export const payoutBatchListSchema = listOf(payoutBatchListItemSchema);
 
 export type Balance = z.infer<typeof balanceSchema>;
 export type Payout = z.infer<typeof payoutSchema>;
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
 export type PayoutSummary = z.infer<typeof payoutSummarySchema>;
 export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
+export type PayoutBatchListItem = z.infer<typeof payoutBatchListItemSchema>;
 export type List<T> = { object: 'list'; data: T[]; has_more: boolean };

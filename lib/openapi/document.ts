@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   apiKeyWithSecretSchema, currentKeySchema,
   deletedWebhookEndpointSchema,
+  payoutBatchListItemSchema,
   webhookEndpointWithSecretSchema,
   ACTION_NAMES,
   ACTIONS,
@@ -44,6 +45,9 @@ const NAMED_ANSWERS = new Map<z.ZodType, string>([
   [currentKeySchema, 'CurrentApiKey'],
 ]);
 
+/** Objects that are only ever inside an answer: a component of their own (a named SDK type), not a copy inlined. */
+const NAMED_PARTS = new Map<z.ZodType, string>([[payoutBatchListItemSchema, 'PayoutBatchListItem']]);
+
 /**
  * The OpenAPI 3.1 document of the payment API, built from lib/contract alone:
  * one path, whose request body is a union of every action discriminated on
@@ -66,6 +70,7 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000', version 
     }
     actions[name] = { request: schemaRef(requestSchemaName(name)), response: schemaRef(responses.get(response)!), mutates, permission };
   }
+  for (const [schema, name] of NAMED_PARTS) responses.set(schema, name);
   responses.set(errorBodySchema, 'ErrorBody');
 
   const requestComponents = toComponents(requests, 'input');

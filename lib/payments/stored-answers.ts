@@ -12,6 +12,11 @@ export async function expandStoredAnswer(db: Queryable, merchantId: string, acti
   if (action !== 'create_payout_batch' || status !== 200) return body;
   const answer = JSON.parse(body) as { id: string; payout_ids: string[] };
   if (answer.payout_ids.length > 0) return body;
-  const rows = await db.query<{ id: string }>('SELECT id FROM payouts WHERE batch_id = $1 AND merchant_id = $2 ORDER BY seq', [answer.id, merchantId]);
-  return JSON.stringify({ ...answer, payout_ids: rows.map((r) => r.id) });
+  return JSON.stringify({ ...answer, payout_ids: await batchPayoutIds(db, answer.id, merchantId) });
+}
+
+/** A batch's payout ids in item order (the batch wrote them in `seq` order), through payouts_batch. */
+export async function batchPayoutIds(db: Queryable, batchId: string, merchantId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM payouts WHERE batch_id = $1 AND merchant_id = $2 ORDER BY seq', [batchId, merchantId]);
+  return rows.map((r) => r.id);
 }

@@ -1,6 +1,7 @@
 import { purgeAuthFailures } from '../db/auth-failures';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
+import { compactBatchCounts } from '../payments/batch-counts';
 import { compactDailyFigures } from '../payments/daily-figures';
 import { purgeOldEvents } from '../payments/event-retention';
 import { purgeRequestLog } from '../payments/request-log';
@@ -58,8 +59,8 @@ export function startBackgroundJobs(
         if (settled.succeeded + settled.failed > 0) log.info(settled, 'refunds settled');
       },
     },
-    // Folds the figures rows each write adds into one row per merchant and day (exact either way; fewer rows to read).
-    { name: 'figures_compaction', everyMs: 5 * tickMs, run: async () => void (await compactDailyFigures(db)) },
+    // Folds the figures rows each write adds into one row per merchant and day, and per batch and status (exact either way; fewer rows to read).
+    { name: 'figures_compaction', everyMs: 5 * tickMs, run: async () => void (await compactDailyFigures(db), await compactBatchCounts(db)) },
     { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db, opts.publicOrigin)) },
     {
       // Payouts left unapproved past PAYOUT_APPROVAL_EXPIRY_SECONDS (issue 24): money back to available.

@@ -1,7 +1,9 @@
 // Batch payouts: one request, one key, one transaction; all items reserved together or none.
 import { describe, expect, it } from 'vitest';
+import { compactBatchCounts } from '@/lib/payments/batch-counts';
+import { expireUnapprovedPayouts } from '@/lib/payments/payout-approvals';
 import { settleDuePayouts } from '@/lib/payments/settlement';
-import { useTestApi } from '../helpers/api-server';
+import { callApi, useTestApi } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';
 
@@ -93,5 +95,55 @@ describe.each(apiTargets)('payout batches ($name)', (target) => {
     const check = await ledgerCheck(api().db, api().merchant.id);
     expect(check.ledger).toBe(check.available);
     expect(check.pending).toBe(check.pendingSum);
+  });
+
+  it('keeps counts exact through settlement, approval, rejection and expiry; a list leaves payout ids out, get has them', async () => {
+    const { db } = api();
+    /** The batch's counts as get and the list answer them, and as a count of its payouts. */
+    const counts = async (id: string) => {
+      const rows = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM payouts WHERE batch_id = $1 GROUP BY status', [id]);
+      const scanned = { pending: 0, paid: 0, failed: 0, awaiting_approval: 0, rejected: 0, expired: 0, ...Object.fromEntries(rows.map((r) => [r.status, r.n])) };
+      const got = (await api().call({ action: 'get_payout_batch', id })).body;
+      const listed = (await api().call({ action: 'list_payout_batches', limit: 100 })).body.data.find((b: { id: string }) => b.id === id);
+      expect([got.counts, listed.counts]).toEqual([scanned, scanned]);
+      return scanned;
+    };
+    // Every key's payouts above 50,000 wait for approval; another key approves and rejects them.
+    expect((await api().call({ action: 'update_payout_approval_policy', required: true, above_amount: 50_000, for_keys: 'all' })).status).toBe(200);
+    const approver = (await api().call({ action: 'create_restricted_key', name: 'Approver', permissions: ['payouts:approve', 'payouts:read'] })).body.secret;
+    const small = [item(10_000), item(20_000, '4000000001'), item(30_000), item(40_000, '4000000001')];
+    const big = Array.from({ length: 6 }, (_, i) => item(60_000 + i, String(2_000_000 + i)));
+    // Without an idempotency key the answer is built from the rows: the same bytes as a get of the batch.
+    const created = await api().call({ action: 'create_payout_batch', payouts: [...small, ...big] });
+    expect(created.text).toBe((await api().call({ action: 'get_payout_batch', id: created.body.id })).text);
+    const id = created.body.id;
+    const waiting = created.body.payout_ids.slice(4) as string[];
+    expect(await counts(id)).toMatchObject({ pending: 4, awaiting_approval: 6 });
+
+    expect((await callApi(api().url, approver, { action: 'approve_payouts', ids: waiting.slice(0, 2) }, { idempotencyKey: 'approve-2' })).status).toBe(200);
+    expect(await counts(id)).toMatchObject({ pending: 6, awaiting_approval: 4 });
+    await compactBatchCounts(db, 1);
+    expect((await callApi(api().url, approver, { action: 'reject_payouts', ids: waiting.slice(2, 4), reason: 'Duplicate' }, { idempotencyKey: 'reject-2' })).status).toBe(200);
+    expect(await counts(id)).toMatchObject({ pending: 6, awaiting_approval: 2, rejected: 2 });
+    await db.query(`UPDATE payouts SET approval_expires_at = now() - interval '1 second' WHERE id = ANY($1::text[])`, [waiting.slice(4)]);
+    await expireUnapprovedPayouts(db);
+    await expect.poll(async () => (await counts(id)).expired).toBe(2);
+    while ((await compactBatchCounts(db)) > 0);
+    await db.query(`UPDATE payouts SET settle_after = now() WHERE batch_id = $1 AND status = 'pending'`, [id]);
+    await settleDuePayouts(db);
+    // The server's own job may be the one settling them: exact once they all have.
+    await expect.poll(async () => (await counts(id)).pending).toBe(0);
+    expect(await counts(id)).toEqual({ pending: 0, paid: 4, failed: 2, awaiting_approval: 0, rejected: 2, expired: 2 });
+    const [rows] = await db.query<{ merged: number }>('SELECT count(*) FILTER (WHERE merged)::int AS merged FROM payout_batch_counts WHERE batch_id = $1', [id]);
+    expect(rows!.merged).toBeGreaterThan(0);
+
+    // The list answers each batch without its payout ids; get has them, in item order.
+    const page = (await api().call({ action: 'list_payout_batches', limit: 100 })).body.data as Record<string, unknown>[];
+    expect(page.length).toBeGreaterThan(1);
+    for (const b of page) expect(Object.keys(b)).toEqual(['object', 'id', 'status', 'currency', 'total_amount', 'payout_count', 'counts', 'created_at', 'livemode']);
+    const got = (await api().call({ action: 'get_payout_batch', id })).body;
+    expect(got).toMatchObject({ status: 'completed', payout_ids: created.body.payout_ids });
+    expect(page.find((b) => b.id === id)).toEqual(Object.fromEntries(Object.entries(got).filter(([k]) => k !== 'payout_ids')));
+    expect((await api().call({ action: 'update_payout_approval_policy', required: false })).status).toBe(200);
   });
 });

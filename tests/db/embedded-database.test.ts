@@ -149,6 +149,37 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
     }
   });
 
+  it('backfill the batch counts from the payouts of a database at the version before 13, and keep them from then on', async () => {
+    const db = await backend.openEmpty();
+    try {
+      await migrate(db, migrations.filter((m) => m.version !== 13));
+      await db.query(`INSERT INTO merchants (id, name, currency) VALUES ('acct_g', 'G', 'IDR')`);
+      await db.query(
+        `INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count) VALUES ('pb_1', 'acct_g', 'IDR', 700, 7), ('pb_2', 'acct_g', 'IDR', 100, 1)`,
+      );
+      const statuses = ['pending', 'paid', 'paid', 'failed', 'awaiting_approval', 'rejected', 'expired'];
+      await db.query(
+        `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, approval_expires_at)
+         SELECT 'po_' || n, 'acct_g', 100, 'IDR', 'BCA', '1234567890', s, now(), CASE WHEN n <= 7 THEN 'pb_1' ELSE 'pb_2' END, now()
+         FROM unnest($1::text[]) WITH ORDINALITY AS t(s, n)
+         UNION ALL SELECT 'po_alone', 'acct_g', 100, 'IDR', 'BCA', '1234567890', 'paid', now(), NULL, NULL`,
+        [[...statuses, 'pending']],
+      );
+      expect(await migrate(db)).toEqual([13]);
+      const counts = () => db.query(`SELECT batch_id, status, sum(count)::int AS n FROM payout_batch_counts GROUP BY 1, 2 HAVING sum(count) <> 0 ORDER BY 1, 2`);
+      const scanned = () => db.query(`SELECT batch_id, status, count(*)::int AS n FROM payouts WHERE batch_id IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`);
+      expect(await counts()).toEqual(await scanned());
+      expect(await counts()).toContainEqual({ batch_id: 'pb_1', status: 'paid', n: 2 });
+      // From now on the triggers keep them: a status change moves a payout between statuses, a delete takes it away.
+      await db.query(`UPDATE payouts SET status = 'paid' WHERE batch_id IS NOT NULL AND status = 'pending'`);
+      await db.query(`DELETE FROM payouts WHERE id = 'po_4'`);
+      expect(await counts()).toEqual(await scanned());
+      expect(await counts()).toContainEqual({ batch_id: 'pb_2', status: 'paid', n: 1 });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('return money columns as exact integers, from BIGINT and from SUM alike', async () => {
     const db = await backend.open();
     try {

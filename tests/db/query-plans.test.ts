@@ -31,7 +31,10 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     const endpoint = (await api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
     const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
     await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, endpointId: endpoint.id, n: N, tag: 'm' });
-    const batch = (await api.call({ action: 'create_payout_batch', payouts: [{ amount: 10_000, bank_code: 'BCA', account_number: '5550001234' }] })).body;
+    // A full batch, the newest: on the first page of list_payout_batches with 19 batches of 10 from the history.
+    const batch = (await api.call({
+      action: 'create_payout_batch', payouts: Array.from({ length: 1000 }, (_, i) => ({ amount: 10_000, bank_code: 'BCA', account_number: String(5_550_000_000 + i) })),
+    })).body;
     await writeOthersFigures(db, 300, 60);
     big = await bigTables(db);
     Object.assign(ids, { endpoint: endpoint.id, key: key!.id, batch: batch.id, deep: `po_m${N / 2}`, deepEvent: `evt_m${N / 2}0`, deepTxn: `txn_${N}` });
@@ -59,6 +62,17 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
       const sql = s.sql.replace(/\s+/g, ' ').slice(0, 300);
       expect({ body, sql, problems: planProblems(plan, MAX_ROWS_READ, big), scans: plan.scans }).toEqual({ body, sql, problems: [], scans: plan.scans });
     }
+  });
+
+  // A batch's counts are kept (migration 013): a list of batches reads none of their payouts, a batch only its own ids.
+  it.each([
+    ['list_payout_batches', () => ({}), 0],
+    ['get_payout_batch', () => ({ id: ids.batch }), 1000],
+  ] as const)('%s reads no payouts beyond its page', async (action, input, maxPayouts) => {
+    log.length = 0;
+    expect((await api.call({ action, ...input() })).status).toBe(200);
+    const payoutRows = await Promise.all(historyReads(log).map(async (s) => (await explain(db, s)).rowsByTable.payouts ?? 0));
+    expect(payoutRows.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(maxPayouts);
   });
 
   // Last, since it drops an index: the check does catch a read that falls back to walking the history.

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '@/lib/db/types';
 
 /** Tables whose size grows with a merchant's history: a read must never scan one whole. */
-export const HISTORY_TABLES = ['payouts', 'ledger_entries', 'events', 'request_log', 'webhook_deliveries', 'balance_daily', 'payout_daily', 'checkout_sessions', 'payout_batches'];
+export const HISTORY_TABLES = ['payouts', 'ledger_entries', 'events', 'request_log', 'webhook_deliveries', 'balance_daily', 'payout_daily', 'checkout_sessions', 'payout_batches', 'payout_batch_counts'];
 
 export interface Recorded {
   sql: string;
@@ -44,6 +44,8 @@ export interface PlanSummary {
   scans: string[];
   /** Rows the scans touched, kept or filtered out. */
   rowsRead: number;
+  /** The same, per table. */
+  rowsByTable: Record<string, number>;
   ms: number;
 }
 
@@ -51,11 +53,14 @@ export interface PlanSummary {
 export async function explain(db: Queryable, s: Recorded): Promise<PlanSummary> {
   const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`, s.params);
   const { Plan, 'Execution Time': ms } = row!['QUERY PLAN'][0];
-  const summary: PlanSummary = { scans: [], rowsRead: 0, ms };
+  const summary: PlanSummary = { scans: [], rowsRead: 0, rowsByTable: {}, ms };
   const walk = (n: PlanNode) => {
-    if (n['Relation Name']) {
-      summary.scans.push(`${n['Node Type']} ${n['Index Name'] ?? n['Relation Name']}`);
-      summary.rowsRead += ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * (n['Actual Loops'] ?? 1);
+    const table = n['Relation Name'];
+    if (table) {
+      summary.scans.push(`${n['Node Type']} ${n['Index Name'] ?? table}`);
+      const rows = ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * (n['Actual Loops'] ?? 1);
+      summary.rowsRead += rows;
+      summary.rowsByTable[table] = (summary.rowsByTable[table] ?? 0) + rows;
     }
     for (const child of n.Plans ?? []) walk(child);
   };
@@ -124,6 +129,8 @@ export function readCatalog(ids: Record<string, string>, n: number): [string, ()
     ['list_webhook_deliveries', () => ({ endpoint_id: ids.endpoint })],
     ['list_webhook_deliveries', () => ({ event_id: ids.deepEvent })],
     ['list_payout_batches', () => ({})],
+    ['list_payout_batches', () => ({ starting_after: `pb_m${n / 2}` })],
+    ['get_payout_batch', () => ({ id: ids.batch })],
     ['list_checkout_sessions', () => ({})],
   ];
 }

@@ -4,20 +4,27 @@ import type { Queryable } from '@/lib/db/types';
  * A merchant's long history written straight into the tables, in a few set-based statements (the
  * volume bench builds its history through the API; this is for plans, where only the shape and
  * the size of the data matter): `n` payouts over the last 60 days (90% paid, 7% failed, 3%
- * pending), their ledger entries and reversals, a checkout payment every 100, events, a request
+ * pending) in batches of 10, their ledger entries and reversals, a checkout payment every 100, events, a request
  * log row per 10 payouts, and deliveries to one endpoint. Every statement goes through the
  * triggers, so the per-day figures stay exact.
  */
 export async function writeHistory(db: Queryable, opts: { merchantId: string; keyId: string; endpointId?: string; n: number; tag: string }) {
   const { merchantId, keyId, endpointId, n, tag } = opts;
   const span = 60 * 86_400 / n; // seconds between two payouts
+  // Payout batches of 10 payouts (g - 9 to g, the batch named after g): the payouts hold their batch's id.
   await db.query(
-    `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, failure_code, settle_after, created_at, settled_at)
+    `INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count, created_at)
+     SELECT 'pb_' || $3 || g, $1, 'IDR', (SELECT sum(10000 + k % 1000) FROM generate_series(g - 9, g) AS k), 10, now() - ($2 - g) * make_interval(secs => $4) FROM generate_series(10, $2, 10) AS g`,
+    [merchantId, n, tag, span],
+  );
+  await db.query(
+    `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, failure_code, settle_after, created_at, settled_at, batch_id)
      SELECT 'po_' || $3 || g, $1, 10000 + g % 1000, 'IDR', 'BCA', lpad(((g::bigint * 7919) % 10000000000)::text, 10, '0'),
             CASE WHEN g % 100 < 90 THEN 'paid' WHEN g % 100 < 97 THEN 'failed' ELSE 'pending' END,
             CASE WHEN g % 100 BETWEEN 90 AND 96 THEN 'rejected_by_bank' END,
             now() - ($2 - g) * make_interval(secs => $4), now() - ($2 - g) * make_interval(secs => $4),
-            CASE WHEN g % 100 < 97 THEN now() - ($2 - g) * make_interval(secs => $4) END
+            CASE WHEN g % 100 < 97 THEN now() - ($2 - g) * make_interval(secs => $4) END,
+            CASE WHEN (g + 9) / 10 * 10 <= $2 THEN 'pb_' || $3 || ((g + 9) / 10 * 10) END
      FROM generate_series(1, $2) AS g`,
     [merchantId, n, tag, span],
   );
@@ -60,16 +67,11 @@ export async function writeHistory(db: Queryable, opts: { merchantId: string; ke
       [merchantId, n, tag, span, endpointId],
     );
   }
-  // Checkout sessions and payout batches, one per 10 payouts (the payouts above are in no batch).
+  // Checkout sessions, one per 10 payouts.
   await db.query(
     `INSERT INTO checkout_sessions (id, merchant_id, amount, currency, status, expires_at, created_at, completed_at)
      SELECT 'cs_' || $3 || g, $1, 50000, 'IDR', 'complete', now(), now() - ($2 - g) * make_interval(secs => $4), now() - ($2 - g) * make_interval(secs => $4)
      FROM generate_series(10, $2, 10) AS g`,
-    [merchantId, n, tag, span],
-  );
-  await db.query(
-    `INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count, created_at)
-     SELECT 'pb_' || $3 || g, $1, 'IDR', 100000, 10, now() - ($2 - g) * make_interval(secs => $4) FROM generate_series(10, $2, 10) AS g`,
     [merchantId, n, tag, span],
   );
   await db.exec('ANALYZE');

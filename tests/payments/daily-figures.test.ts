@@ -1,4 +1,4 @@
-// Per-day figures (migration 010) equal the aggregate of the ledger and the payouts after any mix of
+// Per-day figures (migration 010) and batch counts (013) equal the aggregate of the ledger and the payouts after any mix of
 // writes on every path (a lone withdrawal, a group, a batch, settlement, a checkout payment, a
 // top-up, rows of other days) and of folds; summarize_payouts and summarize_balance answer exactly
 // what a scan of the history would.
@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '@/lib/db/types';
 import { payCheckoutSession } from '@/lib/payments/checkout-payment';
+import { compactBatchCounts } from '@/lib/payments/batch-counts';
 import { compactDailyFigures } from '@/lib/payments/daily-figures';
 import { createMerchant } from '@/lib/payments/merchants';
 import { settleDuePayouts } from '@/lib/payments/settlement';
@@ -30,7 +31,7 @@ const step = fc.oneof(
 
 /** The figures, summed per key, against the same aggregate computed from the rows themselves. */
 async function expectFiguresExact(db: Queryable, merchantId: string) {
-  const [diff] = await db.query<{ balance: number; payouts: number }>(
+  const [diff] = await db.query<{ balance: number; payouts: number; batches: number }>(
     `WITH fig AS (
        SELECT day, sum(money_in) AS i, sum(money_out) AS o, sum(entries) AS n,
               (array_agg(closing_balance ORDER BY closing_entry_id DESC))[1] AS c
@@ -40,12 +41,17 @@ async function expectFiguresExact(db: Queryable, merchantId: string) {
               COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0) AS o, count(*) AS n, (array_agg(balance_after ORDER BY id DESC))[1] AS c
        FROM ledger_entries WHERE merchant_id = $1 GROUP BY 1),
      pfig AS (SELECT day, status, sum(count) AS n, sum(total) AS t FROM payout_daily WHERE merchant_id = $1 GROUP BY 1, 2 HAVING sum(count) <> 0),
-     praw AS (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, status, count(*) AS n, sum(amount) AS t FROM payouts WHERE merchant_id = $1 GROUP BY 1, 2)
+     praw AS (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, status, count(*) AS n, sum(amount) AS t FROM payouts WHERE merchant_id = $1 GROUP BY 1, 2),
+     bfig AS (
+       SELECT batch_id, status, sum(count) AS n FROM payout_batch_counts
+       WHERE batch_id IN (SELECT id FROM payout_batches WHERE merchant_id = $1) GROUP BY 1, 2 HAVING sum(count) <> 0),
+     braw AS (SELECT batch_id, status, count(*) AS n FROM payouts WHERE merchant_id = $1 AND batch_id IS NOT NULL GROUP BY 1, 2)
      SELECT (SELECT count(*) FROM ((SELECT * FROM fig EXCEPT SELECT * FROM raw) UNION ALL (SELECT * FROM raw EXCEPT SELECT * FROM fig)) d)::int AS balance,
-            (SELECT count(*) FROM ((SELECT * FROM pfig EXCEPT SELECT * FROM praw) UNION ALL (SELECT * FROM praw EXCEPT SELECT * FROM pfig)) d)::int AS payouts`,
+            (SELECT count(*) FROM ((SELECT * FROM pfig EXCEPT SELECT * FROM praw) UNION ALL (SELECT * FROM praw EXCEPT SELECT * FROM pfig)) d)::int AS payouts,
+            (SELECT count(*) FROM ((SELECT * FROM bfig EXCEPT SELECT * FROM braw) UNION ALL (SELECT * FROM braw EXCEPT SELECT * FROM bfig)) d)::int AS batches`,
     [merchantId],
   );
-  expect(diff).toEqual({ balance: 0, payouts: 0 });
+  expect(diff).toEqual({ balance: 0, payouts: 0, batches: 0 });
 }
 
 describe.each(backends)('per-day figures ($name)', (backend) => {
@@ -70,7 +76,10 @@ describe.each(backends)('per-day figures ($name)', (backend) => {
             await payCheckoutSession(db, session.body.id, '4242424242424242', url);
           } else if (s.kind === 'topup') expect((await call({ action: 'create_test_topup', amount: s.amount })).status).toBe(200);
           else if (s.kind === 'settle') await settleDuePayouts(db, { batchSize: s.batchSize });
-          else if (s.kind === 'compact') await compactDailyFigures(db, s.limit);
+          else if (s.kind === 'compact') {
+            await compactDailyFigures(db, s.limit);
+            await compactBatchCounts(db, s.limit);
+          }
           else {
             const at = new Date(Math.floor(Date.now() / DAY) * DAY - s.daysAgo * DAY + s.hour * 3_600_000).toISOString();
             await db.query(

@@ -10,6 +10,7 @@ import { sql as consoleSessionsOwnStore } from './009-console-sessions-own-store
 import { sql as dailyFigures } from './010-daily-figures';
 import { sql as eventCopies } from './011-event-copies';
 import { readIndexes, replacedIndexes } from './012-read-indexes';
+import { sql as batchCounts } from './013-batch-counts';
 import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
 
@@ -35,6 +36,7 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 10, name: 'daily-figures', sql: dailyFigures },
   { version: 11, name: 'event-copies', sql: eventCopies },
   { version: 12, name: 'read-indexes', indexes: readIndexes, drop: replacedIndexes },
+  { version: 13, name: 'batch-counts', sql: batchCounts },
   { version: 20, name: 'payout-approvals', sql: payoutApprovals },
   { version: 30, name: 'refunds', sql: refunds },
 ];

@@ -1,11 +1,12 @@
-import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch, type PayoutStatus } from '../../contract';
+import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch, type PayoutBatchListItem } from '../../contract';
 import type { Queryable } from '../../db/types';
 import { approvalExpirySeconds, startStatus } from '../approval-policy';
 import { holderForPayout } from '../bank-accounts';
 import { assertPayoutWithinLimit, createdBy } from '../permissions';
 import { startEventCtes } from '../withdraw-statement';
 import { newId } from '../random-id';
-import { compactBatchAnswer } from '../stored-answers';
+import { batchCounts } from '../batch-counts';
+import { batchPayoutIds, compactBatchAnswer } from '../stored-answers';
 import { implement, storedInline, type ActionContext } from './action';
 import { listPage } from './list-page';
 
@@ -90,7 +91,7 @@ export const createPayoutBatch = implement(
     if (!row) {
       throw new ApiError('insufficient_funds', `The available balance is lower than the batch's total ${total}; no payout of it was created.`, 'payouts');
     }
-    return answer ? storedInline(answer) : (await batchObjects(db, [row]))[0]!;
+    return answer ? storedInline(answer) : batchWithIds(db, merchant.id, row);
   },
   { atomic: true },
 );
@@ -100,7 +101,7 @@ export const getPayoutBatch = implement('get_payout_batch', async (ctx, input) =
     input.id, ctx.merchant.id,
   ]);
   if (!row) throw new ApiError('not_found', `No such payout batch: ${input.id}`, 'id');
-  return (await batchObjects(ctx.db, [row]))[0]!;
+  return batchWithIds(ctx.db, ctx.merchant.id, row);
 });
 
 export const listPayoutBatches = implement('list_payout_batches', async (ctx: ActionContext, input) => {
@@ -111,29 +112,31 @@ export const listPayoutBatches = implement('list_payout_batches', async (ctx: Ac
     limit: input.limit,
     startingAfter: input.starting_after,
   });
-  return { ...page, data: await batchObjects(ctx.db, page.data) };
+  return { ...page, data: await batchItems(ctx.db, page.data) };
 });
 
-/** Batches with their payouts' ids (in item order) and counts by status: one query for all of them. */
-async function batchObjects(db: Queryable, rows: BatchRow[]): Promise<PayoutBatch[]> {
+/** One batch with its payouts' ids in item order (at most 1,000, through the batch's index). */
+async function batchWithIds(db: Queryable, merchantId: string, row: BatchRow): Promise<PayoutBatch> {
+  const [item] = await batchItems(db, [row]);
+  const { created_at, livemode, ...head } = item!;
+  // payout_ids where the contract puts it (before created_at): a create answer built here is byte-identical to an inline one.
+  return { ...head, payout_ids: await batchPayoutIds(db, row.id, merchantId), created_at, livemode };
+}
+
+/** Batches as a list shows them: counts by status from the kept figures (batch-counts.ts), never from their payouts. */
+async function batchItems(db: Queryable, rows: BatchRow[]): Promise<PayoutBatchListItem[]> {
   if (rows.length === 0) return [];
-  const payouts = await db.query<{ batch_id: string; id: string; status: PayoutStatus }>(
-    `SELECT batch_id, id, status FROM payouts WHERE batch_id = ANY($1::text[]) ORDER BY seq`,
-    [rows.map((r) => r.id)],
-  );
+  const counts = await batchCounts(db, rows.map((r) => r.id));
   return rows.map((r) => {
-    const own = payouts.filter((p) => p.batch_id === r.id);
-    const counts = { pending: 0, paid: 0, failed: 0, awaiting_approval: 0, rejected: 0, expired: 0 };
-    for (const p of own) counts[p.status]++;
+    const c = counts.get(r.id)!;
     return {
       object: 'payout_batch',
       id: r.id,
-      status: counts.pending + counts.awaiting_approval > 0 ? 'processing' : 'completed',
+      status: c.pending + c.awaiting_approval > 0 ? 'processing' : 'completed',
       currency: r.currency,
       total_amount: r.total_amount,
       payout_count: r.payout_count,
-      counts,
-      payout_ids: own.map((p) => p.id),
+      counts: c,
       created_at: new Date(r.created_at).toISOString(),
       livemode: false,
     };

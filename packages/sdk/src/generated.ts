@@ -367,7 +367,7 @@ export type PayoutBatch = {
 
 export type PayoutBatchList = {
   object: "list";
-  data: PayoutBatch[];
+  data: PayoutBatchListItem[];
   has_more: boolean;
 };
 
@@ -644,6 +644,25 @@ export type BankAccountValidation = {
   failure_code: string | null;
   created_at: string;
   expires_at: string;
+  livemode: boolean;
+};
+
+export type PayoutBatchListItem = {
+  object: "payout_batch";
+  id: string;
+  status: "processing" | "completed";
+  currency: string;
+  total_amount: number;
+  payout_count: number;
+  counts: {
+    pending: number;
+    paid: number;
+    failed: number;
+    awaiting_approval: number;
+    rejected: number;
+    expired: number;
+  };
+  created_at: string;
   livemode: boolean;
 };
 
