@@ -4,12 +4,17 @@ import { lockDataDir } from './dir-lock';
 import { INT8_OID, NUMERIC_OID, parseMoneyInt } from './int8';
 import type { Db, Queryable } from './types';
 
-/** Embedded PostgreSQL (WASM) in a folder, or in memory when `dir` is undefined. */
-export async function openPgliteDb(dir: string | undefined): Promise<Db> {
+/**
+ * Embedded PostgreSQL (WASM) in a folder, or in memory when `dir` is undefined. `from`: a tarball
+ * of a data folder (PGlite's dumpDataDir) to start from instead of a new cluster; creating a
+ * cluster (initdb) is most of the cost of a new database, which tests open by the hundred.
+ */
+export async function openPgliteDb(dir: string | undefined, from?: Blob): Promise<Db> {
   const lock = dir ? lockDataDir(path.resolve(dir)) : undefined;
   try {
     const pg = await PGlite.create(dir ? path.resolve(dir, 'pgdata') : undefined, {
       parsers: { [INT8_OID]: parseMoneyInt, [NUMERIC_OID]: parseMoneyInt },
+      ...(from ? { loadDataDir: from } : {}),
     });
     const query = async <T>(client: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
       (await client.query<T>(sql, params as unknown[])).rows;

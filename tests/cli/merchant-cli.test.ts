@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { lockDataDir } from '@/lib/db/dir-lock';
 import { openDb } from '@/lib/db/open-db';
 import { merchantForKey } from '@/lib/payments/merchants';
 import { callApi } from '../helpers/api-server';
+import { freshDataDir } from '../helpers/pglite-template';
 import { ServerProcess } from '../helpers/server-process';
 
 const run = promisify(execFile);
@@ -26,7 +26,7 @@ async function cli(dataDir: string, ...args: string[]) {
 
 describe('npm run merchant', () => {
   it('creates, lists, rolls and revokes merchants, with --json for scripts', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-cli-'));
+    const dir = freshDataDir('pay-cli');
     const created = await cli(dir, 'create', '--name', 'Acme', '--balance', '500000', '--json');
     expect(created.code).toBe(0);
     const acme = JSON.parse(created.stdout);
@@ -50,7 +50,7 @@ describe('npm run merchant', () => {
   });
 
   it('creates a restricted key and rolls a secret key with a grace period', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-cli-'));
+    const dir = freshDataDir('pay-cli');
     const acme = JSON.parse((await cli(dir, 'create', '--name', 'Acme', '--json')).stdout);
     const rk = await cli(dir, 'create-restricted-key', '--id', acme.id, '--name', 'Support', '--permissions', 'payouts:write, balance:read', '--max-payout', '500000', '--json');
     expect(JSON.parse(rk.stdout)).toMatchObject({ type: 'restricted', name: 'Support', permissions: ['payouts:write', 'balance:read'], max_payout_amount: 500_000, secret: expect.stringMatching(/^rk_test_/) });
@@ -73,7 +73,7 @@ describe('npm run merchant', () => {
   });
 
   it('explains its usage errors and a locked embedded database', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-cli-'));
+    const dir = freshDataDir('pay-cli');
     const noName = await cli(dir, 'create');
     expect(noName.code).toBe(2);
     expect(noName.stderr).toContain('--name is required');

@@ -4,6 +4,7 @@ import { openDb } from '@/lib/db/open-db';
 import { openPgliteDb } from '@/lib/db/pglite-db';
 import { openPostgresDb } from '@/lib/db/postgres-db';
 import type { Db } from '@/lib/db/types';
+import { openMigratedPglite } from './pglite-template';
 
 export interface Backend {
   name: 'pglite' | 'postgres';
@@ -45,7 +46,7 @@ export async function dropSchemas(baseUrl = postgresUrl): Promise<void> {
   }
 }
 
-export const pgliteBackend: Backend = { name: 'pglite', open: () => openDb({}), openEmpty: () => openPgliteDb(undefined) };
+export const pgliteBackend: Backend = { name: 'pglite', open: openMigratedPglite, openEmpty: () => openPgliteDb(undefined) };
 
 export const postgresBackend: Backend = {
   name: 'postgres',

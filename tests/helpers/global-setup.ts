@@ -1,7 +1,10 @@
-// Once per vitest run: build Next for the suites that run against its mount (PostgreSQL only).
+// Once per vitest run: the migrated embedded database every test starts from, and Next's build
+// for the suites that run against its mount (PostgreSQL only).
 import { postgresUrl } from './databases';
 import { ensureNextBuild } from './next-build';
+import { makePgliteTemplate } from './pglite-template';
 
 export async function setup() {
+  await makePgliteTemplate();
   if (postgresUrl) await ensureNextBuild();
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API_PATH } from './api-path';
+import { freshDataDir } from './pglite-template';
 import { freePort } from './ports';
 
 /**
@@ -48,7 +49,10 @@ export class ServerProcess {
   private logFile = '';
 
   constructor(readonly opts: ServerOptions) {
-    if (!opts.databaseUrl) this.dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'prove-data-'));
+    if (!opts.databaseUrl && !opts.dataDir) {
+      // A console-only server (the API elsewhere) keeps another schema: it starts from nothing.
+      this.dataDir = opts.env?.PAYMENT_API_BASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), 'prove-data-')) : freshDataDir('prove-data');
+    } else this.dataDir = opts.dataDir;
   }
 
   get url() {

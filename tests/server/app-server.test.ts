@@ -12,6 +12,7 @@ import { startRuntime, type Runtime } from '@/lib/server/runtime';
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { openDb } from '@/lib/db/open-db';
 import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
+import { freshDataDir } from '../helpers/pglite-template';
 
 const DEMO = 'sk_test_appServerAppServerAppServer0123456789';
 const TOKEN = 'metrics-token-0123456789';
@@ -23,7 +24,7 @@ afterEach(async () => {
 });
 
 async function start(next?: NextHandler, graceMs = 5_000, https = false, drainIdleMs?: number) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-server-'));
+  const dataDir = freshDataDir('app-server');
   const settings = parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent', AUTH_FAILURES_PER_MINUTE: '1000' });
   const runtime = await startRuntime(settings, createLogger({ level: 'silent' }));
   const app = createAppServer({ runtime, next, metricsToken: TOKEN, shutdownGraceMs: graceMs, https, drainIdleMs });

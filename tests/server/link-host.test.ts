@@ -1,15 +1,13 @@
 // Links never carry a foreign Host: PUBLIC_BASE_URL, else a loopback, listening or allowed Host, else the listening address.
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/config/env';
 import { createLogger } from '@/lib/log';
 import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
 import { hostGuard } from '@/lib/server/allowed-host';
 import { startRuntime } from '@/lib/server/runtime';
+import { freshDataDir } from '../helpers/pglite-template';
 
 const DEMO = 'sk_test_linkHostLinkHostLinkHost0123456789ab';
 let running: AppServer | undefined;
@@ -19,7 +17,7 @@ afterEach(async () => {
 });
 
 async function start(extra: Record<string, string> = {}, next?: NextHandler) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'link-host-'));
+  const dataDir = freshDataDir('link-host');
   const settings = parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent', ...extra });
   const runtime = await startRuntime(settings, createLogger({ level: 'silent' }));
   running = createAppServer({ runtime, next, shutdownGraceMs: 1000 });
@@ -110,7 +108,7 @@ describe('hostGuard', () => {
 
 describe('the link origin is built only by the actions that hand out links', () => {
   it('get_balance answers whatever the request URL; create_checkout_session names the bad Host', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'link-lazy-'));
+    const dataDir = freshDataDir('link-lazy');
     const runtime = await startRuntime(parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent' }), createLogger({ level: 'silent' }));
     try {
       const call = (body: unknown) =>

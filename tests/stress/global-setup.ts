@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findLeaks } from '../helpers/log-scan';
+import { makePgliteTemplate } from '../helpers/pglite-template';
 import { SERVER_LOG_DIR } from '../helpers/server-process';
 import { FIGURES_FILE, readFigures, SIZE } from './figures';
 import { ACCOUNT_NUMBERS } from './accounts';
 
 /** Starts each run clean; at the end prints the figures and scans every server's log for secrets. */
-export function setup() {
+export async function setup() {
   fs.rmSync(FIGURES_FILE, { force: true });
   fs.rmSync(SERVER_LOG_DIR, { recursive: true, force: true });
+  await makePgliteTemplate();
 }
 
 export function teardown() {
