@@ -25,3 +25,54 @@ export function IntentStatus({ error, intent, limits }: { error?: string | null;
     </>
   );
 }
+
+interface SentIntent<I> {
+  mutation: { isPending: boolean; isError: boolean; error: ConsoleRequestError | null; failureCount: number };
+  outcomeUnknown: boolean;
+  send(input: I): void;
+}
+
+/**
+ * Under a review step once its intent is sent, until the answer: sending; a lost answer being asked
+ * again with the same key; an outcome still unknown, to check again (`safeAgain` says why that cannot
+ * act twice); a refusal, to edit. The success is each form's own.
+ */
+export function SentIntentStatus<I>({ intent, input, noun, safeAgain, refusedTestId, onEdit }: {
+  intent: SentIntent<I>;
+  input: I;
+  noun: string;
+  safeAgain: string;
+  refusedTestId: string;
+  onEdit(): void;
+}) {
+  const { mutation, outcomeUnknown } = intent;
+  return (
+    <>
+      {mutation.isPending && (
+        <p className={outcomeUnknown ? 'warning' : 'muted'} role="status">
+          {outcomeUnknown ? `Outcome unknown: the response was lost. Retrying with the same idempotency key (attempt ${mutation.failureCount + 1})…` : 'Sending…'}
+        </p>
+      )}
+      {mutation.isError && outcomeUnknown && (
+        <div className="warning" role="alert">
+          <p>
+            Outcome unknown: <ErrorText error={mutation.error!} /> {safeAgain}
+          </p>
+          <button type="button" onClick={() => intent.send(input)}>
+            Check again
+          </button>
+        </div>
+      )}
+      {mutation.isError && !outcomeUnknown && (
+        <div role="alert">
+          <p className="error" data-testid={refusedTestId}>
+            The {noun} was refused: <ErrorText error={mutation.error!} />
+          </p>
+          <button type="button" onClick={onEdit}>
+            Edit and try again
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

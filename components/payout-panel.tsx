@@ -6,7 +6,7 @@ import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { formatMoney } from '@/lib/format';
 import { maskAccountNumber, type Payout, type PayoutInput } from '@/lib/contract';
 import { emptyDraft, PayoutFields, type Draft } from './payout-fields';
-import { ErrorText } from './error-text';
+import { SentIntentStatus } from './intent-status';
 
 /**
  * A payout intent from form to outcome: fill in, confirm, send. Once sent, the
@@ -82,32 +82,14 @@ export function PayoutPanel({ currency, retentionSeconds }: { currency: string; 
           </button>
         </div>
       )}
-      {mutation.isPending && (
-        <p className={intent.outcomeUnknown ? 'warning' : 'muted'} role="status">
-          {intent.outcomeUnknown
-            ? `Outcome unknown: the response was lost. Retrying with the same idempotency key (attempt ${mutation.failureCount + 1})…`
-            : 'Sending…'}
-        </p>
-      )}
-      {mutation.isError && intent.outcomeUnknown && (
-        <div className="warning" role="alert">
-          <p>
-            Outcome unknown: <ErrorText error={mutation.error} /> No second payout can be sent by checking again: the same idempotency key is reused.</p>
-          <button type="button" onClick={() => intent.send(input)}>
-            Check again
-          </button>
-        </div>
-      )}
-      {mutation.isError && !intent.outcomeUnknown && (
-        <div role="alert">
-          <p className="error" data-testid="payout-refused">
-            The payout was refused: <ErrorText error={mutation.error} />
-          </p>
-          <button type="button" onClick={() => startOver(true)}>
-            Edit and try again
-          </button>
-        </div>
-      )}
+      <SentIntentStatus
+        intent={intent}
+        input={input}
+        noun="payout"
+        safeAgain="No second payout can be sent by checking again: the same idempotency key is reused."
+        refusedTestId="payout-refused"
+        onEdit={() => startOver(true)}
+      />
       {mutation.isSuccess && (
         <div className="success" role="status">
           <p>

@@ -7,7 +7,7 @@ import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { refundFields, type Refund } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { AmountInput, parseAmount } from './amount-input';
-import { ErrorText } from './error-text';
+import { SentIntentStatus } from './intent-status';
 
 type RefundInput = { amount: number; reason?: string };
 
@@ -121,31 +121,14 @@ export function RefundForm({ sessionId, left, currency, retentionSeconds }: { se
           </button>
         </div>
       )}
-      {mutation.isPending && (
-        <p className={intent.outcomeUnknown ? 'warning' : 'muted'} role="status">
-          {intent.outcomeUnknown ? `Outcome unknown: retrying with the same idempotency key (attempt ${mutation.failureCount + 1})…` : 'Sending…'}
-        </p>
-      )}
-      {mutation.isError && intent.outcomeUnknown && (
-        <div className="warning" role="alert">
-          <p>
-            Outcome unknown: <ErrorText error={mutation.error} /> Checking again cannot refund twice: the same idempotency key is reused.
-          </p>
-          <button type="button" onClick={() => intent.send(input)}>
-            Check again
-          </button>
-        </div>
-      )}
-      {mutation.isError && !intent.outcomeUnknown && (
-        <div role="alert">
-          <p className="error" data-testid="refund-refused">
-            The refund was refused: <ErrorText error={mutation.error} />
-          </p>
-          <button type="button" onClick={startOver}>
-            Edit and try again
-          </button>
-        </div>
-      )}
+      <SentIntentStatus
+        intent={intent}
+        input={input}
+        noun="refund"
+        safeAgain="Checking again cannot refund twice: the same idempotency key is reused."
+        refusedTestId="refund-refused"
+        onEdit={startOver}
+      />
       {mutation.isSuccess && (
         <div className="success" role="status" data-testid="refund-created">
           <p>
