@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
 import { createAuthenticator } from '@/lib/payments/authenticate';
 import { createMerchant } from '@/lib/payments/merchants';
+import { freshAuthWindow } from '../helpers/auth-window';
 import { backends } from '../helpers/databases';
 
 describe.each(backends)('authentication looked up together ($name)', (backend) => {
@@ -35,6 +36,7 @@ describe.each(backends)('authentication looked up together ($name)', (backend) =
   it('keeps the per-address limit per request in a shared look-up', async () => {
     const m = await createMerchant(db, { name: 'C', openingBalance: 0 });
     const authenticate = createAuthenticator(db, 2);
+    await freshAuthWindow();
     for (let i = 0; i < 2; i++) await authenticate('Bearer nope', '10.9.9.9').catch(() => {});
     const results = await Promise.allSettled([authenticate('Bearer nope', '10.9.9.9'), authenticate(`Bearer ${m.secretKey}`, '10.9.9.8')]);
     expect(results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as { code: string }).code))).toEqual(['rate_limited', 'ok']);
