@@ -88,6 +88,9 @@ export async function settleRefund(tx: Queryable, refundId: string, outcome: Ref
     return row!.n === 1;
   }
   const code = 'expired_or_canceled_card' as const;
+  // bal joins cs, so the session row is locked before the balance row, the order create_refund takes.
+  // Without that the executor updated the balance first (cs, read by nothing, ran last), and a refund
+  // being created on the same session, holding it and waiting for the balance, deadlocked with it.
   const [row] = await tx.query<{ n: number }>(
     `WITH u AS (
        UPDATE refunds SET status = 'failed', failure_code = $2, failure_message = $3, settled_at = now()
@@ -98,7 +101,8 @@ export async function settleRefund(tx: Queryable, refundId: string, outcome: Ref
        FROM u WHERE s.id = u.checkout_session_id RETURNING s.id),
      bal AS (
        UPDATE balances b SET pending_refunds = b.pending_refunds - u.amount, available = b.available + u.amount, updated_at = now()
-       FROM u WHERE b.merchant_id = u.merchant_id RETURNING b.merchant_id, b.available, u.amount, u.id AS refund_id),
+       FROM u JOIN cs ON cs.id = u.checkout_session_id
+       WHERE b.merchant_id = u.merchant_id RETURNING b.merchant_id, b.available, u.amount, u.id AS refund_id),
      entry AS (
        INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
        SELECT merchant_id, amount, available, 'refund_reversal', refund_id FROM bal),

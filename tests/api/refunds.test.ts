@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUND_FAILING_TEST_CARD } from '@/lib/contract';
 import { createLogger } from '@/lib/log';
 import { createMerchant } from '@/lib/payments/merchants';
-import { settleDueRefunds } from '@/lib/payments/refund-settlement';
+import { settleDueRefunds, settleRefund } from '@/lib/payments/refund-settlement';
 import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
 import { callApi, testSecretBox, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
 import { isExact, refundCheck } from '../helpers/ledger';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -303,5 +303,45 @@ describe.each(backends)('refunds ($name)', (backend) => {
       const events = (await call({ action: 'list_events', object_id: r2.id })).body.data;
       expect(events.map((e: any) => e.type)).toEqual(['refund.failed', 'refund.created']);
     });
+  });
+});
+
+describe.runIf(postgresUrl)('a failed refund settling (PostgreSQL)', () => {
+  const api = useTestApi(postgresBackend, { openingBalance: 0, settings: { settlementDelaySeconds: 3600 } });
+
+  it('locks the session before the balance, the order create_refund takes, so the two cannot deadlock', async () => {
+    const m = await createMerchant(api().db, { name: 'Lock order', openingBalance: 0 });
+    const call: Call = (body, opts) => callApi(api().url, m.secretKey, body, opts);
+    const s = (await call({ action: 'create_checkout_session', amount: 50_000 })).body;
+    expect((await call({ action: 'simulate_checkout_payment', id: s.id, card_number: REFUND_FAILING_TEST_CARD })).status).toBe(200);
+    const refund = (await call({ action: 'create_refund', checkout_session_id: s.id, amount: 10_000 })).body;
+
+    // A holds the session, as a refund being created does before it takes the balance.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const sessionLocked = new Promise<void>((resolve) => (locked = resolve));
+    const a = api().db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM checkout_sessions WHERE id = $1 FOR UPDATE', [s.id]);
+      locked();
+      await held;
+    });
+    await sessionLocked;
+    // B settles the refund as failed: it must wait for the session without holding the balance.
+    const b = api().db.transaction((tx) => settleRefund(tx, refund.id, 'failed'));
+    for (;;) {
+      const [w] = await api().db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE refunds SET status = ''failed''%'`,
+      );
+      if (w!.n > 0) break;
+    }
+    const balanceFree = await api()
+      .db.transaction((tx) => tx.query('SELECT 1 FROM balances WHERE merchant_id = $1 FOR UPDATE NOWAIT', [m.id]))
+      .then(() => true, (error: { code?: string }) => error.code);
+    release();
+    await a;
+    expect(await b).toBe(true);
+    expect(balanceFree).toBe(true);
+    expect((await call({ action: 'get_refund', id: refund.id })).body.status).toBe('failed');
   });
 });
