@@ -60,7 +60,14 @@ export function startBackgroundJobs(
       },
     },
     // Folds the figures rows each write adds into one row per merchant and day, and per batch and status (exact either way; fewer rows to read).
-    { name: 'figures_compaction', everyMs: 5 * tickMs, run: async () => void (await compactDailyFigures(db), await compactBatchCounts(db)) },
+    {
+      name: 'figures_compaction',
+      everyMs: 5 * tickMs,
+      run: async () => {
+        await compactDailyFigures(db);
+        await compactBatchCounts(db);
+      },
+    },
     { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db, opts.publicOrigin)) },
     {
       // Payouts left unapproved past PAYOUT_APPROVAL_EXPIRY_SECONDS (issue 24): money back to available.

@@ -329,12 +329,11 @@ describe.runIf(postgresUrl)('a failed refund settling (PostgreSQL)', () => {
     await sessionLocked;
     // B settles the refund as failed: it must wait for the session without holding the balance.
     const b = api().db.transaction((tx) => settleRefund(tx, refund.id, 'failed'));
-    for (;;) {
-      const [w] = await api().db.query<{ n: number }>(
+    const waiting = async () =>
+      (await api().db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE refunds SET status = ''failed''%'`,
-      );
-      if (w!.n > 0) break;
-    }
+      ))[0]!.n;
+    await expect.poll(waiting, { timeout: 10_000, interval: 20 }).toBe(1);
     const balanceFree = await api()
       .db.transaction((tx) => tx.query('SELECT 1 FROM balances WHERE merchant_id = $1 FOR UPDATE NOWAIT', [m.id]))
       .then(() => true, (error: { code?: string }) => error.code);

@@ -17,6 +17,9 @@ async function markControls(page: Page): Promise<number> {
   });
 }
 
+/** What the page noted of one focus: the control's mark (null for an unmarked one), its ring, its name. */
+type Focus = { id: string | null; ring: boolean; name: string };
+
 /**
  * Tabs through the page from its top: which marked controls received focus, and which of them showed
  * no ring. The page notes each focus as it happens (a focusin listener), so the test asks once at the
@@ -25,8 +28,8 @@ async function markControls(page: Page): Promise<number> {
 async function tabThrough(page: Page, count: number) {
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
-    const seen: { id: string | null; ring: boolean; name: string }[] = [];
-    (window as unknown as { kbdSeen: typeof seen }).kbdSeen = seen;
+    const seen: Focus[] = [];
+    (window as unknown as { kbdSeen: Focus[] }).kbdSeen = seen;
     document.addEventListener('focusin', (event) => {
       const el = event.target as HTMLElement;
       const s = getComputedStyle(el);
@@ -35,7 +38,7 @@ async function tabThrough(page: Page, count: number) {
     });
   });
   for (let i = 0; i < count + 10; i++) await page.keyboard.press('Tab');
-  const seen = await page.evaluate(() => (window as unknown as { kbdSeen: { id: string | null; ring: boolean; name: string }[] }).kbdSeen);
+  const seen = await page.evaluate(() => (window as unknown as { kbdSeen: Focus[] }).kbdSeen);
   const marked = seen.filter((f) => f.id !== null);
   return { reached: new Set(marked.map((f) => f.id!)), noRing: marked.filter((f) => !f.ring).map((f) => f.name) };
 }

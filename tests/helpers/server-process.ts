@@ -49,10 +49,9 @@ export class ServerProcess {
   private logFile = '';
 
   constructor(readonly opts: ServerOptions) {
-    if (!opts.databaseUrl && !opts.dataDir) {
-      // A console-only server (the API elsewhere) keeps another schema: it starts from nothing.
-      this.dataDir = opts.env?.PAYMENT_API_BASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), 'prove-data-')) : freshDataDir('prove-data');
-    } else this.dataDir = opts.dataDir;
+    if (opts.databaseUrl) return;
+    // A console-only server (the API elsewhere) keeps another schema: it starts from nothing.
+    this.dataDir = opts.dataDir ?? (opts.env?.PAYMENT_API_BASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), 'prove-data-')) : freshDataDir('prove-data'));
   }
 
   get url() {
