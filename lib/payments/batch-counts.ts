@@ -34,7 +34,7 @@ export async function compactBatchCounts(db: Queryable, limit = 5000): Promise<n
        SELECT batch_id, status, sum(count), true FROM gone GROUP BY batch_id, status ORDER BY batch_id, status
        ON CONFLICT (batch_id, status) WHERE merged DO UPDATE SET count = c.count + excluded.count
        RETURNING 1)
-     SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM up)::int AS u`,
+     SELECT (SELECT count(*) FROM gone)::int AS n`,
     [limit],
   );
   return r!.n;

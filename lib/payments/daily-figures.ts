@@ -31,7 +31,7 @@ export async function compactDailyFigures(db: Queryable, limit = 5000): Promise<
          closing_balance = CASE WHEN excluded.closing_entry_id > d.closing_entry_id THEN excluded.closing_balance ELSE d.closing_balance END,
          closing_entry_id = GREATEST(d.closing_entry_id, excluded.closing_entry_id)
        RETURNING 1)
-     SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM up)::int AS u`,
+     SELECT (SELECT count(*) FROM gone)::int AS n`,
     [limit],
   );
   const [payout] = await db.query<{ n: number }>(
@@ -46,7 +46,7 @@ export async function compactDailyFigures(db: Queryable, limit = 5000): Promise<
        ON CONFLICT (merchant_id, day, status) WHERE merged DO UPDATE SET count = d.count + excluded.count, total = d.total + excluded.total,
          first_seq = LEAST(d.first_seq, excluded.first_seq), last_seq = GREATEST(d.last_seq, excluded.last_seq)
        RETURNING 1)
-     SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM up)::int AS u`,
+     SELECT (SELECT count(*) FROM gone)::int AS n`,
     [limit],
   );
   return balance!.n + payout!.n;
