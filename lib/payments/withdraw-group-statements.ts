@@ -9,16 +9,16 @@ import { startEventCtes, type WithdrawalRow } from './withdraw-statement';
  */
 
 /**
- * Claims the group's idempotency keys and locks its merchants' balances, in one
+ * Claims the group's idempotency keys and reads its merchants' balances, in one
  * statement. The claim is CLAIM_SQL's (idempotency.ts) for many, sorted by
  * (merchant, key) so that two groups claiming the same keys lock them in the same
- * order; a key it does not return is in use (a replay). The balances are locked in
- * merchant order (every group locks in that order: groups of several instances
- * cannot deadlock on them) and read with the transaction's timestamp, one row per
- * merchant with the keys claimed for it. The claim's wait bound is lifted once
- * the statement is done, as for one request.
+ * order; a key it does not return is in use (a replay). The balances are read,
+ * not locked (the write locks them: the hot row is held from the write to COMMIT
+ * only), one row per merchant with the transaction's timestamp and the keys
+ * claimed for it. The claim's wait bound is lifted once the statement is done, as
+ * for one request.
  */
-export const CLAIM_AND_LOCK_SQL = prepared(`WITH claimed AS (
+export const CLAIM_AND_READ_SQL = prepared(`WITH claimed AS (
     INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ORDER BY 1, 2
     ON CONFLICT (merchant_id, key) DO UPDATE
@@ -29,7 +29,7 @@ export const CLAIM_AND_LOCK_SQL = prepared(`WITH claimed AS (
   SELECT b.merchant_id, b.available, now() AS now,
          ARRAY(SELECT c.key FROM claimed c WHERE c.merchant_id = b.merchant_id) AS claimed,
          set_config('lock_timeout', '0', true) AS unbounded
-  FROM balances b WHERE b.merchant_id = ANY($6::text[]) ORDER BY b.merchant_id FOR UPDATE OF b`);
+  FROM balances b WHERE b.merchant_id = ANY($6::text[])`);
 
 /** writeGroupStatement's text: constant (every value is a parameter), so each connection prepares it once. */
 const WRITE_GROUP_SQL = prepared(`WITH req AS (
@@ -39,10 +39,13 @@ const WRITE_GROUP_SQL = prepared(`WITH req AS (
     tot AS (SELECT merchant_id, sum(amount)::bigint AS total,
                    COALESCE(sum(amount) FILTER (WHERE status = 'awaiting_approval'), 0)::bigint AS waiting
             FROM req GROUP BY merchant_id),
+    -- The balances, locked in merchant order before any is updated (the one-time filter below): groups cannot deadlock on them.
+    locked AS (
+      SELECT count(*) AS n FROM (SELECT 1 FROM balances WHERE merchant_id = ANY(ARRAY(SELECT merchant_id FROM tot)) ORDER BY merchant_id FOR UPDATE) l),
     bal AS (
       UPDATE balances b SET available = b.available - tot.total, pending_payouts = b.pending_payouts + tot.total - tot.waiting,
         awaiting_approval = b.awaiting_approval + tot.waiting, updated_at = now()
-      FROM tot WHERE b.merchant_id = tot.merchant_id AND b.available >= tot.total
+      FROM tot WHERE b.merchant_id = tot.merchant_id AND b.available >= tot.total AND (SELECT n FROM locked) >= 0
       RETURNING b.merchant_id, b.available + tot.total AS opening),
     entry AS (
       INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
@@ -73,7 +76,9 @@ export interface StoredAnswers {
 
 /**
  * Writes the accepted withdrawals (in arrival order) and stores every answer, in
- * one statement: per merchant one update of the balance by the group's total;
+ * one statement: per merchant one conditional update of the balance by the group's
+ * total (none if the balance no longer covers it: the caller's count check then
+ * rolls the group back);
  * per withdrawal its ledger entry (balance_after as if applied one by one), its
  * payout (pending, or awaiting approval), its events (withdraw-statement.ts) with their deliveries; per claimed key its
  * answer. Returns how many balances and payouts it wrote, so that the caller can

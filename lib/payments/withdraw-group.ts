@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable, type Db, type Queryable } from '../db/types';
 import { createGroupQueue } from './group-queue';
 import type { IdempotentCall, StoredResult } from './idempotency';
-import { CLAIM_AND_LOCK_SQL, writeGroupStatement, type StoredAnswers } from './withdraw-group-statements';
+import { CLAIM_AND_READ_SQL, writeGroupStatement, type StoredAnswers } from './withdraw-group-statements';
 import { insufficientFunds, type PreparedWithdrawal } from './withdrawal';
 
 /** One withdraw request waiting for its group. */
@@ -16,18 +16,22 @@ export interface GroupedWithdrawal {
 
 /** At most this many withdrawals in one transaction (the batch action's bound). */
 export const MAX_GROUP_SIZE = 1000;
+/** Groups in flight at once: one is sent while the other commits (docs/prove.md, "Group commit"). */
+export const GROUPS_IN_FLIGHT = 2;
 
 /**
  * Group commit for withdrawals: concurrent withdraw requests, of any merchants, are
  * committed together, one transaction per group (group-queue.ts decides who goes
  * together; a lone request goes alone, at once, through the ordinary path).
  *
- * A group's transaction: claim the keys and lock the merchants' balances in
- * merchant order, reading them (one statement), decide in arrival order against
- * a running balance per merchant who is paid and who is refused
- * (`insufficient_funds`, alone), then write every payout, ledger entry, event and
- * stored answer (one statement), COMMIT. Every request gets the answer it would
- * have had alone, and none before the COMMIT.
+ * A group's transaction: claim the keys and read the merchants' balances (one
+ * statement), decide in arrival order against a running balance per merchant who
+ * is paid and who is refused (`insufficient_funds`, alone), then lock the
+ * balances in merchant order and write every payout, ledger entry, event and
+ * stored answer (one statement), COMMIT. A balance that moved in between so that
+ * it no longer covers the group rolls the group back (its requests then go one
+ * by one). Every request gets the answer it would have had alone, and none
+ * before the COMMIT.
  *
  * A request whose key was already in use is answered after the group, alone (its
  * replay, or the key's reuse refused). A group whose transaction fails for any
@@ -36,9 +40,10 @@ export const MAX_GROUP_SIZE = 1000;
  * idempotency record and answer. A lost database fails every request as it
  * would fail one (503 with Retry-After).
  */
-export function createWithdrawGroups(db: Db, opts: { waitSeconds: number; maxSize?: number; onGroup?: (size: number) => void }) {
+export function createWithdrawGroups(db: Db, opts: { waitSeconds: number; maxSize?: number; maxInFlight?: number; onGroup?: (size: number) => void }) {
   const queue = createGroupQueue<GroupedWithdrawal, StoredResult>({
     maxSize: opts.maxSize ?? MAX_GROUP_SIZE,
+    maxInFlight: opts.maxInFlight ?? GROUPS_IN_FLIGHT,
     keyOf: (w) => (w.call ? `${w.call.merchantId} ${w.call.key}` : undefined),
     run: async (group) => {
       opts.onGroup?.(group.length);
@@ -62,7 +67,7 @@ type Outcome = { kind: 'paid'; body: string } | { kind: 'refused'; body?: string
 
 async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: number): Promise<PromiseSettledResult<StoredResult>[]> {
   const outcomes = await db.transaction(async (tx) => {
-    const { balances, claimed } = await claimAndLock(tx, group);
+    const { balances, claimed } = await claimAndRead(tx, group);
     // Requests whose key is in use are answered alone once this group is done.
     const taking = group.map((w) => !w.call || claimed.has(`${w.call.merchantId} ${w.call.key}`));
     if (!taking.some(Boolean)) return group.map((): Outcome => ({ kind: 'alone' }));
@@ -99,7 +104,7 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
     const { sql, params } = writeGroupStatement(accepted, answers);
     const [written] = await tx.query<{ balances: number; payouts: number; stored: number }>(sql, params);
     const payingMerchants = new Set(accepted.map((r) => r.merchantId)).size;
-    // The balances were locked and read in this transaction: anything else is a fault, and rolls back.
+    // A balance that no longer covers its merchant's total (moved since it was read) or any other count: rolled back, then one by one.
     if (written!.balances !== payingMerchants || written!.payouts !== accepted.length || written!.stored !== answers.keys.length) {
       throw new Error(`withdraw group wrote ${JSON.stringify(written)} for ${accepted.length} payouts of ${payingMerchants} merchants`);
     }
@@ -119,11 +124,11 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
   );
 }
 
-/** Claims the keys of the group's keyed requests and locks its merchants' balances; claimed keys as `merchant key`. */
-async function claimAndLock(tx: Queryable, group: GroupedWithdrawal[]) {
+/** Claims the keys of the group's keyed requests and reads its merchants' balances; claimed keys as `merchant key`. */
+async function claimAndRead(tx: Queryable, group: GroupedWithdrawal[]) {
   const calls = group.flatMap((w) => (w.call ? [w.call] : []));
   const merchants = [...new Set(group.map((w) => w.prepared.row.merchantId))];
-  const balances = await tx.query<{ merchant_id: string; available: number; now: Date; claimed: string[] }>(CLAIM_AND_LOCK_SQL, [
+  const balances = await tx.query<{ merchant_id: string; available: number; now: Date; claimed: string[] }>(CLAIM_AND_READ_SQL, [
     calls.map((c) => c.merchantId), calls.map((c) => c.key), calls.map((c) => c.action), calls.map((c) => c.fingerprint),
     calls[0]?.ttlSeconds ?? 0, merchants,
   ]);

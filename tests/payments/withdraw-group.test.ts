@@ -187,4 +187,31 @@ describe.runIf(postgresUrl)('a key held elsewhere (postgres)', () => {
     expect(settled(results)).toEqual([[200, false], ['error', 'idempotency_request_in_progress'], [200, false]]);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 60_000, ledger: 60_000, payouts: 2 });
   });
+
+  it('rolls a group back when its balance moved between its read and its write, and runs its requests one by one', async () => {
+    const m = await createMerchant(db, { name: 'Moved', openingBalance: 100_000 });
+    let raced = false;
+    // Another instance's withdrawal of 50,000 commits after the group read the balance (unlocked) and before its write.
+    const racing: Db = {
+      ...db,
+      transaction: (fn, opts) => db.transaction((tx) => fn({
+        ...tx,
+        query: async (sql: string, params?: readonly unknown[]) => {
+          if (sql.startsWith('WITH req AS') && !raced) {
+            raced = true;
+            await request(db, m, 50_000, 'elsewhere').alone(); // on another connection of the pool
+          }
+          return tx.query(sql, params);
+        },
+      } as typeof tx), opts),
+    };
+    const groups = createWithdrawGroups(racing, { waitSeconds: 5 });
+    const results = await Promise.all([request(racing, m, 30_000, 'm-1'), request(racing, m, 40_000, 'm-2')].map((r) => groups.submit(r)));
+    // Read at 100,000, both fit; written against 50,000, the group's conditional update fails and each goes alone.
+    expect(raced).toBe(true);
+    expect(results.map((r) => r.status)).toEqual([200, 422]);
+    const keys = await db.query<{ key: string; response_status: number }>('SELECT key, response_status FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key', [m.id]);
+    expect(keys.map((k) => [k.key, k.response_status])).toEqual([['elsewhere', 200], ['m-1', 200], ['m-2', 422]]);
+    expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 20_000, ledger: 20_000, payouts: 2 });
+  });
 });
