@@ -64,7 +64,7 @@ async function startSide(baseUrl: string, grouping: boolean, distDir: string): P
   // two servers leave room under PostgreSQL's default 100 connections for the 64 of the hot-row limit.
   const server = await new ServerProcess({
     kind: 'next', databaseUrl: url.toString(), distDir,
-    env: { LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '12', WITHDRAW_GROUP_COMMIT: String(grouping) },
+    env: { LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '12', WITHDRAW_GROUP_COMMIT: String(grouping), METRICS_TOKEN },
   }).start();
   return { grouping, server, db, one, many, cpu: await cpuReader(baseUrl, appName) };
 }
@@ -77,20 +77,35 @@ export interface LoadFigures {
   /** CPU per withdrawal in ms: the server process, and its PostgreSQL backends. */
   serverCpuMs: number;
   databaseCpuMs: number;
+  /** Withdrawals per commit group (payments_withdraw_group_size on /metrics); 1 without grouping. */
+  groupSize: number;
+}
+
+const METRICS_TOKEN = randomUUID();
+
+/** The sum and count of payments_withdraw_group_size, from the server's /metrics. */
+async function groupSizes(server: ServerProcess): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const read = (name: string) => Number(new RegExp(`^payments_withdraw_group_size_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { sum: read('sum'), count: read('count') };
 }
 
 /** Withdrawals through `side` for `seconds`, `connections` at a time, spread over `keys`, with their CPU. */
 async function withdrawals(side: Side, keys: string[], connections: number, seconds: number): Promise<LoadFigures> {
   let next = 0;
+  const groupsBefore = await groupSizes(side.server);
   const before = await side.cpu.read(side.server.pid!);
   const r = await drive(side.server.url, withdrawDrive(keys[0]!), connections, seconds, (req) => ({
     ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}`, 'x-service-idempotency': randomUUID() },
   }));
   const spent = cpuSpent(before, await side.cpu.read(side.server.pid!));
+  const groupsAfter = await groupSizes(side.server);
+  const groups = groupsAfter.count - groupsBefore.count;
   const answered = Math.max(1, r.requests.total);
   return {
     rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors,
     serverCpuMs: spent.serverMs / answered, databaseCpuMs: spent.databaseMs / answered,
+    groupSize: groups > 0 ? (groupsAfter.sum - groupsBefore.sum) / groups : 1,
   };
 }
 
@@ -134,6 +149,7 @@ const medianFigures = (fs: LoadFigures[]): LoadFigures => ({
   non2xx: fs.reduce((n, f) => n + f.non2xx, 0),
   serverCpuMs: Math.round(median(fs.map((f) => f.serverCpuMs)) * 1000) / 1000,
   databaseCpuMs: Math.round(median(fs.map((f) => f.databaseCpuMs)) * 1000) / 1000,
+  groupSize: Math.round(median(fs.map((f) => f.groupSize)) * 10) / 10,
 });
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
