@@ -3,10 +3,7 @@
  * submitted meanwhile wait; when it is done they go together as the next group, up
  * to `maxSize`. There is no timer: a lone item goes at once (on the next
  * microtask, so that items submitted in the same tick share a group), and the
- * size of a group follows the load. At most `maxInFlight` groups are in flight at
- * a time (1 by default): with more, a group can be sent while another commits, so
- * the database is not left idle while a group's answers travel back and their
- * clients send again.
+ * size of a group follows the load. One group is in flight at a time.
  *
  * Items that share a `keyOf` never go in the same group: the later one waits for
  * the next, where it finds the first one's work committed (an idempotency key sent
@@ -14,8 +11,6 @@
  */
 export interface GroupQueueOptions<T, R> {
   maxSize: number;
-  /** Groups in flight at once (default 1). Items of one key are never in one group, but may be in two in flight. */
-  maxInFlight?: number;
   keyOf?: (item: T) => string | undefined;
   /** Commits a group; one settled result per item, in order. A throw rejects every item with it. */
   run: (group: T[]) => Promise<PromiseSettledResult<R>[]>;
@@ -35,8 +30,7 @@ export interface GroupQueue<T, R> {
 
 export function createGroupQueue<T, R>(opts: GroupQueueOptions<T, R>): GroupQueue<T, R> {
   let queue: Waiting<T, R>[] = [];
-  let inFlight = 0;
-  const maxInFlight = opts.maxInFlight ?? 1;
+  let busy = false;
 
   /** The next group, in arrival order: up to maxSize items with distinct keys; the rest keep their order. */
   const take = (): Waiting<T, R>[] => {
@@ -71,7 +65,7 @@ export function createGroupQueue<T, R>(opts: GroupQueueOptions<T, R>): GroupQueu
         });
       }
     } finally {
-      inFlight--;
+      busy = false;
     }
   };
 
@@ -79,8 +73,8 @@ export function createGroupQueue<T, R>(opts: GroupQueueOptions<T, R>): GroupQueu
     submit(item) {
       return new Promise<R>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        if (inFlight < maxInFlight) {
-          inFlight++;
+        if (!busy) {
+          busy = true;
           queueMicrotask(() => void drain());
         }
       });

@@ -16,8 +16,6 @@ export interface GroupedWithdrawal {
 
 /** At most this many withdrawals in one transaction (the batch action's bound). */
 export const MAX_GROUP_SIZE = 1000;
-/** Groups in flight at once: one is sent while the other commits (docs/prove.md, "Group commit"). */
-export const GROUPS_IN_FLIGHT = 2;
 
 /**
  * Group commit for withdrawals: concurrent withdraw requests, of any merchants, are
@@ -40,10 +38,9 @@ export const GROUPS_IN_FLIGHT = 2;
  * idempotency record and answer. A lost database fails every request as it
  * would fail one (503 with Retry-After).
  */
-export function createWithdrawGroups(db: Db, opts: { waitSeconds: number; maxSize?: number; maxInFlight?: number; onGroup?: (size: number) => void }) {
+export function createWithdrawGroups(db: Db, opts: { waitSeconds: number; maxSize?: number; onGroup?: (size: number) => void }) {
   const queue = createGroupQueue<GroupedWithdrawal, StoredResult>({
     maxSize: opts.maxSize ?? MAX_GROUP_SIZE,
-    maxInFlight: opts.maxInFlight ?? GROUPS_IN_FLIGHT,
     keyOf: (w) => (w.call ? `${w.call.merchantId} ${w.call.key}` : undefined),
     run: async (group) => {
       opts.onGroup?.(group.length);

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createGroupQueue } from '@/lib/payments/group-queue';
 
 /** A queue whose groups are recorded and held open until released, so a test decides when one commits. */
-function recordingQueue(opts: { maxSize?: number; maxInFlight?: number; keyOf?: (x: string) => string | undefined } = {}) {
+function recordingQueue(opts: { maxSize?: number; keyOf?: (x: string) => string | undefined } = {}) {
   const groups: string[][] = [];
   const releases: Array<() => void> = [];
   const queue = createGroupQueue<string, string>({
     maxSize: opts.maxSize ?? 100,
-    maxInFlight: opts.maxInFlight,
     keyOf: opts.keyOf,
     run: async (group) => {
       groups.push(group);
@@ -43,24 +42,6 @@ describe('group queue (natural batching)', () => {
     expect(groups).toEqual([['a'], ['b', 'c', 'd']]);
     await release();
     await expect(Promise.all([first, ...later])).resolves.toEqual(['done a', 'done b', 'done c', 'done d']);
-  });
-
-  it('with maxInFlight 2, sends a second group while the first commits, and never a third', async () => {
-    const { queue, groups, release, settle } = recordingQueue({ maxInFlight: 2 });
-    const first = queue.submit('a');
-    await settle();
-    const second = queue.submit('b');
-    await settle();
-    expect(groups).toEqual([['a'], ['b']]);
-    const waiting = ['c', 'd'].map((x) => queue.submit(x));
-    await settle();
-    expect(queue.waiting).toBe(2);
-    await release(); // 'a' commits: c and d go together, b still in flight
-    expect(groups).toEqual([['a'], ['b'], ['c', 'd']]);
-    await release();
-    await release();
-    await expect(Promise.all([first, second, ...waiting])).resolves.toEqual(['done a', 'done b', 'done c', 'done d']);
-    expect(queue.waiting).toBe(0);
   });
 
   it('bounds a group by maxSize; the rest keep their order for the next', async () => {
