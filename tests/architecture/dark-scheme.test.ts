@@ -1,5 +1,6 @@
 // The dark scheme swaps colour variables and nothing else. tests/e2e/responsive-a11y.spec.ts relies on
-// it: it checks each page's layout and every axe rule once, then only the colour rules in the dark scheme.
+// it: it checks each page's layout and every axe rule at both widths, then only the colour rules in the
+// dark scheme, at one width per page (the widths taking turns from page to page).
 import postcss from 'postcss';
 import { describe, expect, it } from 'vitest';
 import { readSource, sourceFiles } from './source-files';

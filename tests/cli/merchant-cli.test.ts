@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockDataDir } from '@/lib/db/dir-lock';
 import { openDb } from '@/lib/db/open-db';
 import { merchantForKey } from '@/lib/payments/merchants';
@@ -94,45 +94,47 @@ describe('npm run merchant', () => {
 });
 
 describe('npm run merchant while a server holds the embedded database', () => {
-  it('sends the command to that server, from this machine with its token only', async () => {
-    const server = new ServerProcess({ kind: 'standalone' });
-    await server.start();
-    try {
-      const dir = server.dataDir!;
-      expect(fs.statSync(path.join(dir, 'admin.json')).mode & 0o777).toBe(0o600);
-      const created = await cli(dir, 'create', '--name', 'Playwright worker 1', '--balance', '250000', '--json');
-      expect(created.code).toBe(0);
-      const merchant = JSON.parse(created.stdout);
-      expect(merchant).toMatchObject({ name: 'Playwright worker 1', available: 250_000, secret_key: expect.stringMatching(/^sk_test_/) });
-      // The new key works against the running server at once.
-      const balance = await callApi(server.url, merchant.secret_key, { action: 'get_balance' });
-      expect(balance.body).toMatchObject({ available: 250_000, merchant: { id: merchant.id } });
-      const listed = JSON.parse((await cli(dir, 'list', '--json')).stdout);
-      expect(listed.map((m: { id: string }) => m.id)).toContain(merchant.id);
-      expect((await cli(dir, 'revoke', '--id', 'acct_missing')).stderr).toContain('no merchant with id acct_missing');
+  // One server for the describe: the first test uses it running, the second stops it (each started its own before).
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await new ServerProcess({ kind: 'standalone' }).start();
+  });
+  afterAll(async () => {
+    await server.stop();
+    server.cleanUp();
+  });
 
-      // Without the token, or with another, the endpoint does not exist.
-      for (const authorization of [undefined, 'Bearer not-the-token']) {
-        const res = await fetch(`${server.url}/_admin/merchants`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-          body: JSON.stringify({ command: 'list' }),
-        });
-        expect(res.status).toBe(404);
-      }
-    } finally {
-      await server.stop();
-      server.cleanUp();
+  it('sends the command to that server, from this machine with its token only', async () => {
+    const dir = server.dataDir!;
+    expect(fs.statSync(path.join(dir, 'admin.json')).mode & 0o777).toBe(0o600);
+    const created = await cli(dir, 'create', '--name', 'Playwright worker 1', '--balance', '250000', '--json');
+    expect(created.code).toBe(0);
+    const merchant = JSON.parse(created.stdout);
+    expect(merchant).toMatchObject({ name: 'Playwright worker 1', available: 250_000, secret_key: expect.stringMatching(/^sk_test_/) });
+    // The new key works against the running server at once.
+    const balance = await callApi(server.url, merchant.secret_key, { action: 'get_balance' });
+    expect(balance.body).toMatchObject({ available: 250_000, merchant: { id: merchant.id } });
+    const listed = JSON.parse((await cli(dir, 'list', '--json')).stdout);
+    expect(listed.map((m: { id: string }) => m.id)).toContain(merchant.id);
+    expect((await cli(dir, 'revoke', '--id', 'acct_missing')).stderr).toContain('no merchant with id acct_missing');
+
+    // Without the token, or with another, the endpoint does not exist.
+    for (const authorization of [undefined, 'Bearer not-the-token']) {
+      const res = await fetch(`${server.url}/_admin/merchants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify({ command: 'list' }),
+      });
+      expect(res.status).toBe(404);
     }
   });
 
   it('removes its access file when the server stops, and the CLI opens the folder itself again', async () => {
-    const server = new ServerProcess({ kind: 'standalone' });
-    await server.start();
     const dir = server.dataDir!;
+    expect(server.running).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'admin.json'))).toBe(true);
     await server.stop();
     expect(fs.existsSync(path.join(dir, 'admin.json'))).toBe(false);
     expect((await cli(dir, 'list', '--json')).code).toBe(0);
-    server.cleanUp();
   });
 });

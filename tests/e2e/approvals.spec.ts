@@ -6,6 +6,7 @@ import type { Browser, Page } from '@playwright/test';
 import { E2E_API_URL } from '../../playwright.config';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
+import { startSession } from './helpers';
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {
@@ -17,9 +18,8 @@ test.afterAll(async () => {
 
 async function signInWith(browser: Browser, key: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto('/login');
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await startSession(page, key);
+  await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
   return page;
 }

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_API_URL } from '../../playwright.config';
+import { startSession } from './helpers';
 
 export interface TestMerchant {
   id: string;
@@ -33,7 +34,7 @@ export function merchantApi(request: APIRequestContext, merchant: TestMerchant) 
   };
 }
 
-export const test = base.extend<{ signedIn: Page; payments: ReturnType<typeof merchantApi> }, { merchant: TestMerchant }>({
+export const test = base.extend<{ signedIn: Page; signedInBlank: Page; payments: ReturnType<typeof merchantApi> }, { merchant: TestMerchant }>({
   merchant: [
     async ({}, use, workerInfo) => {
       await use(createMerchant(`E2E worker ${workerInfo.workerIndex} ${Date.now()}`, 5_000_000));
@@ -43,10 +44,16 @@ export const test = base.extend<{ signedIn: Page; payments: ReturnType<typeof me
   payments: async ({ request, merchant }, use) => {
     await use(merchantApi(request, merchant));
   },
-  signedIn: async ({ page, merchant }, use) => {
-    await page.goto('/login');
-    await page.getByLabel('API key').fill(merchant.secretKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+  // Signed in by POST /api/session from the page's request context (the cookie lands in the page's
+  // browser context), not through the form: the form has tests of its own (session.spec.ts).
+  // signedInBlank: the page is still blank, for a test whose first step opens a page of its own.
+  signedInBlank: async ({ page, merchant }, use) => {
+    await startSession(page, merchant.secretKey);
+    await use(page);
+  },
+  // signedIn: on the dashboard, where the form would have sent the browser.
+  signedIn: async ({ signedInBlank: page }, use) => {
+    await page.goto('/dashboard');
     await expect(page).toHaveURL(/\/dashboard$/);
     await use(page);
   },

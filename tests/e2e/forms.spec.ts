@@ -1,7 +1,7 @@
 // Form messages, in words, one for each invalid field (the payout form's are in payouts.spec.ts).
 import { expect, test } from './fixtures';
 
-test('the checkout form explains each invalid amount in the merchant’s terms', async ({ signedIn: page }) => {
+test('the checkout form explains each invalid amount in the merchant’s terms', async ({ signedInBlank: page }) => {
   await page.goto('/checkout-sessions');
   await expect(page.getByRole('heading', { name: 'New checkout session' })).toBeVisible();
   const create = page.getByRole('button', { name: 'Create checkout session' });
@@ -25,7 +25,7 @@ test('the checkout form explains each invalid amount in the merchant’s terms',
   await expect(page.getByRole('status').getByTestId('checkout-link')).toBeVisible();
 });
 
-test('the restricted key form explains each invalid field, and sends the payout limit as an exact integer', async ({ signedIn: page }) => {
+test('the restricted key form explains each invalid field, and sends the payout limit as an exact integer', async ({ signedInBlank: page }) => {
   await page.goto('/api-keys');
   const create = page.getByRole('button', { name: 'Create restricted key' });
   const alert = page.getByRole('alert').filter({ hasText: /./ });
@@ -46,7 +46,7 @@ test('the restricted key form explains each invalid field, and sends the payout 
   await expect(page.getByTestId('one-time-secret')).toHaveText(/^rk_test_/);
 });
 
-test('the webhook form explains each invalid field, and sends nothing until they are right', async ({ signedIn: page }) => {
+test('the webhook form explains each invalid field, and sends nothing until they are right', async ({ signedInBlank: page }) => {
   await page.goto('/webhooks');
   const add = page.getByRole('button', { name: 'Add endpoint' });
   const alert = page.getByRole('alert').filter({ hasText: /./ });

@@ -3,11 +3,33 @@ import { E2E_API_URL, E2E_BASE_URL, E2E_DEMO_KEY } from '../../playwright.config
 
 export { E2E_BASE_URL as BASE_URL, E2E_DEMO_KEY as DEMO_KEY };
 
-/** Signs in through the form, as a person would, and waits for the balance. */
+/**
+ * Signs in without the form: POST /api/session from the page's own request context, so the session
+ * cookie lands in the page's browser context, as the form's request would put it there. The form
+ * itself (its page, its request, the page it sends the browser on to) is tested in session.spec.ts
+ * (signInWithForm) and deep-link.spec.ts. `signIn` skips only the form: its answer is the form's.
+ */
+export async function startSession(page: Page, key = E2E_DEMO_KEY) {
+  const res = await page.request.post('/api/session', { data: { secretKey: key } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Signs in (startSession), opens the dashboard, and waits for the balance. */
 export async function signIn(page: Page, key = E2E_DEMO_KEY) {
+  await startSession(page, key);
+  await page.goto('/dashboard');
+  await expectDashboard(page);
+}
+
+/** Signs in through the form, as a person would, and waits for the balance. */
+export async function signInWithForm(page: Page, key = E2E_DEMO_KEY) {
   await page.goto('/login');
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await expectDashboard(page);
+}
+
+async function expectDashboard(page: Page) {
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Balance' })).toBeVisible();
   await expect(page.getByTestId('available')).toBeVisible();

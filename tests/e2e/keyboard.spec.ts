@@ -57,7 +57,7 @@ const PAGES = ['/dashboard', '/payouts', '/balance', '/checkout-sessions', '/pay
 
 // One test per width, so that each stays well inside its time.
 for (const width of [1280, 390]) {
-  test(`every control on every console page is reached by Tab, with a visible focus ring, at ${width}px`, async ({ signedIn: page, payments }) => {
+  test(`every control on every console page is reached by Tab, with a visible focus ring, at ${width}px`, async ({ signedInBlank: page, payments }) => {
     test.slow();
     const key = `kbd-${width}-${Date.now()}`;
     const payout = await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, key);
@@ -110,7 +110,7 @@ async function tabTo(page: Page, target: Locator) {
   throw new Error('not reached by Tab');
 }
 
-test('a payout sent with the keyboard alone, and the phone menu opened and followed with it', async ({ signedIn: page }) => {
+test('a payout sent with the keyboard alone, and the phone menu opened and followed with it', async ({ signedInBlank: page }) => {
   await page.goto('/dashboard');
   await tabTo(page, page.getByLabel('Amount (IDR)'));
   await page.keyboard.type('23456');

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { PAGE_SIZE } from '../../lib/client/list-pages';
-import { api, signIn } from './helpers';
+import { api, startSession } from './helpers';
 
 type Listed = { id: string; status: string };
 
@@ -45,7 +45,7 @@ test('payouts: the first page, then "Load more" appends older pages in order unt
   const expected = (await listAll(request, 'list_payouts')).map((p) => p.id);
   expect(expected.slice(0, created.length)).toEqual([...created].reverse()); // newest first
 
-  await signIn(page);
+  await startSession(page);
   await page.goto('/payouts');
   const rows = page.getByTestId('payout-row');
   const loadMore = page.getByRole('button', { name: 'Load more' });
@@ -91,7 +91,7 @@ test('checkout sessions: the first page, then "Load more" appends the older ones
   }
   const expected = (await listAll(request, 'list_checkout_sessions')).map((s) => s.id);
 
-  await signIn(page);
+  await startSession(page);
   await page.goto('/checkout-sessions');
   await loadEveryPage(page, page.getByTestId('checkout-row'), 'data-session-id', expected);
 });

@@ -4,6 +4,7 @@
 import type { Page } from '@playwright/test';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
+import { startSession } from './helpers';
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {
@@ -31,7 +32,7 @@ async function expectNoOverflow(page: Page) {
   expect(scroll).toBeLessThanOrEqual(client);
 }
 
-test('a failed payout: copyable id, created by, the reason, the reversal and its events with deliveries', async ({ signedIn: page, payments, context }) => {
+test('a failed payout: copyable id, created by, the reason, the reversal and its events with deliveries', async ({ signedInBlank: page, payments, context }) => {
   const path = `/timeline-${Date.now()}`;
   await payments({ action: 'create_webhook_endpoint', url: receiver.endpoint(path), enabled_events: ['payout.created', 'payout.failed'] });
   const p = await failedPayout(payments, 27_182);
@@ -103,7 +104,7 @@ test('done when: on a phone, a link to a failed payout survives sign-in, shows w
   await context.close();
 });
 
-test("a pending payout's page redraws its timeline once the payout settles", async ({ signedIn: page, payments }) => {
+test("a pending payout's page redraws its timeline once the payout settles", async ({ signedInBlank: page, payments }) => {
   const p = await payments({ action: 'withdraw', amount: 12_121, bank_code: 'BCA', account_number: '1234567890' }, `tl-pending-${Date.now()}`);
   await page.goto(`/payouts/${p.id}`);
   // Settled by the job a second after creation; the page polls the status, then asks the server for the timeline again.
@@ -117,9 +118,8 @@ test('server-rendered pages end a session whose key was rolled: sign-in with the
   const merchant = createMerchant(`Rolled ${Date.now()}`, 1_000_000);
   const call = merchantApi(request, merchant);
   const p = await call({ action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }, `tl-rolled-${Date.now()}`);
-  await page.goto('/login');
-  await page.getByLabel('API key').fill(merchant.secretKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await startSession(page, merchant.secretKey);
+  await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
   // Off the dashboard first, once its reads are answered: a read still on its way when the key is
   // rolled would end the session itself (and its polling would navigate on its own).

@@ -5,15 +5,15 @@ import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
+import { startSession } from './helpers';
 
 type Call = ReturnType<typeof merchantApi>;
 
-/** A merchant of this test's own, signed in on `page`. */
+/** A merchant of this test's own, signed in on `page` (by the API: the form is session.spec.ts's). */
 async function freshMerchant(page: Page, request: APIRequestContext, name: string) {
   const merchant = createMerchant(`${name} ${Date.now()}`, 5_000_000);
-  await page.goto('/login');
-  await page.getByLabel('API key').fill(merchant.secretKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await startSession(page, merchant.secretKey);
+  await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
   return { merchant, call: merchantApi(request, merchant) };
 }

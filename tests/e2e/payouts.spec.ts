@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, available, expectAvailable, payoutsWithAmount, sendPayout, signIn } from './helpers';
+import { api, available, expectAvailable, payoutsWithAmount, sendPayout, signIn, startSession } from './helpers';
 
 test('a payout is sent, appears in the list, and the balance drops by its amount', async ({ page, request }) => {
   await signIn(page);
@@ -143,7 +143,7 @@ test("the form looks the account up: the holder's name before the review, an acc
 
 test('the payouts page filters by status', async ({ page, request }) => {
   await api(request, { action: 'withdraw', amount: 20_000, bank_code: 'BCA', account_number: '4000000003' }, `slow-${Date.now()}`);
-  await signIn(page);
+  await startSession(page);
   await page.goto('/payouts');
   await page.getByLabel('Status').selectOption('pending');
   await expect(page.getByTestId('payout-row').first()).toBeVisible();

@@ -13,7 +13,7 @@ test.afterAll(async () => {
 });
 
 test('pay on the hosted page, refund part in the console and the rest through the API: both in the balance history, both refund.succeeded at a receiver', async ({
-  signedIn: page,
+  signedInBlank: page,
   payments,
   browser,
 }) => {
@@ -93,7 +93,7 @@ test('pay on the hosted page, refund part in the console and the rest through th
   expect(receiver.at(path).filter((r) => r.event.type === 'refund.created')).toHaveLength(2);
 });
 
-test('a refund by keyboard alone: the form, the review and the refund', async ({ signedIn: page, payments }) => {
+test('a refund by keyboard alone: the form, the review and the refund', async ({ signedInBlank: page, payments }) => {
   const session = await payments({ action: 'create_checkout_session', amount: 30_000, description: 'Keyboard refund' });
   await payments({ action: 'simulate_checkout_payment', id: session.id });
   await page.goto(`/checkout-sessions/${session.id}`);
@@ -140,7 +140,7 @@ test('the refund route: a cross-origin POST is refused and refunds nothing; bad 
   expect((await payments({ action: 'list_refunds', checkout_session_id: session.id })).data).toHaveLength(1);
 });
 
-test('a lost answer: the refund form says the outcome is unknown, asks again with the same key, and one refund exists', async ({ signedIn: page, payments }) => {
+test('a lost answer: the refund form says the outcome is unknown, asks again with the same key, and one refund exists', async ({ signedInBlank: page, payments }) => {
   const session = await payments({ action: 'create_checkout_session', amount: 40_000 });
   await payments({ action: 'simulate_checkout_payment', id: session.id });
   const bodies: { idempotency_key: string }[] = [];
@@ -165,7 +165,7 @@ test('a lost answer: the refund form says the outcome is unknown, asks again wit
   expect(refunds.map((r: any) => r.amount)).toEqual([40_000]);
 });
 
-test('a double click refunds once', async ({ signedIn: page, payments }) => {
+test('a double click refunds once', async ({ signedInBlank: page, payments }) => {
   const session = await payments({ action: 'create_checkout_session', amount: 15_000 });
   await payments({ action: 'simulate_checkout_payment', id: session.id });
   await page.goto(`/checkout-sessions/${session.id}`);

@@ -1,12 +1,14 @@
 // Every page at a desktop width and a phone width: no horizontal scroll, and no serious or
 // critical axe-core violation, signed in and out, in the light and the dark scheme. The dark scheme
 // only swaps colour variables (app/globals.css), so in it the page is not reloaded and axe runs the
-// rules that depend on colour; a tests/architecture check keeps that stylesheet block to colours.
+// rules that depend on colour, once per page: at the desktop width on one page and the phone width
+// on the next, so the chrome both widths show (the navigation, the phone menu) is checked dark too.
+// A tests/architecture check keeps that stylesheet block to colours.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-const WIDTHS = [1280, 390];
+const WIDTHS = [1280, 390] as const;
 
 async function expectNoOverflow(page: Page) {
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({
@@ -27,7 +29,8 @@ async function expectAccessible(page: Page, rules?: string[]) {
   expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), page.url()).toEqual([]);
 }
 
-async function checkPage(page: Page, path: string, ready: (page: Page) => Promise<void>) {
+/** Both widths in the light scheme; the dark colour pass at `darkWidth` only (see the top of this file). */
+async function checkPage(page: Page, path: string, ready: (page: Page) => Promise<void>, darkWidth: (typeof WIDTHS)[number]) {
   for (const width of WIDTHS) {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width, height: 844 });
@@ -35,6 +38,7 @@ async function checkPage(page: Page, path: string, ready: (page: Page) => Promis
     await ready(page);
     await expectNoOverflow(page);
     await expectAccessible(page);
+    if (width !== darkWidth) continue;
     // The system turns dark: the page follows at once, without a reload.
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
@@ -45,10 +49,10 @@ async function checkPage(page: Page, path: string, ready: (page: Page) => Promis
 
 test('signed out: the sign-in page, the hosted checkout page and the not-found page', async ({ page, payments }) => {
   const session = await payments({ action: 'create_checkout_session', amount: 150_000, description: 'A long description of an order, to see it wrap on a phone' });
-  await checkPage(page, '/login', (p) => expect(p.getByRole('button', { name: 'Sign in' })).toBeEnabled());
+  await checkPage(page, '/login', (p) => expect(p.getByRole('button', { name: 'Sign in' })).toBeEnabled(), WIDTHS[0]);
   // The hosted page is the API's: in the split arrangement it is served where the API runs, so follow the link.
-  await checkPage(page, session.url, (p) => expect(p.getByRole('button', { name: /^Pay / })).toBeEnabled());
-  await checkPage(page, '/no-such-page', (p) => expect(p.getByRole('heading').first()).toBeVisible());
+  await checkPage(page, session.url, (p) => expect(p.getByRole('button', { name: /^Pay / })).toBeEnabled(), WIDTHS[1]);
+  await checkPage(page, '/no-such-page', (p) => expect(p.getByRole('heading').first()).toBeVisible(), WIDTHS[0]);
 });
 
 const CONSOLE_PAGES: [string, string][] = [
@@ -71,8 +75,8 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/settings', 'Payout approvals'],
 ];
 
-for (const [path, heading] of CONSOLE_PAGES) {
-  test(`signed in: ${path}`, async ({ signedIn: page, payments }) => {
+for (const [index, [path, heading]] of CONSOLE_PAGES.entries()) {
+  test(`signed in: ${path}`, async ({ signedInBlank: page, payments }) => {
     test.slow();
     let target = path;
     if (path.includes(':failed')) {
@@ -109,14 +113,19 @@ for (const [path, heading] of CONSOLE_PAGES) {
       await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Order 1' });
       await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, `a11y-${Date.now()}`);
     }
-    await checkPage(page, target, async (p) => {
-      await expect(p.getByRole('heading', { name: heading }).first()).toBeVisible();
-      await expect(p.getByText(/^Loading/)).toHaveCount(0);
-    });
+    await checkPage(
+      page,
+      target,
+      async (p) => {
+        await expect(p.getByRole('heading', { name: heading }).first()).toBeVisible();
+        await expect(p.getByText(/^Loading/)).toHaveCount(0);
+      },
+      WIDTHS[index % WIDTHS.length]!,
+    );
   });
 }
 
-test('the current page is marked in the navigation, and the phone menu opens without JavaScript', async ({ signedIn: page, browser, merchant }) => {
+test('the current page is marked in the navigation, and the phone menu opens without JavaScript', async ({ signedInBlank: page, browser, merchant }) => {
   await page.goto('/payouts');
   await expect(page.getByRole('banner').getByTestId('merchant-name')).toHaveText(`Signed in as ${merchant.name}`);
   await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payouts' })).toHaveAttribute('aria-current', 'page');

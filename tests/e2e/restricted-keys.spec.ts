@@ -4,13 +4,12 @@
 import type { Browser, Page } from '@playwright/test';
 import { E2E_API_URL } from '../../playwright.config';
 import { createMerchant, expect, test, type TestMerchant } from './fixtures';
-import { sendPayout } from './helpers';
+import { sendPayout, startSession } from './helpers';
 
 async function signInWith(browser: Browser, key: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto('/login');
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await startSession(page, key);
+  await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
   return page;
 }

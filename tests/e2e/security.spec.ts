@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { BASE_URL, DEMO_KEY, payoutsWithAmount, sendPayout, signIn } from './helpers';
+import { BASE_URL, DEMO_KEY, payoutsWithAmount, sendPayout, signInWithForm, startSession } from './helpers';
 
 test('the secret key never reaches the browser: no response body, header, cookie, storage or DOM holds it', async ({ page, context }) => {
   const seen: string[] = [];
@@ -15,7 +15,8 @@ test('the secret key never reaches the browser: no response body, header, cookie
   };
   page.on('response', watch);
 
-  await signIn(page);
+  // Through the form: the sign-in page, its request and the page it sends the browser on to are watched too.
+  await signInWithForm(page);
   await sendPayout(page, { amount: 31_337, bank: 'BSI', account: '1122334455' });
   await expect(page.getByText(/Payout po_\w+ created/)).toBeVisible();
   for (const path of ['/payouts', '/checkout-sessions', '/dashboard']) {
@@ -44,7 +45,7 @@ test('the secret key never reaches the browser: no response body, header, cookie
 });
 
 test('a cross-origin POST to the payout route is refused and sends nothing', async ({ page, request }) => {
-  await signIn(page);
+  await startSession(page);
   // Another port on the same host: the same site, so the SameSite=Strict cookie goes along.
   const evil = BASE_URL.replace(/:(\d+)$/, (_m, p) => `:${Number(p) + 1}`);
   await page.route(`${evil}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>evil</title>' }));
@@ -80,7 +81,7 @@ test('a cross-origin POST to the payout route is refused and sends nothing', asy
 });
 
 test('state-changing routes refuse bodies that are not JSON', async ({ page }) => {
-  await signIn(page);
+  await startSession(page);
   const res = await page.request.post('/api/payouts', {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     data: 'amount=50000&bank_code=BCA&account_number=1234567890&idempotency_key=form-key-0001',
@@ -90,7 +91,7 @@ test('state-changing routes refuse bodies that are not JSON', async ({ page }) =
 });
 
 test('bad input gets a 4xx naming the field', async ({ page }) => {
-  await signIn(page);
+  await startSession(page);
   const res = await page.request.post('/api/payouts', {
     data: { amount: 1.5, bank_code: 'BCA', account_number: '1234567890', idempotency_key: 'bad-amount-0001' },
   });
@@ -110,7 +111,7 @@ test('every page carries a CSP with a nonce, frame-ancestors none, a referrer po
     expect(headers['x-content-type-options']).toBe('nosniff');
   }
   // The page's own scripts run under that policy: the sign-in form works, and nothing was blocked.
-  await signIn(page);
+  await signInWithForm(page);
   await page.goto('/payouts');
   await expect(page.getByLabel('Status')).toBeVisible();
   expect(violations).toEqual([]);

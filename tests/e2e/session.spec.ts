@@ -1,5 +1,5 @@
 import { expect, request as playwrightRequest, test } from '@playwright/test';
-import { BASE_URL, signIn } from './helpers';
+import { BASE_URL, signInWithForm } from './helpers';
 
 test('a wrong key is refused and stores nothing', async ({ page, context }) => {
   await page.goto('/login');
@@ -11,7 +11,7 @@ test('a wrong key is refused and stores nothing', async ({ page, context }) => {
 });
 
 test('the right key signs in and the balance shows', async ({ page }) => {
-  await signIn(page);
+  await signInWithForm(page);
   await expect(page.getByTestId('available')).toHaveText(/IDR\s?[0-9,]+/);
   await expect(page.getByText('Test mode')).toBeVisible();
 });
@@ -28,7 +28,7 @@ test('without a session, pages redirect to /login and API routes answer 401 JSON
 });
 
 test('the session cookie is httpOnly, SameSite=Strict, path /, and lasts 8 hours', async ({ page, context }) => {
-  await signIn(page);
+  await signInWithForm(page);
   const [cookie] = await context.cookies();
   expect(cookie).toMatchObject({ name: 'console_session', httpOnly: true, sameSite: 'Strict', path: '/' });
   expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(8 * 3600 - 120);
@@ -36,7 +36,7 @@ test('the session cookie is httpOnly, SameSite=Strict, path /, and lasts 8 hours
 });
 
 test('after sign-out, a saved copy of the old cookie gets 401', async ({ page, context }) => {
-  await signIn(page);
+  await signInWithForm(page);
   const saved = (await context.cookies()).find((c) => c.name === 'console_session')!;
   const replay = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { cookie: `${saved.name}=${saved.value}` } });
   // The copy works while the session lives, so the 401 below is the sign-out's doing.
@@ -53,8 +53,8 @@ test('after sign-out, a saved copy of the old cookie gets 401', async ({ page, c
 test('sign out everywhere ends the sessions of other browsers', async ({ page, browser }) => {
   const other = await browser.newContext();
   const otherPage = await other.newPage();
-  await signIn(otherPage);
-  await signIn(page);
+  await signInWithForm(otherPage);
+  await signInWithForm(page);
   expect((await otherPage.request.get('/api/balance')).status()).toBe(200);
 
   await page.getByRole('button', { name: 'Sign out everywhere' }).click();

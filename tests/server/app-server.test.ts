@@ -1,17 +1,14 @@
 // The process's one server: health, readiness, metrics, and a graceful SIGTERM.
-import fs from 'node:fs';
 import http, { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/config/env';
 import { createLogger } from '@/lib/log';
 import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
 import { startRuntime, type Runtime } from '@/lib/server/runtime';
 import { buildOpenApiDocument } from '@/lib/openapi';
-import { openDb } from '@/lib/db/open-db';
 import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
+import { pgliteBackend } from '../helpers/databases';
 import { freshDataDir } from '../helpers/pglite-template';
 
 const DEMO = 'sk_test_appServerAppServerAppServer0123456789';
@@ -33,11 +30,17 @@ async function start(next?: NextHandler, graceMs = 5_000, https = false, drainId
   return { app, runtime, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
 }
 
-/** A console page that takes its time: stands in for a slow request in flight. */
-const slowPage = (ms: number): NextHandler => async (_req: http.IncomingMessage, res: http.ServerResponse) => {
-  await new Promise((r) => setTimeout(r, ms));
-  res.writeHead(200, { 'content-type': 'text/plain' }).end('slow page');
-};
+/** A console page that takes its time: stands in for a slow request in flight. `arrived` settles once a request reached it. */
+function slowPage(ms: number): { handler: NextHandler; arrived: Promise<void> } {
+  let reached!: () => void;
+  const arrived = new Promise<void>((resolve) => (reached = resolve));
+  const handler: NextHandler = async (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    reached();
+    await new Promise((r) => setTimeout(r, ms));
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('slow page');
+  };
+  return { handler, arrived };
+}
 
 describe('health and readiness', () => {
   it('/healthz is up; /readyz is ready while the database answers and 503 once it does not', async () => {
@@ -92,7 +95,8 @@ describe('metrics', () => {
   });
 
   it('is not served without a token configured', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-server-'));
+    // A copy of the migrated template, as start() uses: a database made from nothing spent 20 s in initdb here.
+    const dataDir = freshDataDir('app-server');
     const runtime = await startRuntime(parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), createLogger({ level: 'silent' }));
     const app = createAppServer({ runtime, shutdownGraceMs: 1000 });
     running = { app, runtime };
@@ -104,9 +108,10 @@ describe('metrics', () => {
 
 describe('graceful shutdown', () => {
   it('finishes a request in flight (telling it to close its connection), refuses new connections (so /readyz fails), then closes the runtime', async () => {
-    const { app, url, runtime } = await start(slowPage(400));
+    const slow = slowPage(400);
+    const { app, url, runtime } = await start(slow.handler);
     const inFlight = fetch(url + '/slow');
-    await new Promise((r) => setTimeout(r, 100)); // the request has reached the server
+    await slow.arrived; // the request has reached the server (a fixed 100 ms was not always enough on a loaded machine)
     const stopped = app.shutdown();
 
     const res = await inFlight;
@@ -153,12 +158,13 @@ describe('graceful shutdown', () => {
   });
 
   it('closes requests that outlive the grace period', async () => {
-    const { app, url } = await start(slowPage(60_000), 200);
+    const slow = slowPage(60_000);
+    const { app, url } = await start(slow.handler, 200);
     const hung = fetch(url + '/hung').then(
       () => 'answered',
       () => 'closed',
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await slow.arrived; // in flight: a request refused at the door would read 'closed' too
     const t = performance.now();
     await app.shutdown();
     expect(performance.now() - t).toBeLessThan(5_000);
@@ -186,7 +192,7 @@ describe('the console behind the server', () => {
 
 describe('the test API is this server', () => {
   it('startTestApi serves through createAppServer: health, readiness and the OpenAPI document answer as in production', async () => {
-    const api = await startTestApi(await openDb({}));
+    const api = await startTestApi(await pgliteBackend.open());
     try {
       expect((await fetch(api.url + '/healthz')).status).toBe(200);
       expect((await fetch(api.url + '/readyz')).status).toBe(200);

@@ -9,6 +9,7 @@ import { createLogger } from '@/lib/log';
 import { createAppServer } from '@/lib/server/app-server';
 import { startRuntime } from '@/lib/server/runtime';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { freshDataDir } from '../helpers/pglite-template';
 
 const silent = createLogger({ level: 'silent' });
 const settingsFor = (dataDir: string, extra: Record<string, string> = {}) =>
@@ -37,7 +38,8 @@ describe('console-only runtime', () => {
   });
 
   it('shares a payment database when pointed at one: its tables are already there', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-shared-'));
+    // The payment database a full runtime keeps: a copy of the migrated template (made from nothing, 10 s of initdb).
+    const dir = freshDataDir('console-shared');
     const full = await startRuntime(settingsFor(dir), silent);
     expect(full.consoleOnly).toBe(false);
     await full.stop();
