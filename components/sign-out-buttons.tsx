@@ -1,11 +1,12 @@
 'use client';
 import { useState } from 'react';
-import { consoleFetch } from '@/lib/client/console-fetch';
+import { consoleFetch, markSigningOut } from '@/lib/client/console-fetch';
 
 export function SignOutButtons() {
   const [busy, setBusy] = useState(false);
   const signOut = async (path: string, method: string) => {
     setBusy(true);
+    markSigningOut();
     try {
       await consoleFetch(path, { method });
     } catch {

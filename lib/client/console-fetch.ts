@@ -21,6 +21,14 @@ export class ConsoleRequestError extends Error {
   }
 }
 
+/** Set when this page signs out: a request that the sign-out itself ends is not "your session ended". */
+let signingOut = false;
+
+/** Called by the sign-out buttons before they end the session (a balance poll in flight then gets 401). */
+export function markSigningOut() {
+  signingOut = true;
+}
+
 /** Same-origin JSON to the console's own routes; the cookie goes along, no key ever does. */
 export async function consoleFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   let res: Response;
@@ -38,7 +46,7 @@ export async function consoleFetch<T>(path: string, init: { method?: string; bod
   if (res.status === 204) return undefined as T;
   const body = (await res.json().catch(() => undefined)) as (T & Partial<ErrorBody>) | undefined;
   if (res.ok && body !== undefined) return body;
-  if (res.status === 401 && path !== '/api/session') {
+  if (res.status === 401 && path !== '/api/session' && !signingOut) {
     // The session ended (signed out elsewhere, expired, its key revoked or rolled): back to the sign-in page, which says so.
     window.location.assign('/login?ended=1');
   }

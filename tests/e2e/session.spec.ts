@@ -50,6 +50,44 @@ test('after sign-out, a saved copy of the old cookie gets 401', async ({ page, c
   await replay.dispose();
 });
 
+test('a balance poll in flight while signing out goes to the sign-in page, not to "your session ended"', async ({ page }) => {
+  await signInWithForm(page);
+  // Hold the dashboard's next balance poll until the sign-out has ended the session, and the sign-in page until that poll is answered.
+  let releaseBalance!: () => void;
+  const balanceGate = new Promise<void>((r) => (releaseBalance = r));
+  let balanceHeld!: () => void;
+  const polling = new Promise<void>((r) => (balanceHeld = r));
+  await page.route((url) => url.pathname === '/api/balance', async (route) => {
+    balanceHeld();
+    await balanceGate;
+    await route.continue().catch(() => {});
+  });
+  await polling;
+  let releaseLogin!: () => void;
+  const loginGate = new Promise<void>((r) => (releaseLogin = r));
+  let loginHeld!: () => void;
+  const leaving = new Promise<void>((r) => (loginHeld = r));
+  const navigations: string[] = [];
+  await page.route((url) => url.pathname === '/login', async (route) => {
+    navigations.push(new URL(route.request().url()).search);
+    loginHeld();
+    await loginGate;
+    await route.continue().catch(() => {});
+  });
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await leaving;
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/balance');
+  releaseBalance();
+  expect((await answered).status()).toBe(401);
+  // The 401 of a session this page ended itself must not send it to /login?ended=1. A bounded wait lets the page act on the
+  // 401 before its sign-in page may load (without the fix it did: the page then ended on /login?ended=1).
+  const ended = await page.waitForRequest((r) => r.url().includes('ended=1'), { timeout: 3_000 }).then(() => true, () => false);
+  expect(ended).toBe(false);
+  releaseLogin();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(navigations).toEqual(['']);
+});
+
 test('sign out everywhere ends the sessions of other browsers', async ({ page, browser }) => {
   const other = await browser.newContext();
   const otherPage = await other.newPage();
