@@ -96,13 +96,15 @@ export function createAppServer(opts: AppServerOptions) {
   const connections = connectionDrain(server, opts.drainIdleMs ?? 0);
 
   /**
-   * Ready: the database answers (migrations ran before the runtime was handed over). Once a
+   * Ready: the primary answers (migrations ran before the runtime was handed over); a standby, or a
+   * demoted primary still answering during a failover, is not ready to take payments. Once a
    * shutdown begins, 503 at once, also on a connection kept alive: a load balancer stops routing.
    */
   async function ready(res: http.ServerResponse) {
     if (connections.draining) return send(res, 503, '{"status":"draining"}', { 'retry-after': '1' });
     try {
-      await runtime.db.query('SELECT 1');
+      const [row] = await runtime.db.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
+      if (row?.standby) return send(res, 503, '{"status":"database_read_only"}', { 'retry-after': '1' });
       send(res, 200, '{"status":"ready"}');
     } catch {
       send(res, 503, '{"status":"database_unavailable"}', { 'retry-after': '1' });
