@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -106,4 +107,16 @@ export async function freePortBlock(size = 20): Promise<number> {
     if (free) return base;
   }
   throw new Error(`no block of ${size} free ports found`);
+}
+
+/** Whether this machine has what a local cluster needs (Debian: patroni etcd-server haproxy pgbackrest postgresql-15). */
+export function clusterBinariesMissing(): string[] {
+  return Object.values(BINARIES).filter((bin) => {
+    try {
+      fs.accessSync(bin, fs.constants.X_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  });
 }
