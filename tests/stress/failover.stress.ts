@@ -1,7 +1,8 @@
 // The failover drill: two app instances on a three-node Patroni cluster (synchronous standby, HAProxy
 // in front) under continuous withdrawals of several merchants, group commit on, a webhook endpoint
-// subscribed for each. The primary's machine is lost (kill -9 of its Patroni and PostgreSQL), a
-// standby is promoted, the lost node later rejoins (pg_rewind) and the next failover follows.
+// subscribed for each, and one merchant server on the SDK with its default retries. The primary's
+// machine is lost (kill -9 of its Patroni and PostgreSQL), a standby is promoted, the lost node
+// later rejoins (pg_rewind) and the next failover follows.
 // After each: every acknowledged payout exists once with its ledger entry and its payout.created
 // event, the money is exact; at the end, nothing unacknowledged exists, every event reached the
 // receiver with its original id, the background jobs resumed, and no answer was a 500 or late.
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/merchants';
+import { PaymentError, PaymentsClient } from '@/packages/sdk/src';
 import { clusterBinariesMissing, freePortBlock } from '@/ops/cluster/layout';
 import { LocalCluster } from '@/ops/cluster/local-cluster';
 import { callApi, withdrawal } from '../helpers/api-server';
@@ -92,7 +94,32 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
         if (answer.result.status === 200) acks.push({ merchant: m, id: answer.result.body.id, key });
       }
     };
-    const load = Promise.all(merchants.flatMap((_, m) => Array.from({ length: CLIENTS_PER_MERCHANT }, (_, c) => client(m, c))));
+    // A merchant's server on the SDK with its default retries (1 s, 2 s, 4 s, one key): a call that spends them
+    // throws with its key, and the merchant sends it again later with that key, as the SDK's error says.
+    const sdk = { calls: 0, carried: 0, resent: 0 };
+    const sdkClient = async () => {
+      const payments = new PaymentsClient({ secretKey: merchants[0]!.secretKey, baseUrl: servers[1]!.url });
+      for (let i = 0; !stopLoad; i++) {
+        const key = `failover-sdk-${i}`;
+        sdk.calls++;
+        for (let tries = 0; ; tries++) {
+          try {
+            const { data } = await payments.withdraw({ amount: AMOUNT, bank_code: 'BCA', account_number: '1234567890' }, { idempotencyKey: key });
+            acks.push({ merchant: 0, id: data.id, key });
+            if (tries === 0) sdk.carried++;
+            break;
+          } catch (error) {
+            if (!(error instanceof PaymentError) || error.idempotencyKey !== key || tries > 20) throw error;
+            sdk.resent++;
+            await sleep(1_000);
+          }
+        }
+      }
+    };
+    const load = Promise.all([
+      ...merchants.flatMap((_, m) => Array.from({ length: CLIENTS_PER_MERCHANT }, (_, c) => client(m, c))),
+      sdkClient(),
+    ]);
     const readiness: { status: number; at: number }[] = [];
     const probing = (async () => {
       while (!stopLoad) {
@@ -187,6 +214,7 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
       'attempts past their timeout': networkErrors,
       'acknowledged payouts': acks.length,
       'lost or doubled': Math.abs(all.length - acks.length),
+      'SDK calls (carried by its own retries, sent again by the caller with the same key)': `${sdk.calls} (${sdk.carried}, ${sdk.resent})`,
       path: failovers.map((f) => `${f.from}->${f.to}`).join(' '),
     });
     // The RTO target is judged on the full size (npm run test:stress); the quick size records it.
