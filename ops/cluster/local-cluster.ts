@@ -162,6 +162,34 @@ export class LocalCluster {
     }
   }
 
+  /**
+   * Turns Patroni's synchronous_mode on or off on the running cluster (PATCH /config, as an operator
+   * would), and resolves once the primary's synchronous_standby_names agrees and the cluster is healthy.
+   */
+  async setSynchronous(on: boolean, opts: { timeoutMs?: number } = {}): Promise<void> {
+    const primary = await this.primary();
+    const res = await fetch(primary.api + '/config', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ synchronous_mode: on }),
+      signal: AbortSignal.timeout(5000),
+    });
+    if (res.status !== 200) throw new Error(`PATCH /config answered ${res.status}: ${await res.text()}`);
+    this.settings.synchronous = on;
+    await this.until(`synchronous_standby_names is ${on ? 'set' : 'empty'}`, async () => {
+      const client = new pg.Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 2000, query_timeout: 3000 });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        const r = await client.query<{ names: string }>('SELECT current_setting($1) AS names', ['synchronous_standby_names']);
+        return (r.rows[0]?.names ?? '') !== '' === on;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    }, opts.timeoutMs);
+    await this.waitHealthy(opts);
+  }
+
   /** kill -9 of that node's Patroni, its postmaster and the postmaster's children: the machine is lost. */
   async kill(name: string): Promise<void> {
     const node = this.layout.node(name);
