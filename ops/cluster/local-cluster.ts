@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -5,7 +6,7 @@ import { etcdArgs, haproxyConfig, patroniConfig, pgbackrestConfig, type ClusterS
 import { BINARIES, Layout, type NodeLayout } from './layout';
 import { clusterMembers, isPrimary, nodeStatus } from './patroni-api';
 import { createStanza } from './pgbackrest';
-import { alive, childrenOf, chownTree, postmasterPid, signal, startProcess, waitGone, type Started } from './processes';
+import { alive, childrenOf, chownTree, postmasterPid, runAsUser, signal, startProcess, waitGone, type Started } from './processes';
 
 export interface ClusterNode {
   name: string;
@@ -103,6 +104,10 @@ export class LocalCluster {
       fs.writeFileSync(node.pgbackrestConf, pgbackrestConfig(layout, node));
     }
     chownTree(layout.dir);
+    const user = runAsUser();
+    if (user && spawnSync('test', ['-w', layout.dir], user).status !== 0) {
+      throw new Error(`the postgres user cannot reach ${layout.dir}: every folder above it must be searchable (chmod o+x)`);
+    }
   }
 
   private startPatroni(node: NodeLayout) {
