@@ -45,7 +45,8 @@ async function main() {
     const db = await openDb({ databaseUrl: cluster.databaseUrl, poolSize: 2 });
     const merchant = await createMerchant(db, { name: 'Busy', openingBalance: BIG });
     const d = withdrawDrive(merchant.secretKey);
-    await drive(server.url, d, 8, 2); // warm-up
+    // Warm-up at full load: the pool, the JIT and the tables, before either side is measured.
+    await drive(server.url, d, CLIENTS, 5);
     const figures = { sync: { rps: [] as number[], p50: [] as number[], non2xx: 0 }, async: { rps: [] as number[], p50: [] as number[], non2xx: 0 } };
     const rounds: { round: number; mode: 'sync' | 'async'; rps: number; loneP50Ms: number }[] = [];
     const paired: number[] = [];
