@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { etcdArgs, haproxyConfig, patroniConfig, pgbackrestConfig, type ClusterSettings } from './config-files';
 import { BINARIES, Layout, type NodeLayout } from './layout';
 import { clusterMembers, isPrimary, nodeStatus } from './patroni-api';
 import { createStanza } from './pgbackrest';
+import { probe, takesWrites } from './sql';
 import { alive, childrenOf, chownTree, postmasterPid, runAsUser, signal, startProcess, waitGone, type Started } from './processes';
 
 export interface ClusterNode {
@@ -150,21 +150,7 @@ export class LocalCluster {
       const members = await clusterMembers(leader.api);
       if (!members?.some((m) => m.role === 'sync_standby')) return false;
     }
-    return this.writeThroughProxy();
-  }
-
-  private async writeThroughProxy(): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 2000, query_timeout: 3000 });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      const r = await client.query<{ ro: boolean }>('SELECT pg_is_in_recovery() AS ro, txid_current()');
-      return r.rows[0]?.ro === false;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => {});
-    }
+    return takesWrites(this.databaseUrl);
   }
 
   /**
@@ -182,15 +168,8 @@ export class LocalCluster {
     if (res.status !== 200) throw new Error(`PATCH /config answered ${res.status}: ${await res.text()}`);
     this.settings.synchronous = on;
     await this.until(`synchronous_standby_names is ${on ? 'set' : 'empty'}`, async () => {
-      const client = new pg.Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 2000, query_timeout: 3000 });
-      client.on('error', () => {});
-      try {
-        await client.connect();
-        const r = await client.query<{ names: string }>('SELECT current_setting($1) AS names', ['synchronous_standby_names']);
-        return (r.rows[0]?.names ?? '') !== '' === on;
-      } finally {
-        await client.end().catch(() => {});
-      }
+      const [row] = await probe<{ names: string }>(this.databaseUrl, "SELECT current_setting('synchronous_standby_names') AS names");
+      return (row?.names ?? '') !== '' === on;
     }, opts.timeoutMs);
     await this.waitHealthy(opts);
   }
