@@ -39,7 +39,9 @@ describe('local cluster configuration', () => {
   it('archiving: each node pushes WAL with its own pgBackRest config, and replicas can fetch from the repository', () => {
     const node = layout.nodes[2]!;
     const config = patroniConfig(layout, node, { synchronous: true, archive: true });
-    expect(config.bootstrap.dcs.postgresql.parameters.archive_command).toBe(
+    expect(config.bootstrap.dcs.postgresql.parameters.archive_mode).toBe('on');
+    // In the node's own parameters, not the DCS's (which every node shares): whichever node is primary archives through its config.
+    expect(config.postgresql.parameters.archive_command).toBe(
       `/usr/bin/pgbackrest --config=${node.pgbackrestConf} --stanza=${STANZA} archive-push %p`,
     );
     expect(config.postgresql.recovery_conf?.restore_command).toContain('archive-get %f "%p"');
