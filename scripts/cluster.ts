@@ -41,8 +41,12 @@ async function main() {
   process.on('SIGTERM', shutdown);
   const nodes = cluster.nodes.map((n) => ({ name: n.name, api: n.api, data_dir: n.dataDir }));
   process.stdout.write(JSON.stringify({ database_url: cluster.databaseUrl, nodes }) + '\n');
-  // Stays up until a signal: the cluster's processes are not this one's event loop's.
-  setInterval(() => {}, 1 << 30);
+  // Stays up until a signal. `npm run` puts a shell between npm and this process, and that shell dies
+  // of a SIGTERM sent to npm without passing it on: an orphaned CLI stops the cluster all the same.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown();
+  }, 1000);
 }
 
 main().catch((error) => {

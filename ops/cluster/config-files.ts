@@ -32,9 +32,7 @@ export function patroniConfig(layout: Layout, node: NodeLayout, settings: Cluste
     max_replication_slots: 10,
     max_connections: 200,
     wal_keep_size: '256MB',
-    ...(settings.archive
-      ? { archive_mode: 'on', archive_command: backrest(node, 'archive-push %p'), archive_timeout: 60 }
-      : { archive_mode: 'off' }),
+    ...(settings.archive ? { archive_mode: 'on', archive_timeout: 60 } : { archive_mode: 'off' }),
   };
   return {
     scope: SCOPE,
@@ -67,7 +65,12 @@ export function patroniConfig(layout: Layout, node: NodeLayout, settings: Cluste
       bin_dir: PG_BIN_DIR,
       pgpass: path.join(node.dir, 'pgpass'),
       authentication: { superuser: SUPERUSER, replication: REPLICATION_USER },
-      parameters: { unix_socket_directories: layout.socketDir, password_encryption: 'scram-sha-256' },
+      // Local parameters win over the DCS's, which every node shares: each node archives through its own config.
+      parameters: {
+        unix_socket_directories: layout.socketDir,
+        password_encryption: 'scram-sha-256',
+        ...(settings.archive ? { archive_command: backrest(node, 'archive-push %p') } : {}),
+      },
       // A replica fetches from the repository what the primary no longer keeps.
       ...(settings.archive ? { recovery_conf: { restore_command: backrest(node, 'archive-get %f "%p"') } } : {}),
     },

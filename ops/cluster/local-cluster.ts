@@ -1,11 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { etcdArgs, haproxyConfig, patroniConfig, pgbackrestConfig, type ClusterSettings } from './config-files';
 import { BINARIES, Layout, type NodeLayout } from './layout';
 import { clusterMembers, isPrimary, nodeStatus } from './patroni-api';
 import { createStanza } from './pgbackrest';
-import { alive, childrenOf, chownTree, postmasterPid, signal, startProcess, waitGone, type Started } from './processes';
+import { probe, takesWrites } from './sql';
+import { alive, childrenOf, chownTree, postmasterPid, runAsUser, signal, startProcess, waitGone, type Started } from './processes';
 
 export interface ClusterNode {
   name: string;
@@ -103,6 +104,10 @@ export class LocalCluster {
       fs.writeFileSync(node.pgbackrestConf, pgbackrestConfig(layout, node));
     }
     chownTree(layout.dir);
+    const user = runAsUser();
+    if (user && spawnSync('test', ['-w', layout.dir], user).status !== 0) {
+      throw new Error(`the postgres user cannot reach ${layout.dir}: every folder above it must be searchable (chmod o+x)`);
+    }
   }
 
   private startPatroni(node: NodeLayout) {
@@ -145,21 +150,28 @@ export class LocalCluster {
       const members = await clusterMembers(leader.api);
       if (!members?.some((m) => m.role === 'sync_standby')) return false;
     }
-    return this.writeThroughProxy();
+    return takesWrites(this.databaseUrl);
   }
 
-  private async writeThroughProxy(): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 2000, query_timeout: 3000 });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      const r = await client.query<{ ro: boolean }>('SELECT pg_is_in_recovery() AS ro, txid_current()');
-      return r.rows[0]?.ro === false;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => {});
-    }
+  /**
+   * Turns Patroni's synchronous_mode on or off on the running cluster (PATCH /config, as an operator
+   * would), and resolves once the primary's synchronous_standby_names agrees and the cluster is healthy.
+   */
+  async setSynchronous(on: boolean, opts: { timeoutMs?: number } = {}): Promise<void> {
+    const primary = await this.primary();
+    const res = await fetch(primary.api + '/config', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ synchronous_mode: on }),
+      signal: AbortSignal.timeout(5000),
+    });
+    if (res.status !== 200) throw new Error(`PATCH /config answered ${res.status}: ${await res.text()}`);
+    this.settings.synchronous = on;
+    await this.until(`synchronous_standby_names is ${on ? 'set' : 'empty'}`, async () => {
+      const [row] = await probe<{ names: string }>(this.databaseUrl, "SELECT current_setting('synchronous_standby_names') AS names");
+      return (row?.names ?? '') !== '' === on;
+    }, opts.timeoutMs);
+    await this.waitHealthy(opts);
   }
 
   /** kill -9 of that node's Patroni, its postmaster and the postmaster's children: the machine is lost. */

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { PG_BIN_DIR, STANZA } from './layout';
 import type { LocalCluster } from './local-cluster';
 import { pgbackrest } from './pgbackrest';
 import { chownTree, runAsUser } from './processes';
+import { probe } from './sql';
 
 export interface RestoredServer {
   databaseUrl: string;
@@ -69,18 +69,7 @@ export async function restoreToTime(cluster: LocalCluster, opts: { dir: string; 
 /** Recovery over: the server has reached the target and left recovery (promoted). */
 async function waitPromoted(url: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      const r = await client.query<{ ro: boolean }>('SELECT pg_is_in_recovery() AS ro');
-      if (r.rows[0]?.ro === false) return;
-    } catch {
-      /* still starting or replaying */
-    } finally {
-      await client.end().catch(() => {});
-    }
+  while (!(await probe<{ ro: boolean }>(url, 'SELECT pg_is_in_recovery() AS ro').then((rows) => rows[0]?.ro === false, () => false))) {
     if (Date.now() > deadline) throw new Error(`the restored server did not leave recovery within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }

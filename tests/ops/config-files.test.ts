@@ -1,8 +1,12 @@
 // The generated configuration of the local cluster uses PostgreSQL's and Patroni's own mechanisms:
 // synchronous mode, pg_rewind (with wal_log_hints), HAProxy's check of /primary that cuts sessions.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DRILL_TIMING, etcdArgs, haproxyConfig, patroniConfig, pgbackrestConfig } from '@/ops/cluster/config-files';
-import { Layout, STANZA } from '@/ops/cluster/layout';
+import { BINARIES, Layout, STANZA } from '@/ops/cluster/layout';
 
 const layout = new Layout('/srv/cluster', 40000, 3);
 
@@ -35,7 +39,9 @@ describe('local cluster configuration', () => {
   it('archiving: each node pushes WAL with its own pgBackRest config, and replicas can fetch from the repository', () => {
     const node = layout.nodes[2]!;
     const config = patroniConfig(layout, node, { synchronous: true, archive: true });
-    expect(config.bootstrap.dcs.postgresql.parameters.archive_command).toBe(
+    expect(config.bootstrap.dcs.postgresql.parameters.archive_mode).toBe('on');
+    // In the node's own parameters, not the DCS's (which every node shares): whichever node is primary archives through its config.
+    expect(config.postgresql.parameters.archive_command).toBe(
       `/usr/bin/pgbackrest --config=${node.pgbackrestConf} --stanza=${STANZA} archive-push %p`,
     );
     expect(config.postgresql.recovery_conf?.restore_command).toContain('archive-get %f "%p"');
@@ -52,6 +58,18 @@ describe('local cluster configuration', () => {
     expect(cfg).toContain('default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions');
     for (const n of layout.nodes) expect(cfg).toContain(`server ${n.name} 127.0.0.1:${n.pgPort} maxconn 500 check port ${n.apiPort}`);
     expect(cfg).toContain('bind 127.0.0.1:40002');
+  });
+
+  it.skipIf(!fs.existsSync(BINARIES.haproxy))('HAProxy accepts the generated configuration (haproxy -c)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'haproxy-cfg-'));
+    try {
+      const file = path.join(dir, 'haproxy.cfg');
+      fs.writeFileSync(file, haproxyConfig(new Layout(dir, 40000, 3)));
+      const r = spawnSync(BINARIES.haproxy, ['-c', '-f', file], { encoding: 'utf8' });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('etcd listens on loopback only', () => {

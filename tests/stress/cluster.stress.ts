@@ -1,6 +1,6 @@
 // The local replicated deployment (ops/cluster): `npm run cluster` prints its JSON line and stops
 // every process it started on SIGTERM; a kill -9 of the primary gives a new primary behind HAProxy
-// with every acknowledged row present. The failover drill under load is tests/stress/failover.stress.ts.
+// with every acknowledged row present, and WAL archiving goes on from the new primary. The failover drill under load is tests/stress/failover.stress.ts.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusterBinariesMissing, freePortBlock } from '@/ops/cluster/layout';
 import { LocalCluster } from '@/ops/cluster/local-cluster';
+import { check } from '@/ops/cluster/pgbackrest';
 import { ROOT } from '../helpers/server-process';
 import { recordFigures } from './figures';
 
@@ -83,8 +84,8 @@ describe.skipIf(missing.length > 0)('local replicated cluster (Patroni, etcd, HA
     expect(stderr).toContain('cluster stopped');
   });
 
-  it('a kill -9 of the primary gives a new primary behind HAProxy, with the acknowledged row present', async () => {
-    const cluster = await LocalCluster.start({ dir: path.join(tmp, 'failover'), basePort: await freePortBlock() });
+  it('a kill -9 of the primary gives a new primary behind HAProxy, with the acknowledged row present, archiving WAL', async () => {
+    const cluster = await LocalCluster.start({ dir: path.join(tmp, 'failover'), basePort: await freePortBlock(), archive: true });
     try {
       const old = await cluster.primary();
       await query(cluster.databaseUrl, 'CREATE TABLE acked (id int PRIMARY KEY, at timestamptz DEFAULT now())');
@@ -106,6 +107,8 @@ describe.skipIf(missing.length > 0)('local replicated cluster (Patroni, etcd, HA
       expect(now.name).not.toBe(old.name);
       const rows = await query<{ id: number }>(cluster.databaseUrl, 'SELECT id FROM acked ORDER BY id');
       expect(rows.map((r) => r.id)).toEqual([1, 2]);
+      // The new primary archives WAL into the same repository (on its new timeline): pgbackrest check from it.
+      await check(cluster);
       recordFigures('cluster failover (kill -9 of the primary, no load)', { 'kill to first acknowledged write (ms)': writtenAt - killedAt });
 
       // The old primary rejoins as a standby and the cluster is whole again.
