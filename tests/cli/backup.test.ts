@@ -217,13 +217,14 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     }
   }, 120_000);
 
-  it('restore refuses a folder that is not empty, a file that is not a backup, a truncated and a damaged one, writing nothing', async () => {
+  it('restore refuses a folder that is not empty, a file that is not a backup, a truncated, a damaged and a newer one, writing nothing', async () => {
     const whole = fs.readFileSync(BACKUP);
     const files = {
       random: path.join(tmp, 'random.bin'),
       truncated: path.join(tmp, 'truncated.backup'),
       header: path.join(tmp, 'header-only.backup'),
       damaged: path.join(tmp, 'damaged.backup'),
+      newer: path.join(tmp, 'newer.backup'),
     };
     fs.writeFileSync(files.random, randomBytes(64 * 1024));
     fs.writeFileSync(files.truncated, whole.subarray(0, Math.floor(whole.length / 2)));
@@ -231,6 +232,9 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     const flipped = Buffer.from(whole);
     flipped[flipped.length - 100]! ^= 0xff;
     fs.writeFileSync(files.damaged, flipped);
+    const headerEnd = whole.indexOf(0x0a, BACKUP_MAGIC.length);
+    const header = JSON.parse(whole.subarray(BACKUP_MAGIC.length, headerEnd).toString('utf8'));
+    fs.writeFileSync(files.newer, Buffer.concat([Buffer.from(`${BACKUP_MAGIC}${JSON.stringify({ ...header, schema_version: 9999 })}`), whole.subarray(headerEnd)]));
 
     const notEmpty = fs.mkdtempSync(path.join(tmp, 'in-use-'));
     fs.writeFileSync(path.join(notEmpty, 'notes.txt'), 'mine');
@@ -241,6 +245,7 @@ describe('npm run backup and npm run restore (embedded database)', () => {
       { dir: missing('truncated'), file: files.truncated, message: `${files.truncated} is truncated: it holds` },
       { dir: missing('header'), file: files.header, message: `${files.header} is truncated: it ends within its header` },
       { dir: missing('damaged'), file: files.damaged, message: `${files.damaged} is damaged: its checksum does not match` },
+      { dir: missing('newer'), file: files.newer, message: `${files.newer} was taken by a newer version of this service (schema version 9999` },
       { dir: missing('absent'), file: path.join(tmp, 'absent.backup'), message: 'absent.backup does not exist' },
     ];
     const before = cases.map((c) => snapshot(c.dir));
