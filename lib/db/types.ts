@@ -20,6 +20,13 @@ export interface Db extends Queryable {
    */
   session<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * The embedded database only: its data folder as one tarball (PGlite's dumpDataDir, uncompressed),
+   * taken while no transaction is open and no statement runs, so it holds every transaction committed
+   * before it and none after (lib/admin/backup.ts). It waits for the transaction in progress: never
+   * await it inside one.
+   */
+  dumpDataDir?(): Promise<Blob>;
   /** Connections in use and requests waiting for one (metrics); the embedded database has one connection. */
   poolStats(): { total: number; idle: number; waiting: number };
 }

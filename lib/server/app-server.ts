@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
+import { ADMIN_BACKUP_PATH, ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
 import { API_PATH, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
 import { nextRequestId } from '../payments/request-id';
 import { hostGuard, listeningOrigin } from './allowed-host';
@@ -28,7 +28,7 @@ export interface AppServerOptions {
   https?: boolean;
   /** Proxies in front whose X-Forwarded-For entries are believed (0: the socket's address). */
   trustedProxyHops?: number;
-  /** Serves the merchant CLI's commands to this machine (embedded database only; lib/admin). */
+  /** Serves the merchant CLI's commands and `npm run backup` to this machine (embedded database only; lib/admin). */
   adminToken?: string;
 }
 
@@ -47,7 +47,7 @@ export function createAppServer(opts: AppServerOptions) {
   const { runtime } = opts;
   const hops = opts.trustedProxyHops ?? 0;
   const api = nodeHandler(runtime.core, (req) => clientAddress(req, hops));
-  const admin = opts.adminToken ? adminHandler(runtime.db, opts.adminToken) : undefined;
+  const admin = opts.adminToken ? adminHandler(runtime.db, opts.adminToken, runtime.settings.DATA_DIR) : undefined;
   const inFlight = new Set<http.ServerResponse>();
   // Set by listen(), which knows the port: a foreign Host never reaches a link (allowed-host.ts).
   let guardHost = (host: string | undefined) => host ?? 'localhost';
@@ -78,6 +78,7 @@ export function createAppServer(opts: AppServerOptions) {
       case OPENAPI_PATH:
         return openApi(req, res);
       case ADMIN_PATH:
+      case ADMIN_BACKUP_PATH:
         if (admin) return void admin(req, res);
         break;
     }
