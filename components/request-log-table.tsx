@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { z } from 'zod';
 import type { requestLogEntrySchema } from '@/lib/contract';
+import { objectHref } from '@/lib/client/object-href';
 import { formatTime } from '@/lib/format';
 import { TableScroll } from './table-scroll';
 
@@ -9,10 +10,8 @@ type Entry = z.infer<typeof requestLogEntrySchema>;
 /** Where an object the request made or read is shown in the console. */
 function objectLink(id: string | null) {
   if (!id) return null;
-  if (id.startsWith('po_')) return <Link href={`/payouts/${id}`}>{id}</Link>;
-  if (id.startsWith('cs_')) return <Link href={`/checkout-sessions/${id}`}>{id}</Link>;
-  if (id.startsWith('re_')) return <Link href={`/refunds/${id}`}>{id}</Link>;
-  return <code>{id}</code>;
+  const href = objectHref(id);
+  return href ? <Link href={href}>{id}</Link> : <code>{id}</code>;
 }
 
 /** The request log's rows: who (key name, or the secret key), what, the outcome, and the stored answer of an idempotent request. */

@@ -80,5 +80,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An error answer written outside an ApiError's catch (node:http handlers, the admin endpoint): its
+ * status and JSON body from the table above, so no body is written by hand.
+ */
+export function errorAnswer(code: ErrorCode, message: string, param?: string): { status: number; body: string } {
+  const error = new ApiError(code, message, param);
+  return { status: error.status, body: JSON.stringify(error.toBody()) };
+}
+
 export const internalError = () =>
   new ApiError('internal_error', 'An internal error occurred. It has been logged; retrying with the same idempotency key is safe.');

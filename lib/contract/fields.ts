@@ -67,12 +67,20 @@ export const batchItemSchema = z.strictObject({
 export type BatchItem = z.infer<typeof batchItemSchema>;
 export type PayoutInput = z.infer<typeof payoutInputSchema>;
 
+/**
+ * The one id format: a type prefix, `_`, then 1 to 96 letters and digits (the ids made here have 24).
+ * The API's fields, the console's routes and pages and the browser's filters all check ids with this.
+ */
+export const idPattern = (prefix: string): RegExp => new RegExp(`^${prefix}_[0-9A-Za-z]{1,96}$`);
+export const isId = (prefix: string, value: string): boolean => idPattern(prefix).test(value);
+
 const resourceId = (prefix: string) =>
   z
     .string({ error: 'id must be a string' })
     .min(1, { error: 'id must not be empty' })
     .max(100, { error: 'id is too long' })
-    .refine((v) => v.startsWith(`${prefix}_`), { error: `id must start with ${prefix}_` });
+    .refine((v) => v.startsWith(`${prefix}_`), { error: `id must start with ${prefix}_`, abort: true })
+    .regex(idPattern(prefix), { error: `id must be ${prefix}_ followed by letters and digits` });
 
 export const listFields = (prefix: string) => ({
   limit: z.int({ error: 'limit must be an integer' }).min(1, { error: 'limit must be at least 1' }).max(100, { error: 'limit must be at most 100' }).optional(),

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { z } from 'zod';
+import { ACTIONS, type ActionResponse } from '../contract';
 import { PaymentApiError, PaymentsClient, type ActionName, type Actions } from '@/packages/sdk/src';
 import { invalidResponse, outcomeUnknown, UpstreamError } from './upstream-error';
 
@@ -53,7 +53,8 @@ export function createPaymentClient(options: PaymentClientOptions) {
     });
 
   return {
-    async call<N extends ActionName, T>(secretKey: string, action: N, params: Actions[N]['params'], schema: z.ZodType<T>, opts: CallOptions = {}): Promise<CallResult<T>> {
+    /** One action; its answer is checked with the contract's own response schema for it (ACTIONS[action].response). */
+    async call<N extends ActionName>(secretKey: string, action: N, params: Actions[N]['params'], opts: CallOptions = {}): Promise<CallResult<ActionResponse<N>>> {
       let result;
       try {
         result = await sdkFor(secretKey).request(action, params, {
@@ -63,9 +64,9 @@ export function createPaymentClient(options: PaymentClientOptions) {
       } catch (error) {
         throw toUpstreamError(error);
       }
-      const parsed = schema.safeParse(result.data);
+      const parsed = ACTIONS[action].response.safeParse(result.data);
       if (!parsed.success) throw invalidResponse(200);
-      return { data: parsed.data, replayed: result.replayed };
+      return { data: parsed.data as ActionResponse<N>, replayed: result.replayed };
     },
   };
 }

@@ -7,7 +7,9 @@ import { TableScroll } from '@/components/table-scroll';
 import { endOfDayBalances } from '@/lib/console/daily-balances';
 import { pageData } from '@/lib/console/page-data';
 import { formatMoney, formatTime } from '@/lib/format';
+import { objectHref } from '@/lib/client/object-href';
 import { viewerCan } from '@/lib/client/viewer';
+import { ledgerEntryOf } from '@/lib/contract';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Balance · Merchant Console' };
@@ -24,14 +26,9 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 function sourceLink(source: string) {
-  if (source.startsWith('po_')) return <Link href={`/payouts/${source}`}>{source}</Link>;
-  if (source.startsWith('cs_')) return <Link href={`/checkout-sessions/${source}`}>{source}</Link>;
-  // A refund is shown on its checkout session's page (/refunds/[id] goes there).
-  if (source.startsWith('re_')) return <Link href={`/refunds/${source}`}>{source}</Link>;
-  return <span className="muted">{source}</span>;
+  const href = objectHref(source);
+  return href ? <Link href={href}>{source}</Link> : <span className="muted">{source}</span>;
 }
-
-const TXN_ID = /^txn_\d{1,16}$/;
 
 type Search = { after?: string; entry?: string; until?: string };
 
@@ -40,11 +37,11 @@ type Search = { after?: string; entry?: string; until?: string };
  * entry's time and marks the entry, so an old one is found without paging.
  */
 function historyQuery({ after, entry, until }: Search) {
-  const startingAfter = typeof after === 'string' && TXN_ID.test(after) ? after : undefined;
+  const startingAfter = typeof after === 'string' && ledgerEntryOf(after) !== null ? after : undefined;
   const createdLt = typeof until === 'string' && !Number.isNaN(Date.parse(until)) && /Z$/.test(until) ? new Date(until).toISOString() : undefined;
   return {
     query: { limit: 50, ...(startingAfter ? { starting_after: startingAfter } : {}), ...(createdLt ? { created_lt: createdLt } : {}) },
-    entry: typeof entry === 'string' && TXN_ID.test(entry) ? entry : undefined,
+    entry: typeof entry === 'string' && ledgerEntryOf(entry) !== null ? entry : undefined,
     keep: createdLt ? `&until=${encodeURIComponent(createdLt)}` : '',
   };
 }
