@@ -18,7 +18,7 @@ export const ACCOUNT_NUMBER_PATTERN = /^[0-9]{6,20}$/;
 
 export const PAYOUT_STATUSES = [
   'pending', 'paid', 'failed',
-  // Payout approvals (issue 24): waiting for a second key, and the two ways a wait ends without money leaving.
+  // Payout approvals: waiting for a second key, and the two ways a wait ends without money leaving.
   'awaiting_approval', 'rejected', 'expired',
 ] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
