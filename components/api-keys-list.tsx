@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { retryWrite, writeRetryDelay } from '@/lib/client/retry-policy';
 import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fetch';
 import { errorMessage } from '@/lib/client/messages';
 import { consoleKeys } from '@/lib/client/query-keys';
@@ -42,8 +43,8 @@ function KeyRow({ apiKey: key }: { apiKey: ApiKey }) {
   // One idempotency key per confirmation, kept across the mutation's retries (it travels in the variables).
   const revoke = useMutation<ApiKey, ConsoleRequestError, { idempotency_key: string }>({
     mutationFn: (vars) => consoleFetch(`/api/api-keys/${key.id}`, { method: 'POST', body: vars }),
-    retry: (count, error) => error.outcomeUnknown && count < 3,
-    retryDelay: (count) => 1000 * 2 ** count,
+    retry: retryWrite,
+    retryDelay: writeRetryDelay,
     onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKeys.apiKeys() }),
   });
   const label = key.type === 'secret' ? 'Secret key' : key.name;

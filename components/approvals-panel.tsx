@@ -8,6 +8,7 @@ import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
 import type { List, Payout } from '@/lib/contract';
 import { ErrorText } from './error-text';
+import { RetryingNote } from './intent-status';
 import { EmptyState } from './empty-state';
 import { TableScroll } from './table-scroll';
 
@@ -188,11 +189,14 @@ export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { can
           )}
         </div>
       )}
-      {busy && (
-        <p className={intent.outcomeUnknown ? 'warning' : 'muted'} role="status">
-          {intent.outcomeUnknown ? 'Outcome unknown: asking again with the same idempotency key…' : 'Sending…'}
-        </p>
-      )}
+      {busy &&
+        (intent.outcomeUnknown ? (
+          <RetryingNote failureCount={mutation.failureCount} />
+        ) : (
+          <p className="muted" role="status">
+            Sending…
+          </p>
+        ))}
       {mutation.isError && (
         <div role="alert">
           <p className={intent.outcomeUnknown ? 'warning' : 'error'} data-testid="decision-refused">

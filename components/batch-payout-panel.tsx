@@ -10,6 +10,7 @@ import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import type { BatchItem, PayoutBatch } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { ErrorText } from './error-text';
+import { RetryingNote } from './intent-status';
 
 /**
  * A CSV of payouts: every row checked before anything is sent, then sent as one
@@ -157,6 +158,7 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
           >
             {mutation.isPending ? 'Sending…' : `Send ${valid.length} payouts`}
           </button>
+          {mutation.isPending && intent.outcomeUnknown && <RetryingNote failureCount={mutation.failureCount} />}
           {invalid.length > 0 && <p className="muted">Fix the rows with errors and choose the file again: nothing is sent until every row is right.</p>}
           {unknownAccounts > 0 && (
             <p className="error" data-testid="batch-unknown-accounts">

@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { retryWrite, writeRetryDelay } from '@/lib/client/retry-policy';
 import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fetch';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { newIdempotencyKey } from '@/lib/client/use-idempotent-mutation';
@@ -20,8 +21,8 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
   const resend = useMutation<WebhookDelivery, ConsoleRequestError, { eventId: string; idempotency_key: string }>({
     mutationFn: ({ eventId, idempotency_key }) =>
       consoleFetch(`/api/events/${eventId}/resend`, { method: 'POST', body: { endpoint_id: endpointId, idempotency_key } }),
-    retry: (count, error) => error.outcomeUnknown && count < 3,
-    retryDelay: (count) => 1000 * 2 ** count,
+    retry: retryWrite,
+    retryDelay: writeRetryDelay,
     onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKeys.webhooks.deliveries(endpointId) }),
   });
   const rows = deliveries.data?.data ?? [];

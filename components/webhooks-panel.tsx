@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { retryWrite, writeRetryDelay } from '@/lib/client/retry-policy';
 import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fetch';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { fieldMessage } from '@/lib/client/messages';
@@ -120,8 +121,8 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
   // One key per click, kept across the mutation's retries (it travels in the variables).
   const action = useMutation<WithSecret, ConsoleRequestError, { op: Op; idempotency_key: string }>({
     mutationFn: (vars) => consoleFetch(`/api/webhook-endpoints/${endpoint.id}`, { method: 'POST', body: vars }),
-    retry: (count, error) => error.outcomeUnknown && count < 3,
-    retryDelay: (count) => 1000 * 2 ** count,
+    retry: retryWrite,
+    retryDelay: writeRetryDelay,
     onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKeys.webhooks.endpoints() }),
   });
   const run = (op: Op) => {
