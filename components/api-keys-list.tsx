@@ -8,7 +8,7 @@ import { consoleKeys } from '@/lib/client/query-keys';
 import { newIdempotencyKey } from '@/lib/client/use-idempotent-mutation';
 import type { ApiKey, List } from '@/lib/contract';
 import { formatMoney, formatTime } from '@/lib/format';
-import { TableScroll } from './table-scroll';
+import { TableFrame } from './data-table';
 
 /** The keys that work now (or until their expiry), with their last use; restricted and expiring ones can be revoked. */
 export function ApiKeysList() {
@@ -16,24 +16,11 @@ export function ApiKeysList() {
   if (keys.isPending) return <p>Loading…</p>;
   if (keys.isError) return <p className="error">{errorMessage(keys.error).text}</p>;
   return (
-    <TableScroll label="API keys table">
-      <table className="table" aria-label="API keys">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Permissions</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data.data.map((key) => (
-            <KeyRow key={key.id} apiKey={key} />
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <TableFrame label="API keys" headers={['Key', 'Permissions', 'Created', 'Last used', 'Action']}>
+      {keys.data.data.map((key) => (
+        <KeyRow key={key.id} apiKey={key} />
+      ))}
+    </TableFrame>
   );
 }
 

@@ -7,7 +7,7 @@ import { consoleKeys } from '@/lib/client/query-keys';
 import { fieldMessage } from '@/lib/client/messages';
 import { newIdempotencyKey, useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { EVENT_TYPES, webhookUrlField, type List, type WebhookEndpoint } from '@/lib/contract';
-import { CopySecret } from './copy-secret';
+import { SecretShownOnce } from './secret-shown-once';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { IntentStatus } from './intent-status';
 import { ErrorText } from './error-text';
@@ -71,14 +71,7 @@ function CreateEndpointForm({ retentionSeconds }: { retentionSeconds: number }) 
     return (
       <div className="success" role="status">
         <p>Endpoint added for {url}.</p>
-        {secret ? (
-          <>
-            <p>Its signing secret, shown only now. Keep it with your receiver (for example `WEBHOOK_SECRET`):</p>
-            <CopySecret secret={secret} />
-          </>
-        ) : (
-          <p className="warning">{replayed ? 'This was a retry of an earlier request: the secret was shown then and is not shown again. Rotate the secret to get a new one.' : ''}</p>
-        )}
+        <SecretShownOnce secret={secret} replayed={replayed} noun="Its signing secret" use="Keep it with your receiver (for example `WEBHOOK_SECRET`)" getAnother="Rotate the secret to get a new one." />
         <button type="button" onClick={intent.reset}>
           Done
         </button>
@@ -158,8 +151,7 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
         </p>}
       {rotated && (
         <div className="success" role="status">
-          <p>New signing secret, shown only now. The old one signs alongside it for 24 hours.</p>
-          <CopySecret secret={rotated} />
+          <SecretShownOnce secret={rotated} noun="New signing secret" use="The old one signs alongside it for 24 hours; give your receiver this one" getAnother="Rotate again to get one." />
           <button type="button" onClick={() => action.reset()}>
             Done
           </button>

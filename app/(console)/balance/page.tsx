@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { BalanceChart } from '@/components/balance-chart';
 import { ConsoleShell } from '@/components/console-shell';
-import { TableScroll } from '@/components/table-scroll';
+import { DataTable } from '@/components/data-table';
 import { endOfDayBalances } from '@/lib/console/daily-balances';
 import { pageData } from '@/lib/console/page-data';
 import { formatMoney, formatTime } from '@/lib/format';
@@ -71,39 +71,27 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
         {rows.length === 0 ? (
           <p className="muted">No balance changes yet. A checkout payment, a payout, a refund or a top-up will show here.</p>
         ) : (
-          <TableScroll label="Balance history table">
-            <table className="table" aria-label="Balance history">
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Balance after</th>
-                  <th scope="col">Source</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((t) => (
-                  <tr
-                    key={t.id}
-                    className={t.id === entry ? 'highlight' : undefined}
-                    aria-current={t.id === entry ? 'true' : undefined}
-                    data-testid="txn-row"
-                    data-txn-id={t.id}
-                    data-amount={t.amount}
-                    data-balance-after={t.balance_after}
-                    data-type={t.type}
-                  >
-                    <td>{formatTime(t.created_at)}</td>
-                    <td>{TYPE_LABELS[t.type] ?? t.type}</td>
-                    <td>{`${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}`}</td>
-                    <td>{formatMoney(t.balance_after, t.currency)}</td>
-                    <td>{sourceLink(t.source)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label="Balance history"
+            rows={rows}
+            rowKey={(t) => t.id}
+            rowProps={(t) => ({
+              className: t.id === entry ? 'highlight' : undefined,
+              'aria-current': t.id === entry ? 'true' : undefined,
+              'data-testid': 'txn-row',
+              'data-txn-id': t.id,
+              'data-amount': t.amount,
+              'data-balance-after': t.balance_after,
+              'data-type': t.type,
+            })}
+            columns={[
+              { header: 'Date', cell: (t) => formatTime(t.created_at) },
+              { header: 'Type', cell: (t) => TYPE_LABELS[t.type] ?? t.type },
+              { header: 'Amount', cell: (t) => `${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}` },
+              { header: 'Balance after', cell: (t) => formatMoney(t.balance_after, t.currency) },
+              { header: 'Source', cell: (t) => sourceLink(t.source) },
+            ]}
+          />
         )}
         {page.data.has_more && (
           <p>
