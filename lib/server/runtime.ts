@@ -17,7 +17,7 @@ import { ApiError } from '../contract';
 
 export interface Runtime {
   db: Db;
-  /** The payment core: served on node:http by the standalone server and Next's API route, and in process to the console. */
+  /** The payment core: served on node:http by the app server (lib/server/app-server.ts), and in process to the console. */
   core: PaymentCore;
   log: Logger;
   metrics: Metrics;

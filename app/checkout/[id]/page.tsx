@@ -1,6 +1,7 @@
 // /checkout/[id]: the hosted checkout page a customer pays on. Public: no merchant key, no session.
 import { notFound } from 'next/navigation';
 import { HostedPayForm } from '@/components/hosted-pay-form';
+import { isId } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { getPublicCheckoutSession } from '@/lib/payments/checkout-payment';
 import { getRuntime } from '@/lib/server/runtime';
@@ -12,7 +13,7 @@ const CLOSED = { complete: 'This checkout session has already been paid.', refun
 
 export default async function HostedCheckoutPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
+  if (!isId('cs', id)) notFound();
   const runtime = await getRuntime();
   // The hosted page is the API's side: a console-only process (PAYMENT_API_BASE_URL) holds no sessions.
   if (runtime.consoleOnly) notFound();
