@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { seedConsoleDataDir, seedDataDir } from './tests/helpers/pglite-template-dirs';
 
 /**
  * End-to-end tests in real Chromium against the real app (next start) on a fresh
@@ -24,13 +25,17 @@ const API_PORT = Number(process.env.E2E_API_PORT ?? (process.env.TEST_PORT_BASE 
 export const E2E_API_URL = E2E_SPLIT ? `http://127.0.0.1:${API_PORT}` : E2E_BASE_URL;
 
 // The config is loaded by the runner and by every worker: make the data folder once,
-// a new one of this run's own (another run on the machine keeps its own).
+// a new one of this run's own (another run on the machine keeps its own). In npm test it starts as
+// a copy of the run's migrated, empty template (vitest's global set-up made it): a new cluster
+// costs seconds of CPU per server (tests/helpers/pglite-template.ts); without one, from nothing.
 if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'console-e2e-'));
+  seedDataDir(process.env.E2E_DATA_DIR);
 }
-// Split: E2E_DATA_DIR is the API's (merchants are created there); the console keeps its own.
+// Split: E2E_DATA_DIR is the API's (merchants are created there); the console keeps its own store.
 if (E2E_SPLIT && !process.env.E2E_CONSOLE_DATA_DIR) {
   process.env.E2E_CONSOLE_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'console-only-e2e-'));
+  seedConsoleDataDir(process.env.E2E_CONSOLE_DATA_DIR);
 }
 
 const chromium = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? '/usr/bin/chromium';

@@ -12,21 +12,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
+import { freePortBlock } from './free-ports.mjs';
 import { useLocalPostgresIfPresent } from './local-postgres.mjs';
-
-/** A random block of 101 ports in 20000-59999 whose first and last ports are free now. */
-async function freePortBlock() {
-  const free = (port) =>
-    new Promise((resolve) => {
-      const probe = net.createServer().once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-  for (;;) {
-    const base = 20000 + 200 * Math.floor(Math.random() * 200);
-    if ((await free(base)) && (await free(base + 100))) return base;
-  }
-}
 
 const bin = (name) => path.join('node_modules', '.bin', name);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'test-all-'));
@@ -36,6 +23,7 @@ process.env.TEST_RUN_DIR ??= tmp;
 process.env.TEST_PORT_BASE ??= String(await freePortBlock());
 process.env.E2E_PORT ??= String(Number(process.env.TEST_PORT_BASE) + 100);
 const totals = { passed: 0, failed: 0, skipped: 0 };
+process.stdout.write(`npm test on Node ${process.version}\n`);
 // The names of the failed tests, printed again at the very end: CI keeps only the tail of the output.
 const failures = [];
 let ok = true;

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,9 @@ import { migrate } from '@/lib/db/migrate';
 import { openDb } from '@/lib/db/open-db';
 import { openPgliteDb } from '@/lib/db/pglite-db';
 import type { Db } from '@/lib/db/types';
+import { CONSOLE_DATA_DIR, DATA_DIR, DONE, seedConsoleDataDir, seedDataDir, TARBALL, TEMPLATE } from './pglite-template-dirs';
+
+export { seedConsoleDataDir, seedDataDir } from './pglite-template-dirs';
 
 /**
  * A new embedded database spends most of its first start creating the cluster (PGlite's initdb:
@@ -14,32 +16,26 @@ import type { Db } from '@/lib/db/types';
  * database per run (makePgliteTemplate); tests start from a copy of it: in memory from its
  * tarball, on disk from its folder. Its name carries a hash of the migrations and PGlite's
  * version, so a changed schema never starts from an old copy. The migrations themselves are
- * still applied from nothing by their own tests (tests/db/embedded-database.test.ts).
+ * still applied from nothing by their own tests (tests/db/embedded-database.test.ts), and a
+ * console-only store by tests/server/console-runtime.test.ts.
+ * The same cluster, copied before its migrations, gives the console-only store's template
+ * (the split e2e run's console server), for the cost of a copy instead of a second initdb.
  */
-const ROOT = path.resolve(__dirname, '../..');
-
-function schemaHash(): string {
-  const hash = crypto.createHash('sha256');
-  const dbDir = path.join(ROOT, 'lib/db');
-  const files = [...fs.readdirSync(path.join(dbDir, 'migrations')).map((f) => `migrations/${f}`), 'migrate.ts', 'console-migrations.ts'];
-  for (const f of files.sort()) hash.update(f).update(fs.readFileSync(path.join(dbDir, f)));
-  hash.update(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
-  return hash.digest('hex').slice(0, 16);
-}
-
-const TEMPLATE = path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), `pglite-template-${schemaHash()}`);
-const TARBALL = path.join(TEMPLATE, 'pgdata.tar');
-/** A DATA_DIR holding only the database (`pgdata`): no lock, no keys, no merchant. */
-const DATA_DIR = path.join(TEMPLATE, 'data');
-const DONE = path.join(TEMPLATE, 'done');
 
 /** Once per run, in the main process (global set-ups), before any worker starts. */
 export async function makePgliteTemplate(): Promise<void> {
   if (fs.existsSync(DONE)) return;
   fs.rmSync(TEMPLATE, { recursive: true, force: true });
-  fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o700 });
-  await (await openDb({ dataDir: DATA_DIR })).close();
-  fs.rmSync(path.join(DATA_DIR, 'app.lock'), { force: true });
+  fs.mkdirSync(TEMPLATE, { recursive: true });
+  const cluster = path.join(TEMPLATE, 'cluster');
+  await (await PGlite.create(cluster)).close();
+  for (const [dir, schema] of [[DATA_DIR, 'payments'], [CONSOLE_DATA_DIR, 'console']] as const) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.cpSync(cluster, path.join(dir, 'pgdata'), { recursive: true });
+    await (await openDb({ dataDir: dir, schema })).close();
+    fs.rmSync(path.join(dir, 'app.lock'), { force: true });
+  }
+  fs.rmSync(cluster, { recursive: true, force: true });
   const pg = await PGlite.create(path.join(DATA_DIR, 'pgdata'));
   const tarball = await pg.dumpDataDir('none');
   await pg.close();
@@ -58,14 +54,16 @@ export async function openMigratedPglite(): Promise<Db> {
   return db;
 }
 
-/** Fills a new, empty DATA_DIR with the template's database, when the run made one. */
-export function seedDataDir(dir: string): void {
-  if (fs.existsSync(DONE)) fs.cpSync(path.join(DATA_DIR, 'pgdata'), path.join(dir, 'pgdata'), { recursive: true });
-}
-
 /** A new temporary DATA_DIR for the payment schema, seeded from the template. */
 export function freshDataDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   seedDataDir(dir);
+  return dir;
+}
+
+/** A new temporary DATA_DIR for a console-only process, seeded from the console template. */
+export function freshConsoleDataDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  seedConsoleDataDir(dir);
   return dir;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API_PATH } from './api-path';
-import { freshDataDir } from './pglite-template';
+import { freshConsoleDataDir, freshDataDir } from './pglite-template';
 import { freePort } from './ports';
 
 /**
@@ -50,8 +50,8 @@ export class ServerProcess {
 
   constructor(readonly opts: ServerOptions) {
     if (opts.databaseUrl) return;
-    // A console-only server (the API elsewhere) keeps another schema: it starts from nothing.
-    this.dataDir = opts.dataDir ?? (opts.env?.PAYMENT_API_BASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), 'prove-data-')) : freshDataDir('prove-data'));
+    // A console-only server (the API elsewhere) keeps another store: a copy of its own template.
+    this.dataDir = opts.dataDir ?? (opts.env?.PAYMENT_API_BASE_URL ? freshConsoleDataDir('prove-data') : freshDataDir('prove-data'));
   }
 
   get url() {
