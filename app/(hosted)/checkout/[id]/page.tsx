@@ -1,9 +1,9 @@
 // /checkout/[id]: the hosted checkout page a customer pays on. Public: no merchant key, no session.
+// The API's side (app/(hosted)): its data comes from the API runtime of this process, never from the console.
 import { notFound } from 'next/navigation';
 import { HostedPayForm } from '@/components/hosted-pay-form';
 import { formatMoney } from '@/lib/format';
-import { getPublicCheckoutSession } from '@/lib/payments/checkout-payment';
-import { getRuntime } from '@/lib/server/runtime';
+import { hostedCheckout } from '@/lib/server/hosted-checkout';
 
 export const metadata = { title: 'Checkout', robots: { index: false } };
 
@@ -13,10 +13,10 @@ const CLOSED = { complete: 'This checkout session has already been paid.', refun
 export default async function HostedCheckoutPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
-  const runtime = await getRuntime();
-  // The hosted page is the API's side: a console-only process (PAYMENT_API_BASE_URL) holds no sessions.
-  if (runtime.consoleOnly) notFound();
-  const session = await getPublicCheckoutSession(runtime.db, id);
+  // The hosted page is the API's: a console-only process (PAYMENT_API_BASE_URL) has none to show.
+  const checkout = hostedCheckout();
+  if (!checkout) notFound();
+  const session = await checkout.find(id);
   if (!session) notFound();
   const amount = formatMoney(session.amount, session.currency);
   return (
