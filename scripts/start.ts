@@ -10,7 +10,7 @@ import { ConfigError, env } from '../lib/config/env';
 import { DataDirLockedError } from '../lib/db/dir-lock';
 import { createLogger } from '../lib/log';
 import { provideHostedCheckout } from '../lib/server/hosted-checkout';
-import { checkBeforeOpening } from '../lib/server/start-checks';
+import { checkBeforeOpening } from '../lib/config/start-checks';
 import { provideConsoleWiring } from '../lib/session/console-wiring';
 import { ensureNextBuild } from './next-build';
 import { composeProcess } from './roots/compose';

@@ -3,7 +3,7 @@
 import type { Env } from '../../lib/config/env';
 import type { Logger } from '../../lib/log';
 import type { ServedProcess } from '../../lib/server/app-server';
-import { checkBeforeOpening } from '../../lib/server/start-checks';
+import { checkBeforeOpening } from '../../lib/config/start-checks';
 import { startApiRuntime, type ApiRuntime } from './api-runtime';
 import { startConsoleSide, type ConsoleSide } from './console-context';
 

@@ -1,4 +1,4 @@
-import { ConfigError, type Env } from '../config/env';
+import { ConfigError, type Env } from './env';
 
 export const SESSION_SECRET_REQUIRED =
   'SESSION_SECRET must be set when DATABASE_URL is set: every instance behind one address must seal the\n' +
