@@ -1,14 +1,14 @@
 import { purgeAuthFailures } from '../db/auth-failures';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
-import { compactBatchCounts } from '../payments/batch-counts';
-import { compactDailyFigures } from '../payments/daily-figures';
-import { purgeOldEvents } from '../payments/event-retention';
-import { purgeRequestLog } from '../payments/request-log';
-import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
-import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
-import { settleDueRefunds } from '../payments/refund-settlement';
-import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payout-approvals';
+import { compactBatchCounts } from '../payments/payouts/batch-counts';
+import { compactDailyFigures } from '../payments/ledger/daily-figures';
+import { purgeOldEvents } from '../payments/webhooks/event-retention';
+import { purgeRequestLog } from '../payments/keys/request-log';
+import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
+import { expireCheckoutSessions, settleDuePayouts } from '../payments/payouts/settlement';
+import { settleDueRefunds } from '../payments/refunds/refund-settlement';
+import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payouts/payout-approvals';
 
 /** Told after every run of a job: for the metrics. */
 export type JobObserver = (job: string, outcome: 'ok' | 'failed', ms: number) => void;

@@ -3,12 +3,12 @@
 import type { Env } from '../../lib/config/env';
 import type { Db } from '../../lib/db/types';
 import type { Logger } from '../../lib/log';
-import { seedDemoMerchant } from '../../lib/payments/merchants';
-import type { PaymentCore } from '../../lib/payments/api-request';
-import { createPaymentCore } from '../../lib/payments/payment-api';
+import { seedDemoMerchant } from '../../lib/payments/keys/merchants';
+import type { PaymentCore } from '../../lib/payments/pipeline/api-request';
+import { createPaymentCore } from '../../lib/payments/pipeline/payment-api';
 import { createSecretBox } from '../../lib/payments/webhooks/secret-box';
 import { startWebhookDelivery } from '../../lib/payments/webhooks/delivery-worker';
-import { createRequestLog } from '../../lib/payments/request-log';
+import { createRequestLog } from '../../lib/payments/keys/request-log';
 import { startBackgroundJobs } from '../../lib/server/background-jobs';
 import { createHostedCheckout, type HostedCheckout } from '../../lib/server/hosted-checkout';
 import { resolveSealingKeys } from '../../lib/server/sealing-keys';

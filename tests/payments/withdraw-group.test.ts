@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, type Db } from '@/lib/db/types';
-import type { CallerKey } from '@/lib/payments/authenticate';
-import { fingerprint, runIdempotent, type IdempotentCall, type StoredResult } from '@/lib/payments/idempotency';
-import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
+import type { CallerKey } from '@/lib/payments/pipeline/authenticate';
+import { fingerprint, runIdempotent, type IdempotentCall, type StoredResult } from '@/lib/payments/pipeline/idempotency';
+import { createMerchant, type CreatedMerchant } from '@/lib/payments/keys/merchants';
 import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/serialize';
-import { createWithdrawGroups, type GroupedWithdrawal } from '@/lib/payments/withdraw-group';
-import { prepareWithdrawal, writeWithdrawal } from '@/lib/payments/withdrawal';
+import { createWithdrawGroups, type GroupedWithdrawal } from '@/lib/payments/payouts/withdraw-group';
+import { prepareWithdrawal, writeWithdrawal } from '@/lib/payments/payouts/withdrawal';
 import { testSecretBox } from '../helpers/api-server';
 import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
