@@ -42,5 +42,5 @@ export const simulateCheckoutPayment = implement('simulate_checkout_payment', as
 /** create_test_topup: money in, with a ledger entry of its own kind; answers the balance after it. */
 export const createTestTopup = implement('create_test_topup', async (ctx, input) => {
   await credit(ctx.db, ctx.merchant.id, input.amount, 'topup', newId('tu'));
-  return getBalance.run(ctx, { action: 'get_balance' });
+  return getBalance.write(ctx.db, getBalance.prepare(ctx, { action: 'get_balance' }));
 });

@@ -1,7 +1,6 @@
 import { ApiError } from '../../contract';
 import { implement } from '../pipeline/action';
 import { listPage } from '../list-page';
-import { expandStoredAnswer } from '../pipeline/stored-answers';
 
 interface LogRow {
   id: string;
@@ -41,7 +40,7 @@ export const listRequests = implement('list_requests', async ({ db, merchant }, 
   };
 });
 
-export const getIdempotentRequest = implement('get_idempotent_request', async ({ db, merchant, settings }, input) => {
+export const getIdempotentRequest = implement('get_idempotent_request', async ({ db, merchant, settings, storedAnswer }, input) => {
   const [row] = await db.query<{ action: string; response_status: number; response_body: string; created_at: Date; replay_count: number; expires_at: Date }>(
     `SELECT action, response_status, response_body, created_at, replay_count, created_at + make_interval(secs => $3) AS expires_at
      FROM idempotency_keys
@@ -54,7 +53,7 @@ export const getIdempotentRequest = implement('get_idempotent_request', async ({
     idempotency_key: input.idempotency_key,
     action: row.action,
     status: row.response_status,
-    response: JSON.parse(await expandStoredAnswer(db, merchant.id, row.action, row.response_status, row.response_body)) as unknown,
+    response: JSON.parse(await storedAnswer(db, row.action, row.response_status, row.response_body)) as unknown,
     first_seen_at: new Date(row.created_at).toISOString(),
     replay_count: row.replay_count,
     expires_at: new Date(row.expires_at).toISOString(),

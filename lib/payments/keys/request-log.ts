@@ -109,11 +109,3 @@ export function purgeRequestLog(db: Queryable, retentionDays: number, batchSize 
     batchSize,
   });
 }
-
-/** The id of the object an answer is about: the `id` right after `object` in the core's JSON (no parse on the hot path). */
-const OBJECT_ID = /^\{"object":"(?!list")[a-z_]+","id":"([^"]{1,100})"/;
-export const objectIdOf = (body: string) => OBJECT_ID.exec(body)?.[1] ?? null;
-
-/** The error code of an answer that was stored and replayed (the idempotency store keeps refusals too). */
-const ERROR_CODE = /^\{"error":\{"type":"[a-z_]+","code":"([a-z_]+)"/;
-export const errorCodeOf = (body: string) => ERROR_CODE.exec(body)?.[1] ?? null;

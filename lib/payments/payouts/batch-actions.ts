@@ -6,7 +6,7 @@ import { assertPayoutWithinLimit, createdBy } from '../pipeline/permissions';
 import { startEventCtes } from './withdraw-statement';
 import { newId } from '../random-id';
 import { batchCounts } from './batch-counts';
-import { batchPayoutIds, compactBatchAnswer } from '../pipeline/stored-answers';
+import { batchPayoutIds, compactBatchAnswer, expandBatchAnswer } from './batch-answer';
 import { implement, storedInline, type ActionContext } from '../pipeline/action';
 import { listPage } from '../list-page';
 
@@ -59,7 +59,7 @@ export const createPayoutBatch = implement(
       items.map((p) => p.reference ?? null), items.map((p) => p.delay), JSON.stringify(createdBy(key)),
       items.map((p) => p.status), items.map((p) => p.holder), items.map((p) => p.expiry), waitingTotal,
     ];
-    // Stored without its payout ids (the payouts hold them): stored-answers.ts puts them back on a replay.
+    // Stored without its payout ids (the payouts hold them): expandStored puts them back on a replay (batch-answer.ts).
     const stored = answer && inline ? inline.store(compactBatchAnswer(answer), params.length + 1, 'batch') : undefined;
     const [row] = await db.query<BatchRow>(
       `WITH bal AS (
@@ -93,7 +93,7 @@ export const createPayoutBatch = implement(
     }
     return answer ? storedInline(answer) : batchWithIds(db, merchant.id, row);
   },
-  { atomic: true },
+  { atomic: true, expandStored: expandBatchAnswer },
 );
 
 export const getPayoutBatch = implement('get_payout_batch', async (ctx, input) => {

@@ -1,21 +1,24 @@
 import { ApiError } from '../../contract';
 import { listObject, PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
-import { implement } from '../pipeline/action';
+import { define, implement } from '../pipeline/action';
 import { conditionsSql, listPage } from '../list-page';
 import { payoutFilterConditions } from './payout-filters';
 import { parseMoneyInt } from '../../db/int8';
 import { prepareWithdrawal, writeWithdrawal } from './withdrawal';
+import { withdrawGroupWriter } from './withdraw-group';
 import { identityRange, payoutFigures } from '../ledger/daily-figures';
 
 /**
  * withdraw: moves the amount from `available` to `pending_payouts` and creates a
- * pending payout with its ledger entry and event. The core commits concurrent
- * withdrawals together (withdraw-group.ts) through `prepare`; `run` is the same
- * withdrawal alone.
+ * pending payout with its ledger entry and event. Decided before the database
+ * (withdrawal.ts), then written alone in one statement, or with concurrent ones in
+ * a group (withdraw-group.ts).
  */
-export const withdraw = implement('withdraw', async (ctx, input) => writeWithdrawal(ctx.db, prepareWithdrawal(ctx, input), ctx.inline), {
+export const withdraw = define('withdraw', {
   atomic: true,
   prepare: prepareWithdrawal,
+  write: writeWithdrawal,
+  group: withdrawGroupWriter,
 });
 
 export const getPayout = implement('get_payout', async ({ db, merchant }, input) => {

@@ -1,66 +1,30 @@
-import { isDatabaseUnavailable, type Db, type Queryable } from '../../db/types';
-import { createGroupQueue } from '../pipeline/group-queue';
-import type { IdempotentCall, StoredResult } from '../pipeline/idempotency';
+import type { Db, Queryable } from '../../db/types';
+import { createGroupCommit, type GroupMember, type GroupWriter } from '../pipeline/group-commit';
+import type { StoredResult } from '../pipeline/idempotency';
 import { CLAIM_AND_READ_SQL, writeGroupStatement, type StoredAnswers } from './withdraw-group-statements';
 import { insufficientFunds, type PreparedWithdrawal } from './withdrawal';
 
-/** One withdraw request waiting for its group. */
-export interface GroupedWithdrawal {
-  prepared: PreparedWithdrawal;
-  /** Its idempotency key, when the request sent one. */
-  call?: IdempotentCall;
-  requestId: string;
-  /** The request alone, exactly as without grouping: for a lone request, a replay, and a group that failed. */
-  alone(): Promise<StoredResult>;
-}
-
-/** At most this many withdrawals in one transaction (the batch action's bound). */
-export const MAX_GROUP_SIZE = 1000;
+export type GroupedWithdrawal = GroupMember<PreparedWithdrawal>;
 
 /**
- * Group commit for withdrawals: concurrent withdraw requests, of any merchants, are
- * committed together, one transaction per group (group-queue.ts decides who goes
- * together; a lone request goes alone, at once, through the ordinary path).
- *
- * A group's transaction: claim the keys and read the merchants' balances (one
- * statement), decide in arrival order against a running balance per merchant who
- * is paid and who is refused (`insufficient_funds`, alone), then lock the
- * balances in merchant order and write every payout, ledger entry, event and
- * stored answer (one statement), COMMIT. A balance that moved in between so that
- * it no longer covers the group rolls the group back (its requests then go one
- * by one). Every request gets the answer it would have had alone, and none
- * before the COMMIT.
- *
- * A request whose key was already in use is answered after the group, alone (its
- * replay, or the key's reuse refused). A group whose transaction fails for any
- * reason but a lost database runs its requests again one by one, each in its own
- * transaction as without grouping: no payout is ever written without its
- * idempotency record and answer. A lost database fails every request as it
- * would fail one (503 with Retry-After).
+ * How withdrawals are written as a group (group-commit.ts runs the queue and the fallbacks): one
+ * transaction per group. Claim the keys and read the merchants' balances (one statement), decide in
+ * arrival order against a running balance per merchant who is paid and who is refused
+ * (`insufficient_funds`, alone), then lock the balances in merchant order and write every payout,
+ * ledger entry, event and stored answer (one statement), COMMIT. A balance that moved in between so
+ * that it no longer covers the group rolls the group back (its requests then go one by one). Every
+ * request gets the answer it would have had alone, and none before the COMMIT. A request whose key
+ * was already in use is answered after the group, alone (its replay, or the key's reuse refused).
  */
-export function createWithdrawGroups(db: Db, opts: { waitSeconds: number; maxSize?: number; onGroup?: (size: number) => void }) {
-  const queue = createGroupQueue<GroupedWithdrawal, StoredResult>({
-    maxSize: opts.maxSize ?? MAX_GROUP_SIZE,
-    keyOf: (w) => (w.call ? `${w.call.merchantId} ${w.call.key}` : undefined),
-    run: async (group) => {
-      opts.onGroup?.(group.length);
-      if (group.length === 1) return Promise.allSettled([group[0]!.alone()]);
-      try {
-        return await commitGroup(db, group, opts.waitSeconds);
-      } catch (error) {
-        if (isDatabaseUnavailable(error)) throw error;
-        // A deadlock, a key held by another instance past the wait, a statement that failed: each request
-        // alone, in a transaction of its own (at once: one key that waits must not hold up the others).
-        return Promise.allSettled(group.map((w) => w.alone()));
-      }
-    },
-  });
-  return { submit: (w: GroupedWithdrawal) => queue.submit(w), get waiting() { return queue.waiting; } };
-}
+export const withdrawGroupWriter: GroupWriter<PreparedWithdrawal> = {
+  commit: (db, group, { waitSeconds }) => commitGroup(db, group, waitSeconds),
+};
 
-export type WithdrawGroups = ReturnType<typeof createWithdrawGroups>;
+/** Group commit of withdrawals alone (tests; the core builds its own from the action table). */
+export const createWithdrawGroups = (db: Db, opts: { waitSeconds: number; maxSize?: number; onGroup?: (size: number) => void }) =>
+  createGroupCommit(db, withdrawGroupWriter, opts);
 
-type Outcome = { kind: 'paid'; body: string } | { kind: 'refused'; body?: string } | { kind: 'alone' };
+type Outcome = { kind: 'paid'; body: string; id: string } | { kind: 'refused'; body?: string } | { kind: 'alone' };
 
 async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: number): Promise<PromiseSettledResult<StoredResult>[]> {
   const outcomes = await db.transaction(async (tx) => {
@@ -70,7 +34,7 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
     if (!taking.some(Boolean)) return group.map((): Outcome => ({ kind: 'alone' }));
     const now = new Date(balances[0]!.now);
     const left = new Map(balances.map((b) => [b.merchant_id, Number(b.available)]));
-    const accepted: GroupedWithdrawal['prepared']['row'][] = [];
+    const accepted: PreparedWithdrawal['row'][] = [];
     const answers: StoredAnswers = { merchantIds: [], keys: [], statuses: [], bodies: [] };
     const store = (w: GroupedWithdrawal, status: number, body: string) => {
       if (!w.call) return;
@@ -81,7 +45,7 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
     };
     const outcomes = group.map((w, i): Outcome => {
       if (!taking[i]) return { kind: 'alone' };
-      const { row } = w.prepared;
+      const { row } = w.plan;
       const available = left.get(row.merchantId) ?? -1;
       if (available < row.amount) {
         const refusal = insufficientFunds(row.amount);
@@ -93,9 +57,9 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
       }
       left.set(row.merchantId, available - row.amount);
       accepted.push(row);
-      const body = JSON.stringify(w.prepared.answer(now));
+      const body = JSON.stringify(w.plan.answer(now));
       store(w, 200, body);
-      return { kind: 'paid', body };
+      return { kind: 'paid', body, id: row.payoutId };
     });
 
     const { sql, params } = writeGroupStatement(accepted, answers);
@@ -113,10 +77,10 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
     group.map(async (w, i): Promise<StoredResult> => {
       const o = outcomes[i]!;
       if (o.kind === 'alone') return w.alone();
-      if (o.kind === 'paid') return { status: 200, body: o.body, replayed: false };
-      const refusal = insufficientFunds(w.prepared.row.amount);
+      if (o.kind === 'paid') return { status: 200, body: o.body, replayed: false, objectId: o.id, errorCode: null };
+      const refusal = insufficientFunds(w.plan.row.amount);
       if (o.body === undefined) throw refusal;
-      return { status: refusal.status, body: o.body, replayed: false };
+      return { status: refusal.status, body: o.body, replayed: false, objectId: null, errorCode: refusal.code };
     }),
   );
 }
@@ -124,7 +88,7 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
 /** Claims the keys of the group's keyed requests and reads its merchants' balances; claimed keys as `merchant key`. */
 async function claimAndRead(tx: Queryable, group: GroupedWithdrawal[]) {
   const calls = group.flatMap((w) => (w.call ? [w.call] : []));
-  const merchants = [...new Set(group.map((w) => w.prepared.row.merchantId))];
+  const merchants = [...new Set(group.map((w) => w.plan.row.merchantId))];
   const balances = await tx.query<{ merchant_id: string; available: number; now: Date; claimed: string[] }>(CLAIM_AND_READ_SQL, [
     calls.map((c) => c.merchantId), calls.map((c) => c.key), calls.map((c) => c.action), calls.map((c) => c.fingerprint),
     calls[0]?.ttlSeconds ?? 0, merchants,

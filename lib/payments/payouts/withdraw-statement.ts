@@ -1,6 +1,6 @@
 import { eventCtes, payoutJsonSql, payoutStartEvents } from '../webhooks/event-sql';
 import type { StartStatus } from './approval-policy';
-import { PAYOUT_COLUMNS, type PayoutObject } from '../serialize';
+import { PAYOUT_COLUMNS } from '../serialize';
 
 export interface WithdrawalRow {
   payoutId: string;
@@ -18,14 +18,6 @@ export interface WithdrawalRow {
   accountHolderName: string | null;
   /** Seconds until it expires unapproved; null unless it awaits approval. */
   approvalExpirySeconds: number | null;
-}
-
-/** What a withdrawal will write, decided before any database work (withdrawal.ts); here, beside its row, so that
- * the action table (actions/action.ts) can name it without importing withdrawal.ts. */
-export interface PreparedWithdrawal {
-  row: WithdrawalRow;
-  /** Its answer, given the timestamp of the transaction that writes it. */
-  answer(now: Date): PayoutObject;
 }
 
 /** The events of a new payout, over the CTE `po`: payout.created, and payout.awaiting_approval when it waits. */

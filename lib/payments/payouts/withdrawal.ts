@@ -1,15 +1,20 @@
 import { ApiError, simulatedOutcome, type ActionRequest } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { storedInline, type ActionContext } from '../pipeline/action';
+import { storedInline, type PlanContext } from '../pipeline/action';
 import type { InlineAnswer } from '../pipeline/idempotency';
 import { approvalExpirySeconds, startStatus } from './approval-policy';
 import { holderForPayout } from './bank-accounts';
 import { assertPayoutWithinLimit, createdBy } from '../pipeline/permissions';
 import { newId } from '../random-id';
 import { payoutObject, type PayoutObject, type PayoutRow } from '../serialize';
-import { withdrawStatement, type PreparedWithdrawal } from './withdraw-statement';
+import { withdrawStatement, type WithdrawalRow } from './withdraw-statement';
 
-export type { PreparedWithdrawal };
+/** What a withdrawal will write, decided before any database work: withdraw's plan. */
+export interface PreparedWithdrawal {
+  row: WithdrawalRow;
+  /** Its answer, given the timestamp of the transaction that writes it. */
+  answer(now: Date): PayoutObject;
+}
 
 /** The refusal of a withdrawal the available balance does not cover (alone or in a group). */
 export const insufficientFunds = (amount: number) =>
@@ -20,7 +25,7 @@ export const insufficientFunds = (amount: number) =>
  * here writes nothing and never enters a group), the payout's id and settlement
  * delay, and its answer. Alone or in a group, a withdrawal is written from this.
  */
-export function prepareWithdrawal({ merchant, key, settings }: Pick<ActionContext, 'merchant' | 'key' | 'settings'>, input: ActionRequest<'withdraw'>): PreparedWithdrawal {
+export function prepareWithdrawal({ merchant, key, settings }: Pick<PlanContext, 'merchant' | 'key' | 'settings'>, input: ActionRequest<'withdraw'>): PreparedWithdrawal {
   assertPayoutWithinLimit(key, input.amount, 'amount');
   // The bank's holder name (refused here when the sender's does not match it) and whether the payout waits for approval.
   const accountHolderName = holderForPayout(input.bank_code, input.account_number, input.account_holder_name);

@@ -5,7 +5,6 @@ import { prepared } from '../../db/prepared';
 import { PG_LOCK_NOT_AVAILABLE, pgErrorCode, type Db, type Queryable } from '../../db/types';
 import type { HeaderReader } from './api-request';
 import { ApiError, IDEMPOTENCY_HEADER } from '../../contract';
-import { expandStoredAnswer } from './stored-answers';
 
 /** Visible ASCII only (no spaces or control characters), 1 to 255 of them. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -31,6 +30,10 @@ export interface StoredResult {
   status: number;
   body: string;
   replayed: boolean;
+  /** The id of the object the answer is about (the request log's), from the action's result; null for none or an error. */
+  objectId: string | null;
+  /** The error code of a refusal; null for a success. */
+  errorCode: string | null;
 }
 
 /**
@@ -78,6 +81,7 @@ export interface InlineAnswer {
 export interface ExecuteResult {
   status: number;
   body: string;
+  objectId: string | null;
   /** The action stored the answer itself (InlineAnswer). */
   stored?: boolean;
   /** What to keep for replays when it differs from `body` (an answer with a one-time secret). */
@@ -99,7 +103,7 @@ export async function runIdempotent(
   db: Db,
   call: IdempotentCall,
   execute: (tx: Queryable, inline: InlineAnswer) => Promise<ExecuteResult>,
-  opts: { requestId?: string; atomic?: boolean } = {},
+  opts: { requestId?: string; atomic?: boolean; expand?: (tx: Queryable, body: string) => Promise<string> } = {},
 ): Promise<StoredResult> {
   try {
     return await db.transaction(
@@ -107,7 +111,7 @@ export async function runIdempotent(
         const claimed = await tx.query<{ now: Date }>(CLAIM_SQL, [call.merchantId, call.key, call.action, call.fingerprint, call.ttlSeconds]);
         // The wait bound is for the claim alone: the RETURNING above lifted it in the same round trip,
         // since business writes may queue on a busy balance row (bounded by statement_timeout).
-        if (claimed.length === 0) return replay(tx, call);
+        if (claimed.length === 0) return replay(tx, call, opts.expand);
 
         const inline: InlineAnswer = {
           now: new Date(claimed[0]!.now),
@@ -115,6 +119,7 @@ export async function runIdempotent(
         };
         if (!opts.atomic) await tx.query('SAVEPOINT business');
         let result: ExecuteResult;
+        let errorCode: string | null = null;
         try {
           result = await execute(tx, inline);
         } catch (error) {
@@ -122,7 +127,8 @@ export async function runIdempotent(
           if (!opts.atomic) await tx.query('ROLLBACK TO SAVEPOINT business');
           const body = error.toBody();
           if (opts.requestId) body.error.request_id = opts.requestId;
-          result = { status: error.status, body: JSON.stringify(body) };
+          result = { status: error.status, body: JSON.stringify(body), objectId: null };
+          errorCode = error.code;
         }
         if (!result.stored) {
           await tx.query(
@@ -130,7 +136,7 @@ export async function runIdempotent(
             [call.merchantId, call.key, result.status, result.storedBody ?? result.body],
           );
         }
-        return { status: result.status, body: result.body, replayed: false };
+        return { status: result.status, body: result.body, replayed: false, objectId: result.objectId, errorCode };
       },
       { lockTimeoutMs: call.waitSeconds * 1000 },
     );
@@ -147,7 +153,7 @@ export async function runIdempotent(
   }
 }
 
-async function replay(tx: Queryable, call: IdempotentCall): Promise<StoredResult> {
+async function replay(tx: Queryable, call: IdempotentCall, expand?: (tx: Queryable, body: string) => Promise<string>): Promise<StoredResult> {
   const [row] = await tx.query<{ fingerprint: string; action: string; response_status: number | null; response_body: string | null }>(
     // Counts the replay (get_idempotent_request); a mismatch below throws, and its rollback undoes the count.
     `UPDATE idempotency_keys SET replay_count = replay_count + 1 WHERE merchant_id = $1 AND key = $2
@@ -162,8 +168,30 @@ async function replay(tx: Queryable, call: IdempotentCall): Promise<StoredResult
     );
   }
   // The row is only ever visible committed with its response: claim and response share one transaction.
-  const body = await expandStoredAnswer(tx, call.merchantId, row.action, row.response_status, row.response_body ?? '');
-  return { status: row.response_status ?? 500, body, replayed: true };
+  const stored = row.response_body ?? '';
+  // Same fingerprint, same command: the action that stored it is this request's, and puts back what it compacted.
+  const body = expand && row.response_status === 200 ? await expand(tx, stored) : stored;
+  return { status: row.response_status ?? 500, body, replayed: true, ...storedFacts(row.response_status, stored) };
+}
+
+/**
+ * What the request log keeps of a replayed answer: the key's row holds only the answer, so it is read
+ * as JSON here (a replay's own cost, off the path of a first answer, which takes them from its result).
+ */
+function storedFacts(status: number | null, body: string): { objectId: string | null; errorCode: string | null } {
+  try {
+    const answer = JSON.parse(body) as { object?: unknown; id?: unknown; error?: { code?: unknown } };
+    if (status !== 200) return { objectId: null, errorCode: typeof answer.error?.code === 'string' ? answer.error.code : null };
+    return { objectId: objectIdOf(answer), errorCode: null };
+  } catch {
+    return { objectId: null, errorCode: null };
+  }
+}
+
+/** The id of the object an answer is about: none for a list or an answer without one (a balance). */
+export function objectIdOf(answer: object): string | null {
+  const { object, id } = answer as { object?: unknown; id?: unknown };
+  return typeof object === 'string' && object !== 'list' && typeof id === 'string' ? id : null;
 }
 
 /**

@@ -1,18 +1,17 @@
 import type { Db, Queryable } from '../../db/types';
 import type { Logger } from '../../log';
 import { actions } from '../actions';
-import type { CoreSettings } from './action';
+import type { AnyAction, CoreSettings, PlanContext } from './action';
 import { assertPermitted } from './permissions';
 import { createAuthenticator, recordKeyUse } from './authenticate';
-import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER } from '../../contract';
+import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER, type ActionName } from '../../contract';
 import { isDatabaseUnavailable } from '../../db/types';
-import { STORED_INLINE } from './action';
-import { fingerprint, parseIdempotencyKey, runIdempotent, type InlineAnswer, type StoredResult } from './idempotency';
-import { createWithdrawGroups } from '../payouts/withdraw-group';
-import { writeWithdrawal } from '../payouts/withdrawal';
+import { fingerprint, objectIdOf, parseIdempotencyKey, type StoredResult } from './idempotency';
+import { createGroupCommit, type GroupCommit } from './group-commit';
+import { writeAlone } from './write-plan';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
-import { errorCodeOf, objectIdOf, type RequestLog } from '../keys/request-log';
+import type { RequestLog } from '../keys/request-log';
 import { nextRequestId } from './request-id';
 
 /** What the core tells its host about each request it answered (metrics); never a key or a body. */
@@ -52,8 +51,19 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
   const { db } = deps;
   const authenticate = createAuthenticator(db, deps.settings.authFailuresPerMinute);
-  // Concurrent withdrawals are committed together (withdraw-group.ts) unless WITHDRAW_GROUP_COMMIT=false.
-  const withdrawGroups = deps.settings.withdrawGroupCommit === false ? undefined : createWithdrawGroups(db, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup });
+  // Concurrent requests of an action that can be written in a group are committed together
+  // (group-commit.ts; withdraw today) unless WITHDRAW_GROUP_COMMIT=false.
+  const groups = new Map<string, GroupCommit<unknown>>();
+  if (deps.settings.withdrawGroupCommit !== false) {
+    for (const action of Object.values(actions) as AnyAction[]) {
+      if (action.group) groups.set(action.name, createGroupCommit(db, action.group, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup }));
+    }
+  }
+  /** A stored answer as its replay gives it back: the action that stored it puts back what it compacted. */
+  const storedAnswer = async (tx: Queryable, merchantId: string, action: string, status: number | null, body: string) => {
+    const expand = status === 200 && Object.hasOwn(actions, action) ? (actions[action as ActionName] as AnyAction).expandStored : undefined;
+    return expand ? expand(tx, merchantId, body) : body;
+  };
 
   return async function handle(req, meta = {}) {
     const started = performance.now();
@@ -65,6 +75,9 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     // Set once the key is known: only authenticated calls are logged.
     let who: { merchantId: string; keyId: string } | undefined;
     let idempotencyKey: string | undefined;
+    // From the action's result (never read back out of the answer's text): for the request log.
+    let objectId: string | null = null;
+    let storedCode: string | null = null;
     try {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
@@ -78,17 +91,22 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       assertPermitted(callerKey, command);
       // Links start with it: built only by the actions that hand out a link (checkout sessions).
       let origin: string | undefined;
-      const linkOrigin = () => (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url));
-      // withdraw is decided before the database (its payout-limit refusal included), then written alone or in a group.
-      const withdrawal = command.prepare?.({ merchant, key: callerKey, settings: deps.settings });
-      const run = (tx: Queryable, inline?: InlineAnswer): Promise<object> =>
-        withdrawal ? writeWithdrawal(tx, withdrawal, inline) : command.run({ db: tx, merchant, key: callerKey, settings: deps.settings, get origin() { return linkOrigin(); }, inline });
-      const key = command.mutates ? parseIdempotencyKey(req.headers) : undefined;
-      idempotencyKey = key;
-
+      const planContext: PlanContext = {
+        merchant, key: callerKey, settings: deps.settings,
+        get origin() { return (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url)); },
+        storedAnswer: (tx, name, status, stored) => storedAnswer(tx, merchant.id, name, status, stored),
+      };
+      // Every action in two steps: its plan, decided before the database (a refusal here writes and stores
+      // nothing), then written in a transaction: alone, or in a group when the action can be.
+      const impl = command.action;
+      const plan = impl.prepare(planContext, command.input);
       if (!command.mutates) {
-        response = json(200, JSON.stringify(await run(db)));
+        const answer = await impl.write(db, plan);
+        response = json(200, JSON.stringify(answer));
+        objectId = objectIdOf(answer);
       } else {
+        const key = parseIdempotencyKey(req.headers);
+        idempotencyKey = key;
         const call = key === undefined ? undefined : {
           merchantId: merchant.id,
           key,
@@ -97,24 +115,12 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
           ttlSeconds: deps.settings.idempotencyTtlSeconds,
           waitSeconds: deps.settings.idempotencyWaitSeconds,
         };
-        /** The request in a transaction of its own: without a key, or claiming the key and storing its answer. */
-        const alone = async (): Promise<StoredResult> => {
-          if (!call) return { status: 200, body: JSON.stringify(await db.transaction((tx) => run(tx))), replayed: false };
-          return runIdempotent(
-            db,
-            call,
-            async (tx, inline) => {
-              const answer = await run(tx, inline);
-              const body = JSON.stringify(answer);
-              // A secret shown once is never kept in the idempotency store.
-              const storedBody = command.oneTimeSecret ? JSON.stringify({ ...answer, secret: null }) : undefined;
-              return { status: 200, body, storedBody, stored: STORED_INLINE in answer };
-            },
-            { requestId, atomic: command.atomic },
-          );
-        };
-        const stored = withdrawal && withdrawGroups ? await withdrawGroups.submit({ prepared: withdrawal, call, requestId, alone }) : await alone();
+        const alone = () => writeAlone(db, impl, plan, call, requestId);
+        const group = groups.get(impl.name);
+        const stored: StoredResult = group ? await group.submit({ plan, call, requestId, alone }) : await alone();
         response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
+        objectId = stored.objectId;
+        storedCode = stored.errorCode;
       }
     } catch (error) {
       const apiError = toApiError(error, deps.log, action, requestId);
@@ -129,9 +135,9 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     if (who && deps.requestLog) {
       deps.requestLog.record({
         id: requestId, merchantId: who.merchantId, keyId: who.keyId, at: new Date(), action, status: response.status, ms,
-        // A refusal inside the idempotent transaction comes back as a stored answer, not a throw.
-        errorCode: code ?? (response.status >= 400 ? errorCodeOf(response.body) : null),
-        idempotencyKey: idempotencyKey ?? null, replayed, objectId: response.status === 200 ? objectIdOf(response.body) : null,
+        // A refusal inside the idempotent transaction comes back as a stored result with its code, not a throw.
+        errorCode: code ?? storedCode,
+        idempotencyKey: idempotencyKey ?? null, replayed, objectId: response.status === 200 ? objectId : null,
         clientAddress: meta.clientAddress ?? null,
       });
     }

@@ -1,15 +1,14 @@
 import type { Queryable } from '../../db/types';
 
 /**
- * A stored answer as a replay (or get_idempotent_request) gives it back. A batch's answer lists its up to
- * 1,000 payout ids, which the payouts already hold (batch_id, in item order): it is stored with an empty
- * `payout_ids` and the list is put back here, byte for byte (same keys in the same order). A batch
- * always has at least one payout, so an empty list can only mean "put back".
+ * A batch's answer as the idempotency store keeps it: it lists its up to 1,000 payout ids, which the
+ * payouts already hold (batch_id, in item order), so it is stored with an empty `payout_ids` and the
+ * list is put back on a replay (Action.expandStored), byte for byte (same keys in the same order). A
+ * batch always has at least one payout, so an empty list can only mean "put back".
  */
 export const compactBatchAnswer = (answer: { payout_ids: string[] }) => JSON.stringify({ ...answer, payout_ids: [] });
 
-export async function expandStoredAnswer(db: Queryable, merchantId: string, action: string, status: number | null, body: string): Promise<string> {
-  if (action !== 'create_payout_batch' || status !== 200) return body;
+export async function expandBatchAnswer(db: Queryable, merchantId: string, body: string): Promise<string> {
   const answer = JSON.parse(body) as { id: string; payout_ids: string[] };
   if (answer.payout_ids.length > 0) return body;
   return JSON.stringify({ ...answer, payout_ids: await batchPayoutIds(db, answer.id, merchantId) });
