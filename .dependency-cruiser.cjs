@@ -108,6 +108,20 @@ module.exports = {
       to: { path: '^lib/db/' },
     },
     {
+      name: 'app-does-not-depend-on-deployment-tooling',
+      comment: 'ops/ starts clusters for operators and tests (ops/cluster); the app, its libraries and scripts other than the CLI never import it.',
+      severity: 'error',
+      from: { path: '^(app|lib|components|packages)/' },
+      to: { path: '^ops/' },
+    },
+    {
+      name: 'deployment-tooling-stands-apart',
+      comment: 'ops/ knows nothing of the app: it deploys PostgreSQL, whatever runs on it.',
+      severity: 'error',
+      from: { path: '^ops/' },
+      to: { path: '^(app|lib|components|packages)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: { path: '^(lib|app|components)/' },

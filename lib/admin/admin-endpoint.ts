@@ -2,7 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
+import { ApiError } from '../contract';
 import type { Db } from '../db/types';
+import { createBackup } from './backup';
 import { runMerchantCommand, UsageError, type MerchantCommand } from './merchant-commands';
 
 /**
@@ -11,8 +13,11 @@ import { runMerchantCommand, UsageError, type MerchantCommand } from './merchant
  * POST /_admin/merchants, from this machine only: the connection must come from a
  * loopback address and carry the token the server wrote into DATA_DIR (mode 0600,
  * so only the user who runs the server can read it). No remote client has either.
+ * `npm run backup` takes its copy of the running database the same way, at POST /_admin/backup.
  */
 export const ADMIN_PATH = '/_admin/merchants';
+/** POST, no body: answers a backup file of the embedded database (`npm run backup`; lib/admin/backup.ts). */
+export const ADMIN_BACKUP_PATH = '/_admin/backup';
 export const ADMIN_FILE = 'admin.json';
 
 export interface AdminAccess {
@@ -41,8 +46,8 @@ export function readAdminAccess(dataDir: string): AdminAccess | undefined {
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 const isLoopback = (address: string | undefined) => !!address && (/^(::ffff:)?127\./.test(address) || address === '::1');
 
-/** The endpoint, for the app server's routing. */
-export function adminHandler(db: Db, token: string) {
+/** The endpoint, for the app server's routing (both paths). `dataDir`: the secret files a backup carries. */
+export function adminHandler(db: Db, token: string, dataDir: string) {
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const send = (status: number, body: unknown) => {
       const text = JSON.stringify(body);
@@ -52,6 +57,16 @@ export function adminHandler(db: Db, token: string) {
     if (req.method !== 'POST' || !isLoopback(req.socket.remoteAddress) || !timingSafeEqual(digest(given), digest(token))) {
       req.resume();
       return send(404, { error: { type: 'invalid_request_error', code: 'not_found', message: 'Not found.' } });
+    }
+    if ((req.url ?? '').split('?', 1)[0] === ADMIN_BACKUP_PATH) {
+      req.resume();
+      try {
+        const file = await createBackup(db, dataDir);
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store', 'content-length': file.length }).end(file);
+      } catch (error) {
+        send(500, new ApiError('internal_error', `The backup failed: ${(error as Error)?.message ?? error}`).toBody());
+      }
+      return;
     }
     let command: MerchantCommand;
     try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, describeFirstIssue, ERROR_CODES } from '../contract';
+import { isDatabaseUnavailable } from '../db/types';
 import { UpstreamError } from '../upstream/upstream-error';
 
 /** The console's routes answer in the API's one error shape, with codes from the one table (lib/contract/errors.ts). */
@@ -27,6 +28,10 @@ export function toErrorResponse(error: unknown): { response: Response; unexpecte
     // The key in the session is no longer accepted (revoked or rolled): the session is over.
     if (error.status === 401) return toErrorResponse(new ApiError('unauthorized', 'Your secret key is no longer accepted. Sign in again.'));
     return { response: jsonResponse(error.status, error.body), unexpected: false };
+  }
+  // The console's own store (its sessions) unreachable, as during a database failover: retry, not a 500.
+  if (isDatabaseUnavailable(error)) {
+    return toErrorResponse(new ApiError('service_unavailable', 'The console cannot reach its database right now. Try again in a moment.', undefined, { 'Retry-After': '1' }));
   }
   const internal = new ApiError('internal_error', 'An internal error occurred.');
   return { response: jsonResponse(ERROR_CODES.internal_error.status, internal.toBody()), unexpected: true };

@@ -32,6 +32,10 @@ export async function openPgliteDb(dir: string | undefined, from?: Blob): Promis
         }),
       // One connection: every statement already runs on it.
       session: (fn) => fn({ query: (sql, params) => query(pg, sql, params), exec: async (sql) => void (await pg.exec(sql)) }),
+      // PGlite's dumpDataDir waits only for the statement running (its query lock): asked for inside a transaction, it
+      // copies the transaction half done. Under the transaction lock, which every transaction and every statement
+      // outside one takes, it runs between two transactions.
+      dumpDataDir: () => pg._runExclusiveTransaction(() => pg.dumpDataDir('none')),
       // PGlite runs one query at a time on its one connection; its queue is not visible.
       poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
       async close() {

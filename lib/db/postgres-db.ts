@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { INT8_OID, NUMERIC_OID, parseMoneyInt } from './int8';
 import { preparedName } from './prepared';
-import type { Db, Queryable } from './types';
+import { isConnectionSpent, type Db, type Queryable } from './types';
 
 /** Time limits, so that a stuck request or client cannot starve the others. */
 export interface PoolLimits {
@@ -40,6 +40,10 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
     max: poolSize,
     types: types as pg.CustomTypesConfig,
     connectionTimeoutMillis: limits.connectTimeoutMs ?? 5_000,
+    // A node lost mid-query may never answer nor close (no RST from a dead machine): the client gives up a
+    // little after the server's own statement limit, so no request hangs past its timeout.
+    query_timeout: statementTimeoutMs + 5_000,
+    keepAlive: true,
     ...(pooler === 'transaction' ? {} : { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: idleInTransactionMs }),
   });
   // Behind a transaction pooler the session's limits are the transaction's (integers, so inlined safely).
@@ -53,7 +57,7 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
   pool.on('connect', (client) => client.on('error', () => {}));
   // PgBouncer 1.18 in transaction mode cannot carry a named statement from one server connection to the next.
   const named = pooler !== 'transaction' && (limits.preparedStatements ?? true);
-  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
+  const run = async <T>(client: pg.PoolClient, sql: string, params?: readonly unknown[]) => {
     const name = named ? preparedName(sql) : undefined;
     const result = name ? await client.query({ name, text: sql, values: params as unknown[] }) : await client.query(sql, params as unknown[]);
     return result.rows as T[];
@@ -67,7 +71,8 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
    * A pooled connection for `fn`. A connection the server drops while checked out (restart, failover,
    * pg_terminate_backend) emits 'error' on the client: unheard, it would end the process. The query in
    * flight fails on its own; the client is then thrown away instead of going back to the pool, as it is
-   * when `fn` calls `markBroken`.
+   * when `fn` calls `markBroken` or fails with an error that spends the connection (isConnectionSpent:
+   * also a node that is no longer the primary, which still answers but refuses writes).
    */
   async function checkedOut<T>(fn: (client: pg.PoolClient, markBroken: () => void) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -78,6 +83,9 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
     client.on('error', markBroken);
     try {
       return await fn(client, markBroken);
+    } catch (error) {
+      if (isConnectionSpent(error)) markBroken();
+      throw error;
     } finally {
       client.off('error', markBroken);
       client.release(broken);
@@ -86,8 +94,8 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
 
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
-    exec: async (sql) => void (await pool.query(sql)),
+    query: (sql, params) => checkedOut((client) => run(client, sql, params)),
+    exec: (sql) => checkedOut(async (client) => void (await client.query(sql))),
     transaction: (fn, opts = {}) =>
       checkedOut(async (client, markBroken) => {
         // One round trip: BEGIN, the limits behind a pooler, and the transaction's lock bound (an integer, so inlined safely).

@@ -20,6 +20,13 @@ export interface Db extends Queryable {
    */
   session<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * The embedded database only: its data folder as one tarball (PGlite's dumpDataDir, uncompressed),
+   * taken while no transaction is open and no statement runs, so it holds every transaction committed
+   * before it and none after (lib/admin/backup.ts). It waits for the transaction in progress: never
+   * await it inside one.
+   */
+  dumpDataDir?(): Promise<Blob>;
   /** Connections in use and requests waiting for one (metrics); the embedded database has one connection. */
   poolStats(): { total: number; idle: number; waiting: number };
 }
@@ -33,18 +40,33 @@ export function pgErrorCode(error: unknown): string | undefined {
 }
 
 /**
- * The database cannot be reached or dropped the connection: a failure of the
- * dependency, not of the request. SQLSTATE class 08 (connection exception),
- * 57P01-57P03 (the server shutting down or not accepting connections), 53300 (too
- * many connections), and node-postgres' own connection errors (no SQLSTATE).
+ * The database cannot be reached, dropped the connection, or is not the primary: a failure of
+ * the dependency, not of the request, so a 503 the client retries with the same idempotency key.
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (the server shutting down or not
+ * accepting connections, as during a failover), 53300 (too many connections), 25006 (a
+ * read-only transaction: a demoted primary, or a standby, still answering), 57014 (a statement
+ * past statement_timeout), 25P03 (a transaction idle past its limit), and node-postgres' own
+ * connection errors (no SQLSTATE). A COMMIT that fails this way has an unknown outcome: the
+ * idempotency key settles it, since the retry finds the stored answer or runs once.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = pgErrorCode(error);
-  // 57014: a statement ran past statement_timeout (the server is overloaded); 25P03: a transaction idled past its limit.
-  if (code) return code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', '57014', '25P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code);
+  if (code) return code.startsWith('08') || UNAVAILABLE_CODES.has(code);
   const message = (error as { message?: unknown } | null)?.message;
-  return (
-    typeof message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|Cannot use a pool after calling end/i.test(message)
-  );
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+}
+
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '25006', '57014', '25P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
+// node-postgres' messages for a connection that ended, never opened, or went silent (query_timeout).
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|Cannot use a pool after calling end|Query read timeout/i;
+
+/**
+ * The connection itself is no use any more: the server ended it, or it is on a node that is no longer
+ * the primary (25006). Such a pooled connection is dropped, never reused. A statement past its timeout
+ * or a refused connection leaves a healthy connection, or none.
+ */
+export function isConnectionSpent(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  return isDatabaseUnavailable(error) && code !== '57014' && code !== '53300';
 }

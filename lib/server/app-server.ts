@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
+import { ADMIN_BACKUP_PATH, ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
 import { API_PATH, ApiError, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
 import type { Env } from '../config/env';
 import type { Db } from '../db/types';
@@ -45,7 +45,7 @@ export interface AppServerOptions {
   https?: boolean;
   /** Proxies in front whose X-Forwarded-For entries are believed (0: the socket's address). */
   trustedProxyHops?: number;
-  /** Serves the merchant CLI's commands to this machine (embedded database only; lib/admin). */
+  /** Serves the merchant CLI's commands and `npm run backup` to this machine (embedded database only; lib/admin). */
   adminToken?: string;
 }
 
@@ -64,7 +64,7 @@ export function createAppServer(opts: AppServerOptions) {
   const { runtime } = opts;
   const hops = opts.trustedProxyHops ?? 0;
   const api = runtime.core ? nodeHandler(runtime.core, (req) => clientAddress(req, hops)) : apiElsewhere(runtime.settings.PAYMENT_API_BASE_URL);
-  const admin = opts.adminToken ? adminHandler(runtime.db, opts.adminToken) : undefined;
+  const admin = opts.adminToken ? adminHandler(runtime.db, opts.adminToken, runtime.settings.DATA_DIR) : undefined;
   const inFlight = new Set<http.ServerResponse>();
   // Set by listen(), which knows the port: a foreign Host never reaches a link (allowed-host.ts).
   let guardHost = (host: string | undefined) => host ?? 'localhost';
@@ -95,6 +95,7 @@ export function createAppServer(opts: AppServerOptions) {
       case OPENAPI_PATH:
         return openApi(req, res);
       case ADMIN_PATH:
+      case ADMIN_BACKUP_PATH:
         if (admin) return void admin(req, res);
         break;
     }
@@ -113,13 +114,15 @@ export function createAppServer(opts: AppServerOptions) {
   const connections = connectionDrain(server, opts.drainIdleMs ?? 0);
 
   /**
-   * Ready: the database answers (migrations ran before the runtime was handed over). Once a
+   * Ready: the primary answers (migrations ran before the runtime was handed over); a standby, or a
+   * demoted primary still answering during a failover, is not ready to take payments. Once a
    * shutdown begins, 503 at once, also on a connection kept alive: a load balancer stops routing.
    */
   async function ready(res: http.ServerResponse) {
     if (connections.draining) return send(res, 503, '{"status":"draining"}', { 'retry-after': '1' });
     try {
-      await runtime.db.query('SELECT 1');
+      const [row] = await runtime.db.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
+      if (row?.standby) return send(res, 503, '{"status":"database_read_only"}', { 'retry-after': '1' });
       send(res, 200, '{"status":"ready"}');
     } catch {
       send(res, 503, '{"status":"database_unavailable"}', { 'retry-after': '1' });

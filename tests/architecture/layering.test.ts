@@ -8,7 +8,7 @@ const config = require('../../.dependency-cruiser.cjs');
 
 describe('architecture', () => {
   it('keeps every layering rule (contract pure, core framework-agnostic, browser code off the server)', async () => {
-    const result = await cruise(['app', 'lib', 'components', 'scripts', 'packages/sdk/src', 'proxy.ts', 'instrumentation.ts'], {
+    const result = await cruise(['app', 'lib', 'components', 'scripts', 'ops', 'packages/sdk/src', 'proxy.ts', 'instrumentation.ts'], {
       ...config.options,
       ruleSet: { forbidden: config.forbidden },
       validate: true,

@@ -11,8 +11,8 @@ export interface AnsweredCall<T> {
   networkErrors: number;
   /** The status of every answered attempt, retried ones included. */
   statuses: number[];
-  /** Every answered attempt: its request-id header and when its answer arrived (Date.now()). */
-  answers: { requestId: string; status: number; at: number }[];
+  /** Every answered attempt: its request-id header, when it was sent and when its answer arrived (Date.now()). */
+  answers: { requestId: string; status: number; sentAt: number; at: number }[];
 }
 
 /** Worth retrying with the same key: no answer, a 5xx, or a duplicate still in progress. */
@@ -37,6 +37,7 @@ export async function callUntilAnswered<T = any>(
   const answers: AnsweredCall<T>['answers'] = [];
   for (;;) {
     attempts++;
+    const sentAt = Date.now();
     let result: ApiResult<T> | undefined;
     try {
       result = await callApi<T>(baseUrl(), secretKey, body, { ...opts, signal: AbortSignal.timeout(opts.attemptTimeoutMs ?? 10_000) });
@@ -46,7 +47,7 @@ export async function callUntilAnswered<T = any>(
     }
     if (result) {
       statuses.push(result.status);
-      answers.push({ requestId: result.headers.get('request-id') ?? '', status: result.status, at: Date.now() });
+      answers.push({ requestId: result.headers.get('request-id') ?? '', status: result.status, sentAt, at: Date.now() });
     }
     if (result && !retryable(result.status)) return { result, attempts, networkErrors, statuses, answers };
     if (Date.now() > deadline) {
