@@ -2,10 +2,10 @@
 // nonce, and an optimistic redirect to /login when there is no session cookie at
 // all. The real check is verifySession() in the data layer.
 import { NextResponse, type NextRequest } from 'next/server';
+import { CONSOLE_PAGE_TREES } from './lib/console/console-pages';
 
 // Either name of the session cookie (lib/session/session.ts: __Host- over https).
 const SESSION_COOKIES = ['console_session', '__Host-console_session'];
-const CONSOLE_PAGES = ['/dashboard', '/payouts', '/payout-batches', '/checkout-sessions', '/balance', '/webhooks'];
 
 // The API reference (app/docs/api): Redoc's styled-components write <style> tags and style
 // attributes that carry no nonce, so that page alone allows inline styles (never inline scripts).
@@ -30,7 +30,7 @@ function contentSecurityPolicy(nonce: string, https: boolean, inlineStyles = fal
 
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  const isConsolePage = CONSOLE_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  const isConsolePage = CONSOLE_PAGE_TREES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
   let response: NextResponse;
   const nonce = btoa(crypto.randomUUID());
   const csp = contentSecurityPolicy(nonce, request.nextUrl.protocol === 'https:', pathname === API_REFERENCE);

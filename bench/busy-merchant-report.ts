@@ -5,7 +5,7 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const cpu = (f: LoadFigures) => `${f.serverCpuMs} + ${f.databaseCpuMs} = ${Math.round((f.serverCpuMs + f.databaseCpuMs) * 1000) / 1000}`;
 const total = (f: LoadFigures) => f.serverCpuMs + f.databaseCpuMs;
 
-/** The busy-merchant section of the bench report, with each of issue 22's targets judged. */
+/** The busy-merchant section of the bench report, with each of its targets judged. */
 export function busyMerchantReport(busy: BusyMerchantFigures): string[] {
   const lines = [
     'A busy merchant on PostgreSQL (npm start, WITHDRAW_GROUP_COMMIT on and off side by side; hot-row limit: the same clients, one conditional update of one balance row per transaction, on the driver; CPU per withdrawal: server process + its PostgreSQL backends, ms)',

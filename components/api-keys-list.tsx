@@ -1,13 +1,14 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { retryWrite, writeRetryDelay } from '@/lib/client/retry-policy';
 import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fetch';
 import { errorMessage } from '@/lib/client/messages';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { newIdempotencyKey } from '@/lib/client/use-idempotent-mutation';
 import type { ApiKey, List } from '@/lib/contract';
 import { formatMoney, formatTime } from '@/lib/format';
-import { TableScroll } from './table-scroll';
+import { TableFrame } from './data-table';
 
 /** The keys that work now (or until their expiry), with their last use; restricted and expiring ones can be revoked. */
 export function ApiKeysList() {
@@ -15,24 +16,11 @@ export function ApiKeysList() {
   if (keys.isPending) return <p>Loading…</p>;
   if (keys.isError) return <p className="error">{errorMessage(keys.error).text}</p>;
   return (
-    <TableScroll label="API keys table">
-      <table className="table" aria-label="API keys">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Permissions</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data.data.map((key) => (
-            <KeyRow key={key.id} apiKey={key} />
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <TableFrame label="API keys" headers={['Key', 'Permissions', 'Created', 'Last used', 'Action']}>
+      {keys.data.data.map((key) => (
+        <KeyRow key={key.id} apiKey={key} />
+      ))}
+    </TableFrame>
   );
 }
 
@@ -42,8 +30,8 @@ function KeyRow({ apiKey: key }: { apiKey: ApiKey }) {
   // One idempotency key per confirmation, kept across the mutation's retries (it travels in the variables).
   const revoke = useMutation<ApiKey, ConsoleRequestError, { idempotency_key: string }>({
     mutationFn: (vars) => consoleFetch(`/api/api-keys/${key.id}`, { method: 'POST', body: vars }),
-    retry: (count, error) => error.outcomeUnknown && count < 3,
-    retryDelay: (count) => 1000 * 2 ** count,
+    retry: retryWrite,
+    retryDelay: writeRetryDelay,
     onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKeys.apiKeys() }),
   });
   const label = key.type === 'secret' ? 'Secret key' : key.name;

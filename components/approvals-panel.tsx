@@ -8,8 +8,9 @@ import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
 import type { List, Payout } from '@/lib/contract';
 import { ErrorText } from './error-text';
+import { RetryingNote } from './intent-status';
 import { EmptyState } from './empty-state';
-import { TableScroll } from './table-scroll';
+import { DataTable } from './data-table';
 
 type Decision = { decision: 'approve' | 'reject'; ids?: string[]; batch_id?: string; reason?: string };
 
@@ -81,58 +82,44 @@ export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { can
         </EmptyState>
       )}
       {payouts.length > 0 && (
-        <TableScroll label="Payouts waiting for approval">
-          <table className="table" aria-label="Payouts waiting for approval">
-            <thead>
-              <tr>
-                {canApprove && <th scope="col">Choose</th>}
-                <th scope="col">Amount</th>
-                <th scope="col">Account holder</th>
-                <th scope="col">Bank</th>
-                <th scope="col">Requested by</th>
-                <th scope="col">Requested</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Payout</th>
-              </tr>
-            </thead>
-            <tbody>
-              {payouts.map((p) => {
-                const own = p.created_by?.key_id === ownKeyId;
-                return (
-                  <tr key={p.id} data-testid="approval-row" data-payout-id={p.id}>
-                    {canApprove && (
-                      <td>
-                        {own ? (
-                          <span className="muted">Yours: another key decides</span>
-                        ) : (
-                          <input
-                            type="checkbox"
-                            aria-label={`Choose the payout of ${formatMoney(p.amount, p.currency)} to ${p.account_holder_name ?? 'unknown holder'}`}
-                            checked={selected.ids.includes(p.id)}
-                            disabled={busy}
-                            onChange={() => toggle(p.id)}
-                          />
-                        )}
-                      </td>
-                    )}
-                    <td>{formatMoney(p.amount, p.currency)}</td>
-                    <td data-testid="holder-name">{p.account_holder_name ?? <span className="error">No such account</span>}</td>
-                    <td>
-                      {p.bank_code} •••• {p.account_last4}
-                    </td>
-                    <td data-testid="requested-by">{createdByLabel(p.created_by)}</td>
-                    <td>{formatTime(p.created_at)}</td>
-                    <td>{p.approval_expires_at ? formatTime(p.approval_expires_at) : '—'}</td>
-                    <td>
-                      <Link href={`/payouts/${p.id}`}>Details</Link>
-                      {p.batch_id && <span className="muted"> (batch {p.batch_id})</span>}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label="Payouts waiting for approval"
+          rows={payouts}
+          rowKey={(p) => p.id}
+          rowProps={(p) => ({ 'data-testid': 'approval-row', 'data-payout-id': p.id })}
+          columns={[
+            canApprove && {
+              header: 'Choose',
+              cell: (p) =>
+                p.created_by?.key_id === ownKeyId ? (
+                  <span className="muted">Yours: another key decides</span>
+                ) : (
+                  <input
+                    type="checkbox"
+                    aria-label={`Choose the payout of ${formatMoney(p.amount, p.currency)} to ${p.account_holder_name ?? 'unknown holder'}`}
+                    checked={selected.ids.includes(p.id)}
+                    disabled={busy}
+                    onChange={() => toggle(p.id)}
+                  />
+                ),
+            },
+            { header: 'Amount', cell: (p) => formatMoney(p.amount, p.currency) },
+            { header: 'Account holder', cell: (p) => p.account_holder_name ?? <span className="error">No such account</span>, testId: 'holder-name' },
+            { header: 'Bank', cell: (p) => `${p.bank_code} •••• ${p.account_last4}` },
+            { header: 'Requested by', cell: (p) => createdByLabel(p.created_by), testId: 'requested-by' },
+            { header: 'Requested', cell: (p) => formatTime(p.created_at) },
+            { header: 'Expires', cell: (p) => (p.approval_expires_at ? formatTime(p.approval_expires_at) : '—') },
+            {
+              header: 'Payout',
+              cell: (p) => (
+                <>
+                  <Link href={`/payouts/${p.id}`}>Details</Link>
+                  {p.batch_id && <span className="muted"> (batch {p.batch_id})</span>}
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       {canApprove && payouts.length > 0 && !mutation.isSuccess && (
         <div className="approvals-actions">
@@ -188,11 +175,14 @@ export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { can
           )}
         </div>
       )}
-      {busy && (
-        <p className={intent.outcomeUnknown ? 'warning' : 'muted'} role="status">
-          {intent.outcomeUnknown ? 'Outcome unknown: asking again with the same idempotency key…' : 'Sending…'}
-        </p>
-      )}
+      {busy &&
+        (intent.outcomeUnknown ? (
+          <RetryingNote failureCount={mutation.failureCount} />
+        ) : (
+          <p className="muted" role="status">
+            Sending…
+          </p>
+        ))}
       {mutation.isError && (
         <div role="alert">
           <p className={intent.outcomeUnknown ? 'warning' : 'error'} data-testid="decision-refused">

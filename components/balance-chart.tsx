@@ -1,6 +1,7 @@
 import { scaleLinear, scaleUtc } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
 import { formatMoney } from '@/lib/format';
+import { DataTable } from './data-table';
 
 export interface DailyPoint {
   day: string;
@@ -51,24 +52,16 @@ export function BalanceChart({ points, currency }: { points: DailyPoint[]; curre
       </figcaption>
       <details>
         <summary>The figures, day by day</summary>
-        <div className="table-scroll" role="region" aria-label="Daily balances" tabIndex={0}>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                <th scope="col">Available at the end of the day</th>
-              </tr>
-            </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.day} data-testid="chart-day" data-day={p.day} data-balance={p.balance}>
-                  <td>{p.day}</td>
-                  <td>{formatMoney(p.balance, currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Daily balances"
+          rows={points}
+          rowKey={(p) => p.day}
+          rowProps={(p) => ({ 'data-testid': 'chart-day', 'data-day': p.day, 'data-balance': p.balance })}
+          columns={[
+            { header: 'Day (UTC)', cell: (p) => p.day },
+            { header: 'Available at the end of the day', cell: (p) => formatMoney(p.balance, currency) },
+          ]}
+        />
       </details>
     </figure>
   );

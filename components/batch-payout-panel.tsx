@@ -9,7 +9,10 @@ import { useHydrated } from '@/lib/client/use-hydrated';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import type { BatchItem, PayoutBatch } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
+import { DataTable } from './data-table';
 import { ErrorText } from './error-text';
+import { RetryingNote } from './intent-status';
+import { StaleIntent } from './stale-intent';
 
 /**
  * A CSV of payouts: every row checked before anything is sent, then sent as one
@@ -57,18 +60,18 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
   });
   const holderOf = new Map(valid.map((r, i) => [r.line, holders.data?.data[i]]));
   const unknownAccounts = valid.filter((r) => holderOf.get(r.line)?.status === 'invalid').length;
+  const holderCell = (line: number, ready: boolean) => {
+    if (!ready) return '';
+    const holder = holderOf.get(line);
+    if (holder === undefined) return holders.isError ? 'Not looked up' : 'Looking up…';
+    if (holder.status === 'invalid') return <span className="error">No such account ({holder.failure_code})</span>;
+    return holder.account_holder_name;
+  };
   const total = valid.reduce((sum, r) => sum + r.item!.amount, 0);
   const current = batch.data ?? mutation.data;
 
   if (intent.staleIntent) {
-    return (
-      <div className="warning" role="alert" data-testid="stale-intent">
-        <p>A batch got no answer when this page was last open, too long ago to ask again safely. It was not resent: check the payouts list first.</p>
-        <button type="button" onClick={intent.dismissStale}>
-          Dismiss
-        </button>
-      </div>
-    );
+    return <StaleIntent what="A batch" checkIn="the payouts list" onDismiss={intent.dismissStale} />;
   }
 
   if (current) {
@@ -110,40 +113,21 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
           <p role="status" data-testid="batch-summary">
             {file.name}: {file.rows.length} rows, {valid.length} ready ({formatMoney(total, currency)}), {invalid.length} with errors.
           </p>
-          <div className="table-scroll" role="region" aria-label="Rows to send" tabIndex={0}>
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>Line</th>
-                  <th>Amount</th>
-                  <th>Bank</th>
-                  <th>Account</th>
-                  <th>Reference</th>
-                  <th>Account holder</th>
-                  <th>Check</th>
-                </tr>
-              </thead>
-              <tbody>
-                {file.rows.map((r) => (
-                  <tr key={r.line} data-testid="batch-row" data-valid={r.item ? 'true' : 'false'}>
-                    <td>{r.line}</td>
-                    <td>{r.item ? formatMoney(r.item.amount, currency) : r.shown.amount}</td>
-                    <td>{r.shown.bank_code}</td>
-                    <td>•••• {r.shown.account_last4}</td>
-                    <td>{r.shown.reference}</td>
-                    <td data-testid="batch-holder">
-                      {!r.item ? '' : holderOf.get(r.line) === undefined ? (holders.isError ? 'Not looked up' : 'Looking up…') : holderOf.get(r.line)!.status === 'invalid' ? (
-                        <span className="error">No such account ({holderOf.get(r.line)!.failure_code})</span>
-                      ) : (
-                        holderOf.get(r.line)!.account_holder_name
-                      )}
-                    </td>
-                    <td className={r.error ? 'error' : undefined}>{r.error ?? 'OK'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Rows to send"
+            rows={file.rows}
+            rowKey={(r) => String(r.line)}
+            rowProps={(r) => ({ 'data-testid': 'batch-row', 'data-valid': r.item ? 'true' : 'false' })}
+            columns={[
+              { header: 'Line', cell: (r) => r.line },
+              { header: 'Amount', cell: (r) => (r.item ? formatMoney(r.item.amount, currency) : r.shown.amount) },
+              { header: 'Bank', cell: (r) => r.shown.bank_code },
+              { header: 'Account', cell: (r) => `•••• ${r.shown.account_last4}` },
+              { header: 'Reference', cell: (r) => r.shown.reference },
+              { header: 'Account holder', cell: (r) => holderCell(r.line, !!r.item), testId: 'batch-holder' },
+              { header: 'Check', cell: (r) => <span className={r.error ? 'error' : undefined}>{r.error ?? 'OK'}</span> },
+            ]}
+          />
           {mutation.isError && (
             <p className={intent.outcomeUnknown ? 'warning' : 'error'} role="alert">
               {intent.outcomeUnknown ? 'Outcome unknown: ' : 'The batch was refused: '}
@@ -157,6 +141,7 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
           >
             {mutation.isPending ? 'Sending…' : `Send ${valid.length} payouts`}
           </button>
+          {mutation.isPending && intent.outcomeUnknown && <RetryingNote failureCount={mutation.failureCount} />}
           {invalid.length > 0 && <p className="muted">Fix the rows with errors and choose the file again: nothing is sent until every row is right.</p>}
           {unknownAccounts > 0 && (
             <p className="error" data-testid="batch-unknown-accounts">

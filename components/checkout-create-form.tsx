@@ -8,6 +8,7 @@ import { formatMoney } from '@/lib/format';
 import { AmountInput, parseAmount } from './amount-input';
 import { CopyLink } from './copy-link';
 import { IntentStatus } from './intent-status';
+import { StaleIntent } from './stale-intent';
 
 type CheckoutInput = { amount: number; description?: string };
 
@@ -37,14 +38,7 @@ export function CheckoutCreateForm({ retentionSeconds }: { retentionSeconds: num
   }
 
   if (intent.staleIntent) {
-    return (
-      <div className="warning" role="alert" data-testid="stale-intent">
-        <p>A checkout session got no answer when this page was last open, too long ago to ask again safely. It was not resent: check the list below first.</p>
-        <button type="button" onClick={intent.dismissStale}>
-          Dismiss
-        </button>
-      </div>
-    );
+    return <StaleIntent what="A checkout session" checkIn="the list below" onDismiss={intent.dismissStale} />;
   }
 
   if (mutation.isSuccess) {

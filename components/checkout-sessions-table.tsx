@@ -5,7 +5,7 @@ import { checkoutSessionPagesQuery } from '@/lib/client/queries';
 import { createdByLabel, formatMoney, formatTime, refundMark } from '@/lib/format';
 import { CopyLink } from './copy-link';
 import { LoadMoreButton } from './load-more-button';
-import { TableScroll } from './table-scroll';
+import { DataTable } from './data-table';
 import { NoCheckoutSessions } from './empty-state';
 import { ErrorText } from './error-text';
 
@@ -18,41 +18,32 @@ export function CheckoutSessionsTable() {
   if (data.length === 0) return <NoCheckoutSessions />;
   return (
     <>
-      <TableScroll label="Checkout sessions table">
-      <table className="table" aria-label="Checkout sessions">
-        <thead>
-          <tr>
-            <th scope="col">Amount</th>
-            <th scope="col">Description</th>
-            <th scope="col">Status</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Created by</th>
-            <th scope="col">Link</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.map((s) => (
-            <tr key={s.id} data-testid="checkout-row" data-session-id={s.id} data-status={s.status} data-refund={refundMark(s) ?? 'none'}>
-              <td>
-                <Link href={`/checkout-sessions/${s.id}`}>{formatMoney(s.amount, s.currency)}</Link>
-              </td>
-              <td>{s.description ?? <span className="muted">none</span>}</td>
-              <td>
+      <DataTable
+        label="Checkout sessions"
+        rows={data}
+        rowKey={(s) => s.id}
+        rowProps={(s) => ({ 'data-testid': 'checkout-row', 'data-session-id': s.id, 'data-status': s.status, 'data-refund': refundMark(s) ?? 'none' })}
+        columns={[
+          { header: 'Amount', cell: (s) => <Link href={`/checkout-sessions/${s.id}`}>{formatMoney(s.amount, s.currency)}</Link> },
+          { header: 'Description', cell: (s) => s.description ?? <span className="muted">none</span> },
+          {
+            header: 'Status',
+            cell: (s) => (
+              <>
                 <span className={`status status-${s.status}`}>{s.status}</span>
                 {refundMark(s) === 'partly refunded' && (
                   <span className="status status-partly-refunded" title={`${formatMoney(s.amount_refunded, s.currency)} refunded`}>
                     {' '}partly refunded
                   </span>
                 )}
-              </td>
-              <td>{formatTime(s.expires_at)}</td>
-              <td data-testid="created-by">{createdByLabel(s.created_by)}</td>
-              <td>{s.status === 'open' ? <CopyLink url={s.url} /> : <span className="muted">closed</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      </TableScroll>
+              </>
+            ),
+          },
+          { header: 'Expires', cell: (s) => formatTime(s.expires_at) },
+          { header: 'Created by', cell: (s) => createdByLabel(s.created_by), testId: 'created-by' },
+          { header: 'Link', cell: (s) => (s.status === 'open' ? <CopyLink url={s.url} /> : <span className="muted">closed</span>) },
+        ]}
+      />
       <LoadMoreButton query={query} noun="checkout sessions" />
     </>
   );

@@ -1,10 +1,20 @@
 'use client';
 import type { ConsoleRequestError } from '@/lib/client/console-fetch';
+import { MAX_ATTEMPTS, stillTrying } from '@/lib/client/retry-policy';
 import { ErrorText } from './error-text';
 
 interface Intent {
-  mutation: { isError: boolean; error: ConsoleRequestError | null };
+  mutation: { isError: boolean; isPending: boolean; error: ConsoleRequestError | null; failureCount: number };
   outcomeUnknown: boolean;
+}
+
+/** While a write is retried: which attempt, of how many, under the same key (lib/client/retry-policy.ts). */
+export function RetryingNote({ failureCount, lead = 'Outcome unknown: the response was lost.' }: { failureCount: number; lead?: string }) {
+  return (
+    <p className="warning" role="status">
+      {lead} {stillTrying(failureCount)} with the same idempotency key…
+    </p>
+  );
 }
 
 /**
@@ -21,7 +31,10 @@ export function IntentStatus({ error, intent, limits }: { error?: string | null;
           {error ?? <ErrorText error={refused!} limits={limits} />}
         </p>
       )}
-      {intent.outcomeUnknown && <p className="warning">Outcome unknown: retrying with the same idempotency key…</p>}
+      {intent.outcomeUnknown && intent.mutation.isPending && <RetryingNote failureCount={intent.mutation.failureCount} />}
+      {intent.outcomeUnknown && !intent.mutation.isPending && (
+        <p className="warning">Outcome unknown after {MAX_ATTEMPTS} attempts: sending again uses the same idempotency key, so it cannot act twice.</p>
+      )}
     </>
   );
 }
@@ -48,11 +61,14 @@ export function SentIntentStatus<I>({ intent, input, noun, safeAgain, refusedTes
   const { mutation, outcomeUnknown } = intent;
   return (
     <>
-      {mutation.isPending && (
-        <p className={outcomeUnknown ? 'warning' : 'muted'} role="status">
-          {outcomeUnknown ? `Outcome unknown: the response was lost. Retrying with the same idempotency key (attempt ${mutation.failureCount + 1})…` : 'Sending…'}
-        </p>
-      )}
+      {mutation.isPending &&
+        (outcomeUnknown ? (
+          <RetryingNote failureCount={mutation.failureCount} />
+        ) : (
+          <p className="muted" role="status">
+            Sending…
+          </p>
+        ))}
       {mutation.isError && outcomeUnknown && (
         <div className="warning" role="alert">
           <p>

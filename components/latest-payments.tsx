@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { BalanceTransaction } from '@/lib/contract';
 import { formatMoney, formatTime } from '@/lib/format';
 import { EmptyState } from './empty-state';
-import { TableScroll } from './table-scroll';
+import { DataTable } from './data-table';
 
 /** The newest completed checkout payments, each linked to its session. */
 export function LatestPayments({ payments }: { payments: BalanceTransaction[] }) {
@@ -16,27 +16,16 @@ export function LatestPayments({ payments }: { payments: BalanceTransaction[] })
     );
   }
   return (
-    <TableScroll label="Latest payments table">
-      <table className="table" aria-label="Latest payments">
-        <thead>
-          <tr>
-            <th scope="col">Amount</th>
-            <th scope="col">Paid</th>
-            <th scope="col">Checkout session</th>
-          </tr>
-        </thead>
-        <tbody>
-          {payments.map((t) => (
-            <tr key={t.id} data-testid="payment-row" data-session-id={t.source} data-amount={t.amount}>
-              <td>{formatMoney(t.amount, t.currency)}</td>
-              <td>{formatTime(t.created_at)}</td>
-              <td>
-                <Link href={`/checkout-sessions/${t.source}`}>{t.source}</Link>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      label="Latest payments"
+      rows={payments}
+      rowKey={(t) => t.id}
+      rowProps={(t) => ({ 'data-testid': 'payment-row', 'data-session-id': t.source, 'data-amount': t.amount })}
+      columns={[
+        { header: 'Amount', cell: (t) => formatMoney(t.amount, t.currency) },
+        { header: 'Paid', cell: (t) => formatTime(t.created_at) },
+        { header: 'Checkout session', cell: (t) => <Link href={`/checkout-sessions/${t.source}`}>{t.source}</Link> },
+      ]}
+    />
   );
 }

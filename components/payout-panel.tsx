@@ -7,6 +7,7 @@ import { formatMoney } from '@/lib/format';
 import { maskAccountNumber, type Payout, type PayoutInput } from '@/lib/contract';
 import { emptyDraft, PayoutFields, type Draft } from './payout-fields';
 import { SentIntentStatus } from './intent-status';
+import { StaleIntent } from './stale-intent';
 
 /**
  * A payout intent from form to outcome: fill in, confirm, send. Once sent, the
@@ -34,16 +35,15 @@ export function PayoutPanel({ currency, retentionSeconds }: { currency: string; 
   if (intent.staleIntent) {
     const stale = intent.staleIntent;
     return (
-      <div className="warning" role="alert" data-testid="stale-intent">
-        <p>
-          A payout of {formatMoney(stale.amount, currency)} to {stale.bank_code} {maskAccountNumber(stale.account_number)} got no answer
-          when this page was last open, too long ago to ask again safely. It was not resent. Look for it in the{' '}
-          <Link href="/payouts">payouts list</Link> before sending it again.
-        </p>
-        <button type="button" onClick={intent.dismissStale}>
-          I have checked: dismiss
-        </button>
-      </div>
+      <StaleIntent
+        what={`A payout of ${formatMoney(stale.amount, currency)} to ${stale.bank_code} ${maskAccountNumber(stale.account_number)}`}
+        checkIn={
+          <>
+            the <Link href="/payouts">payouts list</Link>
+          </>
+        }
+        onDismiss={intent.dismissStale}
+      />
     );
   }
 

@@ -3,7 +3,7 @@ import type { PayoutTimelineData as Timeline } from '@/lib/client/console-views'
 import type { Payout } from '@/lib/contract';
 import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
 import { CopyText } from './copy-text';
-import { TableScroll } from './table-scroll';
+import { DataTable } from './data-table';
 
 /** What happened to a payout, in order: created (by whom), paid or failed, where a failed amount went back, its events. */
 export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeline: Timeline }) {
@@ -97,37 +97,30 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
       ) : events.length === 0 ? (
         <p className="muted">No events yet.</p>
       ) : (
-        <TableScroll label="Payout events table">
-          <table className="table" aria-label="Payout events">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Time</th>
-                <th scope="col">Deliveries</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map(({ event, deliveries }) => (
-                <tr key={event.id} data-testid="payout-event" data-type={event.type}>
-                  <td>
-                    <Link href={`/webhooks/events/${event.id}`}>{event.type}</Link>
-                  </td>
-                  <td>{formatTime(event.created_at)}</td>
-                  <td>
-                    {deliveries.length === 0
-                      ? <span className="muted">none (no endpoint subscribed)</span>
-                      : deliveries.map((d) => (
-                          <span key={d.id} className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`} data-testid="payout-delivery">
-                            {d.status}, {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
-                            {d.last_response_status !== null ? ` (HTTP ${d.last_response_status})` : ''}
-                          </span>
-                        ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label="Payout events"
+          rows={events}
+          rowKey={({ event }) => event.id}
+          rowProps={({ event }) => ({ 'data-testid': 'payout-event', 'data-type': event.type })}
+          columns={[
+            { header: 'Event', cell: ({ event }) => <Link href={`/webhooks/events/${event.id}`}>{event.type}</Link> },
+            { header: 'Time', cell: ({ event }) => formatTime(event.created_at) },
+            {
+              header: 'Deliveries',
+              cell: ({ deliveries }) =>
+                deliveries.length === 0 ? (
+                  <span className="muted">none (no endpoint subscribed)</span>
+                ) : (
+                  deliveries.map((d) => (
+                    <span key={d.id} className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`} data-testid="payout-delivery">
+                      {d.status}, {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
+                      {d.last_response_status !== null ? ` (HTTP ${d.last_response_status})` : ''}
+                    </span>
+                  ))
+                ),
+            },
+          ]}
+        />
       )}
     </section>
   );

@@ -8,6 +8,7 @@ import { refundFields, type Refund } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { AmountInput, parseAmount } from './amount-input';
 import { SentIntentStatus } from './intent-status';
+import { StaleIntent } from './stale-intent';
 
 type RefundInput = { amount: number; reason?: string };
 
@@ -52,17 +53,7 @@ export function RefundForm({ sessionId, left, currency, retentionSeconds }: { se
   };
 
   if (intent.staleIntent) {
-    return (
-      <div className="warning" role="alert" data-testid="stale-intent">
-        <p>
-          A refund of {formatMoney(intent.staleIntent.amount, currency)} got no answer when this page was last open, too long ago to ask again
-          safely. It was not resent: check the refunds below before refunding again.
-        </p>
-        <button type="button" onClick={intent.dismissStale}>
-          I have checked: dismiss
-        </button>
-      </div>
-    );
+    return <StaleIntent what={`A refund of ${formatMoney(intent.staleIntent.amount, currency)}`} checkIn="the refunds below" onDismiss={intent.dismissStale} />;
   }
 
   if (!input) {

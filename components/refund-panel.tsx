@@ -4,7 +4,7 @@ import { sessionRefundsQuery } from '@/lib/client/queries';
 import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
 import { ErrorText } from './error-text';
 import { RefundForm } from './refund-form';
-import { TableScroll } from './table-scroll';
+import { DataTable } from './data-table';
 
 interface PaidSession {
   id: string;
@@ -41,37 +41,28 @@ export function RefundPanel({ session, canRefund, retentionSeconds }: { session:
       {refunds.length === 0 ? (
         <p className="muted">No refunds yet.</p>
       ) : (
-        <TableScroll label="Refunds table">
-          <table className="table" aria-label="Refunds">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Status</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refunds.map((r) => (
-                <tr key={r.id} id={r.id} data-testid="refund-row" data-refund-id={r.id} data-status={r.status} data-amount={r.amount}>
-                  <td>{formatTime(r.created_at)}</td>
-                  <td>{formatMoney(r.amount, r.currency)}</td>
-                  <td>
-                    <span className={`status status-${r.status}`}>{r.status}</span>
-                    {r.failure_message && <span className="hint"> {r.failure_message}</span>}
-                  </td>
-                  <td>{r.reason ?? <span className="muted">none</span>}</td>
-                  <td>{createdByLabel(r.created_by)}</td>
-                  <td>
-                    <code>{r.id}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label="Refunds"
+          rows={refunds}
+          rowKey={(r) => r.id}
+          rowProps={(r) => ({ id: r.id, 'data-testid': 'refund-row', 'data-refund-id': r.id, 'data-status': r.status, 'data-amount': r.amount })}
+          columns={[
+            { header: 'Created', cell: (r) => formatTime(r.created_at) },
+            { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency) },
+            {
+              header: 'Status',
+              cell: (r) => (
+                <>
+                  <span className={`status status-${r.status}`}>{r.status}</span>
+                  {r.failure_message && <span className="hint"> {r.failure_message}</span>}
+                </>
+              ),
+            },
+            { header: 'Reason', cell: (r) => r.reason ?? <span className="muted">none</span> },
+            { header: 'Created by', cell: (r) => createdByLabel(r.created_by) },
+            { header: 'Id', cell: (r) => <code>{r.id}</code> },
+          ]}
+        />
       )}
     </>
   );

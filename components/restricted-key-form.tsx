@@ -5,7 +5,7 @@ import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { ACTIONS, PERMISSIONS, type ApiKey } from '@/lib/contract';
 import { AmountInput, parseAmount } from './amount-input';
-import { CopySecret } from './copy-secret';
+import { SecretShownOnce } from './secret-shown-once';
 import { IntentStatus } from './intent-status';
 
 type WithSecret = ApiKey & { secret: string | null };
@@ -58,14 +58,7 @@ export function RestrictedKeyForm({ retentionSeconds }: { retentionSeconds: numb
     return (
       <div className="success" role="status">
         <p>Restricted key “{name}” created.</p>
-        {secret ? (
-          <>
-            <p>Its key, shown only now. Hand it to the person or system that needs it; it cannot be shown again:</p>
-            <CopySecret secret={secret} />
-          </>
-        ) : (
-          <p className="warning">{replayed ? 'This was a retry of an earlier request: the key was shown then and is not shown again. Revoke it and create another.' : ''}</p>
-        )}
+        <SecretShownOnce secret={secret} replayed={replayed} noun="Its key" use="Hand it to the person or system that needs it; it cannot be shown again" getAnother="Revoke the key and create another." />
         <button type="button" onClick={() => { intent.reset(); setLimit(''); }}>
           Done
         </button>

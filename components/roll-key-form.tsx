@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import type { ApiKey } from '@/lib/contract';
-import { CopySecret } from './copy-secret';
+import { SecretShownOnce } from './secret-shown-once';
 import { IntentStatus } from './intent-status';
 
 type WithSecret = ApiKey & { secret: string | null };
@@ -37,14 +37,7 @@ export function RollKeyForm({ retentionSeconds }: { retentionSeconds: number }) 
     const { secret, replayed } = mutation.data;
     return (
       <div className="success" role="status">
-        {secret ? (
-          <>
-            <p>New secret key, shown only now. Put it where your servers read their key; this console already uses it:</p>
-            <CopySecret secret={secret} />
-          </>
-        ) : (
-          <p className="warning">{replayed ? 'This was a retry of an earlier request whose answer was lost: the new key is not shown again. Roll again to get one.' : ''}</p>
-        )}
+        <SecretShownOnce secret={secret} replayed={replayed} noun="New secret key" use="Put it where your servers read their key; this console already uses it" getAnother="Roll again to get one." />
         <button type="button" onClick={() => { intent.reset(); setConfirming(null); }}>
           Done
         </button>

@@ -1,10 +1,12 @@
 'use client';
 import Link from 'next/link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { retryWrite, writeRetryDelay } from '@/lib/client/retry-policy';
 import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fetch';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { newIdempotencyKey } from '@/lib/client/use-idempotent-mutation';
 import type { List, WebhookDelivery } from '@/lib/contract';
+import { DataTable } from './data-table';
 import { ErrorText } from './error-text';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString() : '—');
@@ -20,59 +22,41 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
   const resend = useMutation<WebhookDelivery, ConsoleRequestError, { eventId: string; idempotency_key: string }>({
     mutationFn: ({ eventId, idempotency_key }) =>
       consoleFetch(`/api/events/${eventId}/resend`, { method: 'POST', body: { endpoint_id: endpointId, idempotency_key } }),
-    retry: (count, error) => error.outcomeUnknown && count < 3,
-    retryDelay: (count) => 1000 * 2 ** count,
+    retry: retryWrite,
+    retryDelay: writeRetryDelay,
     onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKeys.webhooks.deliveries(endpointId) }),
   });
   const rows = deliveries.data?.data ?? [];
   return (
-    <div className="table-scroll">
-      <table className="table" aria-label="Recent deliveries">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">Next retry</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={6} className="hint">
-                No deliveries yet: make a payout, and its events arrive here.
-              </td>
-            </tr>
-          )}
-          {rows.map((d) => (
-            <tr key={d.id} data-testid="webhook-delivery">
-              <td>
-                <Link href={`/webhooks/events/${d.event_id}`}>{d.event_type}</Link>
-              </td>
-              <td>
-                <span className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`}>{d.status}</span>
-              </td>
-              <td>{d.attempts}</td>
-              <td title={d.last_response_body ?? undefined}>{d.last_response_status ?? d.last_error ?? '—'}</td>
-              <td>{when(d.next_attempt_at)}</td>
-              <td>
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={resend.isPending}
-                  onClick={() => resend.mutate({ eventId: d.event_id, idempotency_key: newIdempotencyKey() })}
-                >
-                  Resend
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div>
+      <DataTable
+        label="Recent deliveries"
+        rows={rows}
+        rowKey={(d) => d.id}
+        rowProps={() => ({ 'data-testid': 'webhook-delivery' })}
+        empty="No deliveries yet: make a payout, and its events arrive here."
+        columns={[
+          { header: 'Event', cell: (d) => <Link href={`/webhooks/events/${d.event_id}`}>{d.event_type}</Link> },
+          { header: 'Status', cell: (d) => <span className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`}>{d.status}</span> },
+          { header: 'Attempts', cell: (d) => d.attempts },
+          { header: 'Last answer', cell: (d) => <span title={d.last_response_body ?? undefined}>{d.last_response_status ?? d.last_error ?? '—'}</span> },
+          { header: 'Next retry', cell: (d) => when(d.next_attempt_at) },
+          {
+            header: 'Actions',
+            headerHidden: true,
+            cell: (d) => (
+              <button
+                type="button"
+                className="secondary"
+                disabled={resend.isPending}
+                onClick={() => resend.mutate({ eventId: d.event_id, idempotency_key: newIdempotencyKey() })}
+              >
+                Resend
+              </button>
+            ),
+          },
+        ]}
+      />
       {resend.isError && !resend.error.outcomeUnknown && <p className="error" role="alert">
           <ErrorText error={resend.error} />
         </p>}

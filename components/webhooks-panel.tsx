@@ -1,12 +1,13 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { retryWrite, writeRetryDelay } from '@/lib/client/retry-policy';
 import { consoleFetch, type ConsoleRequestError } from '@/lib/client/console-fetch';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { fieldMessage } from '@/lib/client/messages';
 import { newIdempotencyKey, useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
 import { EVENT_TYPES, webhookUrlField, type List, type WebhookEndpoint } from '@/lib/contract';
-import { CopySecret } from './copy-secret';
+import { SecretShownOnce } from './secret-shown-once';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { IntentStatus } from './intent-status';
 import { ErrorText } from './error-text';
@@ -70,14 +71,7 @@ function CreateEndpointForm({ retentionSeconds }: { retentionSeconds: number }) 
     return (
       <div className="success" role="status">
         <p>Endpoint added for {url}.</p>
-        {secret ? (
-          <>
-            <p>Its signing secret, shown only now. Keep it with your receiver (for example `WEBHOOK_SECRET`):</p>
-            <CopySecret secret={secret} />
-          </>
-        ) : (
-          <p className="warning">{replayed ? 'This was a retry of an earlier request: the secret was shown then and is not shown again. Rotate the secret to get a new one.' : ''}</p>
-        )}
+        <SecretShownOnce secret={secret} replayed={replayed} noun="Its signing secret" use="Keep it with your receiver (for example `WEBHOOK_SECRET`)" getAnother="Rotate the secret to get a new one." />
         <button type="button" onClick={intent.reset}>
           Done
         </button>
@@ -120,8 +114,8 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
   // One key per click, kept across the mutation's retries (it travels in the variables).
   const action = useMutation<WithSecret, ConsoleRequestError, { op: Op; idempotency_key: string }>({
     mutationFn: (vars) => consoleFetch(`/api/webhook-endpoints/${endpoint.id}`, { method: 'POST', body: vars }),
-    retry: (count, error) => error.outcomeUnknown && count < 3,
-    retryDelay: (count) => 1000 * 2 ** count,
+    retry: retryWrite,
+    retryDelay: writeRetryDelay,
     onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKeys.webhooks.endpoints() }),
   });
   const run = (op: Op) => {
@@ -157,8 +151,7 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
         </p>}
       {rotated && (
         <div className="success" role="status">
-          <p>New signing secret, shown only now. The old one signs alongside it for 24 hours.</p>
-          <CopySecret secret={rotated} />
+          <SecretShownOnce secret={rotated} noun="New signing secret" use="The old one signs alongside it for 24 hours; give your receiver this one" getAnother="Rotate again to get one." />
           <button type="button" onClick={() => action.reset()}>
             Done
           </button>

@@ -1,4 +1,4 @@
-// npm run generate: writes the files generated from lib/contract (docs/openapi.json, the SDK's types).
+// npm run generate: writes the generated files (docs/openapi.json and the SDK's types from lib/contract, the console's page trees from app/(console)).
 // A test fails when a committed copy differs from what this would write.
 import fs from 'node:fs';
 import path from 'node:path';

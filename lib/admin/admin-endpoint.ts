@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
-import { ApiError } from '../contract';
+import { errorAnswer, type ErrorCode } from '../contract';
 import type { Db } from '../db/types';
 import { createBackup } from './backup';
 import { runMerchantCommand, UsageError, type MerchantCommand } from './merchant-commands';
@@ -49,14 +49,16 @@ const isLoopback = (address: string | undefined) => !!address && (/^(::ffff:)?12
 /** The endpoint, for the app server's routing (both paths). `dataDir`: the secret files a backup carries. */
 export function adminHandler(db: Db, token: string, dataDir: string) {
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const send = (status: number, body: unknown) => {
-      const text = JSON.stringify(body);
+    const reply = (status: number, text: string) =>
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) }).end(text);
+    const refuse = (code: ErrorCode, message: string) => {
+      const { status, body } = errorAnswer(code, message);
+      reply(status, body);
     };
     const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     if (req.method !== 'POST' || !isLoopback(req.socket.remoteAddress) || !timingSafeEqual(digest(given), digest(token))) {
       req.resume();
-      return send(404, { error: { type: 'invalid_request_error', code: 'not_found', message: 'Not found.' } });
+      return refuse('not_found', 'Not found.');
     }
     if ((req.url ?? '').split('?', 1)[0] === ADMIN_BACKUP_PATH) {
       req.resume();
@@ -64,7 +66,7 @@ export function adminHandler(db: Db, token: string, dataDir: string) {
         const file = await createBackup(db, dataDir);
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store', 'content-length': file.length }).end(file);
       } catch (error) {
-        send(500, new ApiError('internal_error', `The backup failed: ${(error as Error)?.message ?? error}`).toBody());
+        refuse('internal_error', `The backup failed: ${(error as Error)?.message ?? error}`);
       }
       return;
     }
@@ -78,10 +80,11 @@ export function adminHandler(db: Db, token: string, dataDir: string) {
         chunks.push(chunk as Buffer);
       }
       command = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      send(200, await runMerchantCommand(db, command));
+      reply(200, JSON.stringify(await runMerchantCommand(db, command)));
     } catch (error) {
       const known = error instanceof UsageError || error instanceof SyntaxError || /^no merchant with id/.test((error as Error)?.message ?? '');
-      send(known ? 400 : 500, { error: { type: 'invalid_request_error', code: 'invalid_request', message: known ? (error as Error).message : 'The command failed.' } });
+      if (known) refuse('invalid_request', (error as Error).message);
+      else refuse('internal_error', 'The command failed.');
     }
   };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/types';
-import { ACTIONS, describeFirstIssue, MAX_KEY_GRACE_SECONDS, PERMISSIONS } from '../contract';
+import { ACTIONS, describeFirstIssue, isId, MAX_KEY_GRACE_SECONDS, PERMISSIONS } from '../contract';
 import { insertRestrictedKey, rollSecretKey } from '../payments/keys/api-keys';
 import { createMerchant, listMerchants, requireMerchant, revokeKeys } from '../payments/keys/merchants';
 
@@ -27,7 +27,7 @@ export class UsageError extends Error {}
  */
 export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ human: string; data: unknown }> {
   const requireId = () => {
-    if (!c.id?.startsWith('acct_')) throw new UsageError('--id acct_... is required');
+    if (!c.id || !isId('acct', c.id)) throw new UsageError('--id acct_... is required');
     return c.id;
   };
   switch (c.command) {

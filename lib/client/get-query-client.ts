@@ -1,13 +1,13 @@
 import { QueryClient, isServer } from '@tanstack/react-query';
-import { ConsoleRequestError } from './console-fetch';
+import { retryRead } from './retry-policy';
 
 function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 2_000,
-        // Reads are safe to retry; a 4xx (signed out, bad filter) will not change by retrying.
-        retry: (count, error) => count < 3 && (!(error instanceof ConsoleRequestError) || error.outcomeUnknown),
+        // The route already retried the payment API (retry-policy.ts): only a lost answer is asked again.
+        retry: retryRead,
       },
     },
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { payoutStatusField, type ActionRequest } from '../contract';
+import { isId, payoutStatusField, type ActionRequest } from '../contract';
 
 /**
  * The payouts page's view as its URL holds it (`?q&status&from&to`), so a link
@@ -15,13 +15,14 @@ const day = (name: string) =>
     })
     .optional();
 
-export const PAYOUT_ID = /^po_[0-9A-Za-z]{1,96}$/;
+/** `q` names one payout (the page opens it) rather than a filter. */
+export const isPayoutId = (q: string | undefined): q is string => q !== undefined && isId('po', q);
 
 export const payoutViewQuery = z.object({
   q: z
     .string()
     .trim()
-    .regex(/^(po_[0-9A-Za-z]{1,96}|[0-9]{4})?$/, { error: 'q must be a payout id (po_…) or the last four digits of an account' })
+    .refine((q) => q === '' || isId('po', q) || /^[0-9]{4}$/.test(q), { error: 'q must be a payout id (po_…) or the last four digits of an account' })
     .optional(),
   status: payoutStatusField.optional(),
   from: day('from'),

@@ -2,9 +2,7 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConsoleRequestError, consoleFetch } from './console-fetch';
-
-/** Up to three retries after 1 s, 2 s and 4 s, as the API spec recommends. */
-const MAX_RETRIES = 3;
+import { retryWrite, writeRetryDelay } from './retry-policy';
 
 export const newIdempotencyKey = () => crypto.randomUUID();
 
@@ -47,8 +45,9 @@ export function useIdempotentMutation<I extends object, R>(opts: {
 
   const mutation = useMutation<R & { replayed: boolean }, ConsoleRequestError, Sent<I>>({
     mutationFn: (vars) => consoleFetch(opts.path, { method: 'POST', body: vars }),
-    retry: (count, error) => error.outcomeUnknown && count < MAX_RETRIES,
-    retryDelay: (count) => 1000 * 2 ** count,
+    // The one retry layer of a write (retry-policy.ts): the route makes one upstream attempt per attempt here.
+    retry: retryWrite,
+    retryDelay: writeRetryDelay,
     onMutate: (vars) => {
       // The first send of this intent dates it; a resend keeps that date.
       const stored = readStored<I>(opts.storageKey);

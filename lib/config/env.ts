@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SECRET_KEY_PATTERN } from '../contract/api-keys';
 
 /**
  * Every setting the app reads, validated once. A bad value stops start-up with a
@@ -10,7 +11,7 @@ const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
   // prefault: the default goes through the schema too (its transform), as a value from the environment would.
   z.preprocess(blankToUndefined, schema.prefault(fallback as never));
 
-export const SECRET_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32,200}$/;
+export { SECRET_KEY_PATTERN };
 
 const envSchema = z.object({
   NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),

@@ -35,7 +35,7 @@ export const validateManyAccountsSchema = z.strictObject({
 
 export const createPayoutBatchSchema = z.strictObject({ payouts: ACTIONS.create_payout_batch.request.shape.payouts, idempotency_key: idempotencyKeySchema });
 
-export const payoutBatchIdParam = z.string().regex(/^pb_[0-9A-Za-z]{1,96}$/, { error: 'id must be a payout batch id (pb_...)' });
+export const payoutBatchIdParam = idField('pb');
 
 export const createCheckoutSchema = z.strictObject({
   amount: checkoutFields.amount,
@@ -47,7 +47,7 @@ const limit = z.coerce.number({ error: 'limit must be an integer' }).int({ error
 
 export const listPayoutsQuery = z.strictObject({
   limit,
-  starting_after: z.string().startsWith('po_', { error: 'starting_after must be a payout id' }).max(100).optional(),
+  starting_after: idField('po').optional(),
   ...payoutFilterFields,
 });
 
@@ -56,7 +56,7 @@ export const summarizePayoutsQuery = z.strictObject(payoutFilterFields);
 
 export const listCheckoutQuery = z.strictObject({
   limit,
-  starting_after: z.string().startsWith('cs_', { error: 'starting_after must be a checkout session id' }).max(100).optional(),
+  starting_after: idField('cs').optional(),
 });
 
 /** A refund from the checkout session page: the API's own fields (no amount: what is left). */
@@ -66,9 +66,9 @@ export const createRefundSchema = z.strictObject({
   idempotency_key: idempotencyKeySchema,
 });
 
-export const checkoutSessionIdParam = z.string().regex(/^cs_[0-9A-Za-z]{1,96}$/, { error: 'id must be a checkout session id (cs_...)' });
+export const checkoutSessionIdParam = idField('cs');
 
-export const payoutIdParam = z.string().regex(/^po_[0-9A-Za-z]{1,96}$/, { error: 'id must be a payout id (po_...)' });
+export const payoutIdParam = idField('po');
 
 export const payCheckoutSchema = z.strictObject({
   card_number: z.string({ error: 'card_number is required' }).max(40, { error: 'card_number is too long' }),
@@ -91,8 +91,8 @@ export const webhookEndpointOpSchema = z.strictObject({
   idempotency_key: idempotencyKeySchema,
 });
 
-export const webhookEndpointIdParam = z.string().regex(/^we_[0-9A-Za-z]{1,96}$/, { error: 'id must be a webhook endpoint id (we_...)' });
-export const eventIdParam = z.string().regex(/^evt_[0-9A-Za-z]{1,96}$/, { error: 'id must be an event id (evt_...)' });
+export const webhookEndpointIdParam = idField('we');
+export const eventIdParam = idField('evt');
 
 export const listDeliveriesQuery = z.strictObject({ limit, endpoint_id: idField('we') });
 
@@ -106,7 +106,7 @@ export const createRestrictedKeySchema = z.strictObject({
   max_payout_amount: keyRequest.max_payout_amount,
   idempotency_key: idempotencyKeySchema,
 });
-export const apiKeyIdParam = z.string().regex(/^key_[0-9A-Za-z]{1,96}$/, { error: 'id must be an API key id (key_...)' });
+export const apiKeyIdParam = idField('key');
 export const revokeApiKeySchema = z.strictObject({ idempotency_key: idempotencyKeySchema });
 export const rollSecretKeySchema = z.strictObject({
   expires_in_seconds: ACTIONS.roll_secret_key.request.shape.expires_in_seconds.unwrap(),

@@ -335,7 +335,7 @@ export const ACTIONS = {
     permission: 'balance:read',
     summary: 'The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it.',
   }),
-  // Refunds of paid checkout sessions (issue 25; docs/api.md, "Refunds").
+  // Refunds of paid checkout sessions (docs/api.md, "Refunds").
   create_refund: define({
     request: command('create_refund', refundFields),
     response: refundSchema,
@@ -372,7 +372,7 @@ export const ACTIONS = {
     permission: 'balance:read',
     summary: 'The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change.',
   }),
-  // Payout approvals and account holders (issue 24; docs/api.md, "Payout approvals").
+  // Payout approvals and account holders (docs/api.md, "Payout approvals").
   get_payout_approval_policy: define({
     request: command('get_payout_approval_policy', {}),
     response: payoutApprovalPolicySchema,

@@ -6,6 +6,8 @@ import { PERMISSIONS } from './permissions';
  * every permission; restricted keys (rk_test_…) hold the ones they were made with.
  */
 export const API_KEY_PATTERN = /^(sk|rk)_test_[0-9A-Za-z]{32,200}$/;
+/** The merchant's own secret key alone (a demo key given in the environment must be one). */
+export const SECRET_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32,200}$/;
 export const API_KEY_TYPES = ['secret', 'restricted'] as const;
 /** The longest a rolled secret key keeps working: 7 days. */
 export const MAX_KEY_GRACE_SECONDS = 7 * 86_400;

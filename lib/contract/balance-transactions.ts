@@ -7,6 +7,14 @@ export const BALANCE_TRANSACTION_TYPES = ['opening_balance', 'adjustment', 'payo
 
 const isoTime = z.iso.datetime({ offset: true });
 
+/** A balance transaction's id names its ledger entry by number: `txn_42`. */
+export const balanceTransactionId = (entry: number | string) => `txn_${entry}`;
+/** The ledger entry a balance transaction id names, or null when it names none. */
+export function ledgerEntryOf(id: string): number | null {
+  const m = /^txn_([1-9][0-9]{0,15})$/.exec(id);
+  return m ? Number(m[1]) : null;
+}
+
 export const balanceTransactionSchema = z.object({
   id: z.string(),
   object: z.literal('balance_transaction'),

@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   upstream_invalid_response: { status: 502, type: 'api_error', description: 'Console: the payment API sent an answer the console does not understand.' },
   service_unavailable: { status: 503, type: 'api_error', description: 'A dependency (the database) is unreachable: retry after `Retry-After` with the same key.' },
   upstream_unavailable: { status: 503, type: 'api_error', description: 'Console: the payment API did not answer; the outcome is unknown, retry with the same key.' },
-  // Payout approvals and account holders (issue 24).
+  // Payout approvals and account holders.
   self_approval_not_allowed: { status: 403, type: 'permission_error', description: 'Four eyes: a key may not approve or reject a payout it created; nothing changed.' },
   payout_not_awaiting_approval: { status: 409, type: 'invalid_request_error', description: 'approve_payouts / reject_payouts: a payout named is not awaiting approval; nothing changed.' },
   account_name_mismatch: { status: 422, type: 'invalid_request_error', description: "account_holder_name does not match the bank's name for the account (or the account is invalid); nothing was debited." },
@@ -78,6 +78,15 @@ export class ApiError extends Error {
     const { type } = ERROR_CODES[this.code];
     return { error: { type, code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) } };
   }
+}
+
+/**
+ * An error answer written outside an ApiError's catch (node:http handlers, the admin endpoint): its
+ * status and JSON body from the table above, so no body is written by hand.
+ */
+export function errorAnswer(code: ErrorCode, message: string, param?: string): { status: number; body: string } {
+  const error = new ApiError(code, message, param);
+  return { status: error.status, body: JSON.stringify(error.toBody()) };
 }
 
 export const internalError = () =>

@@ -22,7 +22,7 @@ export const balanceSchema = z.object({
   pending_payouts: money,
   /** Refunds created and not yet settled: out of available, not yet back with the customer. */
   pending_refunds: money,
-  /** Payouts waiting for approval (issue 24): out of available, not yet on their way; available + pending_payouts + awaiting_approval is the merchant's money. */
+  /** Payouts waiting for approval: out of available, not yet on their way; available + pending_payouts + awaiting_approval is the merchant's money. */
   awaiting_approval: money,
   livemode: z.boolean(),
 });
@@ -43,7 +43,7 @@ export const payoutSchema = z.object({
   batch_id: z.string().nullable(),
   reference: z.string().nullable(),
   created_by: createdBySchema,
-  // Payout approvals and account holders (issue 24).
+  // Payout approvals and account holders.
   /** The name the bank holds for the account, looked up when the payout was made; null for an account that does not exist. */
   account_holder_name: z.string().nullable(),
   /** When an unapproved payout expires (null: it never waited for approval). */

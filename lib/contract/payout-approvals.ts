@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ACCOUNT_NUMBER_PATTERN, idField, TEST_BANK_CODES } from './fields';
 
 /**
- * Payout approvals (maker-checker) and the account holder's name (issue 24,
- * docs/api.md "Payout approvals"). Pure zod and constants.
+ * Payout approvals (maker-checker) and the account holder's name (docs/api.md,
+ * "Payout approvals"). Pure zod and constants.
  */
 
 /** Whose payouts the policy catches: restricted keys' only (the default) or every key's. */

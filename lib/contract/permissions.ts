@@ -12,10 +12,10 @@ export const PERMISSIONS = [
   'events:read',
   'webhooks:write',
   'requests:read',
-  // Refunds (issue 25).
+  // Refunds.
   'refunds:read',
   'refunds:write',
-  // Payout approvals (issue 24): approve or reject payouts that other keys created.
+  // Payout approvals: approve or reject payouts that other keys created.
   'payouts:approve',
 ] as const;
 

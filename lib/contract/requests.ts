@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idField } from './fields';
 
-/** The request log (list_requests) and the idempotency store's look-up (get_idempotent_request), issue 14. */
+/** The request log (list_requests) and the idempotency store's look-up (get_idempotent_request). */
 const isoTime = z.iso.datetime({ offset: true });
 
 export const requestLogEntrySchema = z.object({

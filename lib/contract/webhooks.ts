@@ -13,11 +13,11 @@ export const EVENT_TYPES = [
   'payout.failed',
   'checkout_session.completed',
   'checkout_session.expired',
-  // Refunds (issue 25).
+  // Refunds.
   'refund.created',
   'refund.succeeded',
   'refund.failed',
-  // Payout approvals (issue 24).
+  // Payout approvals.
   'payout.awaiting_approval',
   'payout.approved',
   'payout.rejected',

@@ -62,13 +62,13 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   list_requests: listRequests,
   get_idempotent_request: getIdempotentRequest,
   list_balance_transactions: listBalanceTransactions,
-  // Refunds (issue 25).
+  // Refunds.
   create_refund: createRefundAction,
   get_refund: getRefund,
   list_refunds: listRefunds,
   simulate_refund: simulateRefund,
   summarize_balance: summarizeBalance,
-  // Payout approvals and account holders (issue 24).
+  // Payout approvals and account holders.
   get_payout_approval_policy: getPayoutApprovalPolicy,
   update_payout_approval_policy: updatePayoutApprovalPolicy,
   approve_payouts: approvePayoutsAction,

@@ -27,7 +27,7 @@ export interface PayoutRow {
   rejection_reason: string | null;
 }
 
-/** Who approved or rejected a payout (issue 24). */
+/** Who approved or rejected a payout. */
 export interface ActingKey {
   key_id: string;
   key_name: string | null;

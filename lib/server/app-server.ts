@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_BACKUP_PATH, ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
-import { API_PATH, ApiError, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
+import { API_PATH, errorAnswer, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
 import type { Env } from '../config/env';
 import type { Db } from '../db/types';
 import type { PaymentCore } from '../payments/pipeline/api-request';
@@ -50,7 +50,9 @@ export interface AppServerOptions {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const NOT_FOUND = '{"error":{"type":"invalid_request_error","code":"not_found","message":"Not found. The API lives at POST /v1/index.php."}}';
+const NOT_FOUND = errorAnswer('not_found', 'Not found. The API lives at POST /v1/index.php.');
+const GET_ONLY = errorAnswer('method_not_allowed', 'Only GET is served here.');
+const NO_METRICS_TOKEN = errorAnswer('unauthorized', 'A valid metrics token is required.');
 
 /**
  * The one node:http server of a process. The payment API, health and metrics
@@ -108,7 +110,7 @@ export function createAppServer(opts: AppServerOptions) {
       res.setHeader(REQUEST_ID_HEADER, requestId);
       return void opts.next(req, res);
     }
-    send(res, 404, NOT_FOUND);
+    send(res, NOT_FOUND.status, NOT_FOUND.body);
   });
   server.keepAliveTimeout = 65_000;
   const connections = connectionDrain(server, opts.drainIdleMs ?? 0);
@@ -133,7 +135,7 @@ export function createAppServer(opts: AppServerOptions) {
   let openApiBody: string | undefined;
   function openApi(req: http.IncomingMessage, res: http.ServerResponse) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return send(res, 405, '{"error":{"type":"invalid_request_error","code":"method_not_allowed","message":"Only GET is served here."}}', { allow: 'GET, HEAD' });
+      return send(res, GET_ONLY.status, GET_ONLY.body, { allow: 'GET, HEAD' });
     }
     openApiBody ??= JSON.stringify(buildOpenApiDocument(publicOrigin));
     // Public and the same for everyone: a browser or a code generator may read it from any origin.
@@ -143,7 +145,7 @@ export function createAppServer(opts: AppServerOptions) {
   async function metrics(req: http.IncomingMessage, res: http.ServerResponse) {
     const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (!token || !constantTimeEqual(token, opts.metricsToken!)) {
-      return send(res, 401, '{"error":{"type":"authentication_error","code":"unauthorized","message":"A valid metrics token is required."}}', {
+      return send(res, NO_METRICS_TOKEN.status, NO_METRICS_TOKEN.body, {
         'www-authenticate': 'Bearer realm="metrics"',
       });
     }
@@ -179,9 +181,8 @@ export function createAppServer(opts: AppServerOptions) {
 
 /** A console-only process: the API path says where the API is, in the one error shape. */
 function apiElsewhere(baseUrl: string | undefined) {
-  const error = new ApiError('not_found', `This deployment serves the console only; the payment API is at ${baseUrl}.`);
-  const body = JSON.stringify(error.toBody());
-  return async (_req: http.IncomingMessage, res: http.ServerResponse) => send(res, error.status, body);
+  const answer = errorAnswer('not_found', `This deployment serves the console only; the payment API is at ${baseUrl}.`);
+  return async (_req: http.IncomingMessage, res: http.ServerResponse) => send(res, answer.status, answer.body);
 }
 
 /** Compares digests, so neither the token's content nor its length leaks through timing. */

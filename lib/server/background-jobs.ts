@@ -67,7 +67,7 @@ export function startBackgroundJobs(
     },
     { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db, opts.publicOrigin)) },
     {
-      // Payouts left unapproved past PAYOUT_APPROVAL_EXPIRY_SECONDS (issue 24): money back to available.
+      // Payouts left unapproved past PAYOUT_APPROVAL_EXPIRY_SECONDS: money back to available.
       name: 'payout_approval_expiry',
       everyMs: tickMs,
       async run() {

@@ -1,11 +1,12 @@
 import http from 'node:http';
+import { errorAnswer } from '../contract';
 import type { ApiRequest, BodyRead, PaymentCore } from '../payments/pipeline/api-request';
 
 /** Past this many unread body bytes after the response, the connection is closed rather than drained. */
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
 const MAX_DRAIN_MS = 5_000;
 
-const INTERNAL_ERROR = '{"error":{"type":"api_error","code":"internal_error","message":"An internal error occurred."}}';
+const INTERNAL_ERROR = errorAnswer('internal_error', 'An internal error occurred.');
 
 /**
  * Serves the payment core on node's request and response, as mounted by the app server
@@ -22,8 +23,8 @@ export function nodeHandler(
       // A known length: no chunked encoding, and Next's compression wrapper skips small bodies at once.
       res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) }).end(answer.body);
     } catch {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(INTERNAL_ERROR);
+      if (!res.headersSent) res.writeHead(INTERNAL_ERROR.status, { 'content-type': 'application/json' });
+      res.end(INTERNAL_ERROR.body);
     }
     // Answered before the whole body arrived (401, 413): drain the rest so the
     // connection stays usable, within bounds.

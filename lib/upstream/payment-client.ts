@@ -1,9 +1,13 @@
 import 'server-only';
-import type { z } from 'zod';
+import { ACTIONS, type ActionResponse } from '../contract';
 import { PaymentApiError, PaymentsClient, type ActionName, type Actions } from '@/packages/sdk/src';
 import { invalidResponse, outcomeUnknown, UpstreamError } from './upstream-error';
 
-/** The spec's back-off, which the SDK follows: 1 s, 2 s, 4 s, each resending the same key. */
+/**
+ * The spec's back-off, which the SDK follows for a read: 1 s, 2 s, 4 s. A write (a call with the
+ * browser's idempotency key) gets one attempt here: the browser retries it (lib/client/retry-policy.ts),
+ * the one place a write's retries are decided, so that its attempts are counted and shown once.
+ */
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 
 /** A console request never waits longer than this between two attempts, whatever Retry-After says. */
@@ -40,12 +44,12 @@ export interface CallOptions {
  * a browser), and every failure as an UpstreamError in the one error shape.
  */
 export function createPaymentClient(options: PaymentClientOptions) {
-  const sdkFor = (secretKey: string) =>
+  const sdkFor = (secretKey: string, write: boolean) =>
     new PaymentsClient({
       secretKey,
       baseUrl: options.baseUrl,
       timeoutMs: options.timeoutMs ?? 8000,
-      maxRetries: DEFAULT_RETRY_DELAYS_MS.length,
+      maxRetries: write ? 0 : DEFAULT_RETRY_DELAYS_MS.length,
       maxRetryDelayMs: MAX_RETRY_DELAY_MS,
       fetch: options.fetch,
       sleep: options.sleep,
@@ -53,19 +57,20 @@ export function createPaymentClient(options: PaymentClientOptions) {
     });
 
   return {
-    async call<N extends ActionName, T>(secretKey: string, action: N, params: Actions[N]['params'], schema: z.ZodType<T>, opts: CallOptions = {}): Promise<CallResult<T>> {
+    /** One action; its answer is checked with the contract's own response schema for it (ACTIONS[action].response). */
+    async call<N extends ActionName>(secretKey: string, action: N, params: Actions[N]['params'], opts: CallOptions = {}): Promise<CallResult<ActionResponse<N>>> {
       let result;
       try {
-        result = await sdkFor(secretKey).request(action, params, {
+        result = await sdkFor(secretKey, opts.idempotencyKey !== undefined).request(action, params, {
           idempotencyKey: opts.idempotencyKey,
           headers: opts.clientAddress === undefined ? undefined : { 'x-forwarded-for': opts.clientAddress },
         });
       } catch (error) {
         throw toUpstreamError(error);
       }
-      const parsed = schema.safeParse(result.data);
+      const parsed = ACTIONS[action].response.safeParse(result.data);
       if (!parsed.success) throw invalidResponse(200);
-      return { data: parsed.data, replayed: result.replayed };
+      return { data: parsed.data as ActionResponse<N>, replayed: result.replayed };
     },
   };
 }

@@ -1,4 +1,4 @@
-// Payout approvals (maker-checker) and the account holder's name, issue 24 (docs/api.md, "Payout approvals"), on PGlite and PostgreSQL.
+// Payout approvals (maker-checker) and the account holder's name (docs/api.md, "Payout approvals"), on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
 import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals';

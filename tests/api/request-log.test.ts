@@ -1,4 +1,4 @@
-// The request log and the idempotency look-up (issue 14): one row per authenticated call, none for the others.
+// The request log and the idempotency look-up: one row per authenticated call, none for the others.
 import { describe, expect, it } from 'vitest';
 import { purgeRequestLog } from '@/lib/payments/keys/request-log';
 import { useTestApi, withdrawal } from '../helpers/api-server';

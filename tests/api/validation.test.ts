@@ -76,7 +76,7 @@ describe.each(apiTargets)('malformed input ($name)', (backend) => {
     if (param) expect(res.body.error.param).toBe(param);
   });
 
-  it('builds the link on the listening address for a Host header that is no host (issue 26: never from a foreign Host)', async () => {
+  it('builds the link on the listening address for a Host header that is no host (never from a foreign Host)', async () => {
     // fetch sets Host itself: node:http sends it as given.
     const { url, merchant } = api();
     const body = JSON.stringify({ action: 'create_checkout_session', amount: 5000 });

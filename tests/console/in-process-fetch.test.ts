@@ -33,12 +33,15 @@ describe('the in-process transport to this app’s own payment core', () => {
     });
   });
 
-  it('honours the attempt timeout: a core that does not answer is an unknown outcome, retried', async () => {
+  it('honours the attempt timeout: a core that does not answer is an unknown outcome; a read is retried, a write is left to the browser', async () => {
     const never = inProcessFetch(() => new Promise(() => {}));
     const slept: number[] = [];
     const client = createPaymentClient({ baseUrl: 'http://127.0.0.1:1', fetch: never, timeoutMs: 50, sleep: async (ms) => void slept.push(ms) });
-    const call = merchantApi(client, `sk_test_${'a'.repeat(40)}`).withdraw(payout, 'in-proc-3');
-    await expect(call).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
+    const write = merchantApi(client, `sk_test_${'a'.repeat(40)}`).withdraw(payout, 'in-proc-3');
+    await expect(write).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
+    expect(slept).toEqual([]);
+    const read = merchantApi(client, `sk_test_${'a'.repeat(40)}`).getBalance();
+    await expect(read).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
     expect(slept).toEqual([1000, 2000, 4000]);
   });
 

@@ -1,4 +1,4 @@
-// Issue 24's story: the owner turns payout approvals on; a support key with payouts:write sends a payout, which waits,
+// Payout approvals as a merchant's team lives them: the owner turns payout approvals on; a support key with payouts:write sends a payout, which waits,
 // with the holder's name looked up before the review; the owner's console shows it in Approvals with that name; a
 // second key with payouts:approve approves it; it is paid; a real webhook receiver got payout.awaiting_approval,
 // payout.approved and payout.paid, in that order, signed.

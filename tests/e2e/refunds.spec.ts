@@ -1,4 +1,4 @@
-// Refunds as a merchant makes them (issue 25): a session paid on the hosted page, part of it refunded
+// Refunds as a merchant makes them: a session paid on the hosted page, part of it refunded
 // in the console (review step, one idempotency key), the rest through the API; both in the balance
 // history and both refund.succeeded events at a real receiver, verified with `standardwebhooks`.
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';

@@ -1,4 +1,4 @@
-// Issue 14's story in the console: the merchant makes a "Support" key, support signs in with it and can do
+// Restricted keys in the console, as a team uses them: the merchant makes a "Support" key, support signs in with it and can do
 // only what it allows, the merchant sees which key did what (payouts, the log, the stored answer of a
 // retry-safe request) and revokes the key; rolling the secret key keeps the console signed in.
 import type { Browser, Page } from '@playwright/test';

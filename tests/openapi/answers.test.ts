@@ -85,7 +85,7 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_refund', { id: refund.id });
     await call('list_refunds', { checkout_session_id: session.id, status: 'pending' });
     await call('simulate_refund', { id: refund.id, outcome: 'failed' });
-    // Payout approvals and holder names (issue 24): a support key's payouts wait; the secret key decides them.
+    // Payout approvals and holder names: a support key's payouts wait; the secret key decides them.
     await call('get_payout_approval_policy');
     await call('update_payout_approval_policy', { required: true }, { idempotencyKey: 'oa-policy' });
     const maker = (await call('create_restricted_key', { name: 'Maker', permissions: ['payouts:write'] })).body;

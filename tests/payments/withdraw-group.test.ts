@@ -49,7 +49,7 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
   });
   afterAll(async () => db.close());
 
-  it('writes payouts that wait for approval in the same group: held in awaiting_approval, created then awaiting_approval (issue 24)', async () => {
+  it('writes payouts that wait for approval in the same group: held in awaiting_approval, created then awaiting_approval', async () => {
     const m = await createMerchant(db, { name: 'Group approvals', openingBalance: 500_000 });
     const caught = { ...m, payoutApproval: { required: true, aboveAmount: 50_000, forKeys: 'all' as const } };
     const sizes: number[] = [];

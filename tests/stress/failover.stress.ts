@@ -5,7 +5,8 @@
 // later rejoins (pg_rewind) and the next failover follows.
 // After each: every acknowledged payout exists once with its ledger entry and its payout.created
 // event, the money is exact; at the end, nothing unacknowledged exists, every event reached the
-// receiver with its original id, the background jobs resumed, and no answer was a 500 or late.
+// receiver with its original id, the background jobs resumed, no answer was a 500 or late, and the
+// new primary archives WAL into the pgBackRest repository.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { createMerchant } from '@/lib/payments/keys/merchants';
 import { PaymentError, PaymentsClient } from '@/packages/sdk/src';
 import { clusterBinariesMissing, freePortBlock } from '@/ops/cluster/layout';
 import { LocalCluster } from '@/ops/cluster/local-cluster';
+import { check } from '@/ops/cluster/pgbackrest';
 import { callApi, withdrawal } from '../helpers/api-server';
 import { callUntilAnswered } from '../helpers/retrying-client';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
@@ -60,7 +62,7 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
   });
 
   it(`${FAILOVERS} failovers: nothing acknowledged lost or doubled, money exact, events delivered, 503 not 500`, async () => {
-    cluster = await LocalCluster.start({ dir: path.join(tmp, 'cluster'), basePort: await freePortBlock() });
+    cluster = await LocalCluster.start({ dir: path.join(tmp, 'cluster'), basePort: await freePortBlock(), archive: true });
     const at = { databaseUrl: cluster.databaseUrl, directUrl: cluster.databaseUrl };
     d = await Deployment.create('postgres', ['standalone', 'standalone'], ENV, {}, at);
     const servers = d.servers;
@@ -203,6 +205,8 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
         .toBe(0);
     }
     expect(servers.map((s) => s.starts)).toEqual([1, 1]);
+    // WAL is archived from whichever node is primary now (pgBackRest on the last timeline).
+    await check(cluster);
 
     const rtos = failovers.map((f) => f.rtoMs);
     recordFigures('Failover drill (Patroni, synchronous standby, HAProxy; 2 instances, group commit)', {

@@ -1,4 +1,4 @@
-// /approvals: payouts waiting for approval (issue 24); a key with payouts:approve approves or rejects them, others see the queue.
+// /approvals: payouts waiting for approval; a key with payouts:approve approves or rejects them, others see the queue.
 import { ApprovalsPanel } from '@/components/approvals-panel';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';

@@ -3,11 +3,13 @@
 import Link from 'next/link';
 import { BalanceChart } from '@/components/balance-chart';
 import { ConsoleShell } from '@/components/console-shell';
-import { TableScroll } from '@/components/table-scroll';
+import { DataTable } from '@/components/data-table';
 import { endOfDayBalances } from '@/lib/console/daily-balances';
 import { pageData } from '@/lib/console/page-data';
 import { formatMoney, formatTime } from '@/lib/format';
+import { objectHref } from '@/lib/client/object-href';
 import { viewerCan } from '@/lib/client/viewer';
+import { ledgerEntryOf } from '@/lib/contract';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Balance · Merchant Console' };
@@ -24,14 +26,9 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 function sourceLink(source: string) {
-  if (source.startsWith('po_')) return <Link href={`/payouts/${source}`}>{source}</Link>;
-  if (source.startsWith('cs_')) return <Link href={`/checkout-sessions/${source}`}>{source}</Link>;
-  // A refund is shown on its checkout session's page (/refunds/[id] goes there).
-  if (source.startsWith('re_')) return <Link href={`/refunds/${source}`}>{source}</Link>;
-  return <span className="muted">{source}</span>;
+  const href = objectHref(source);
+  return href ? <Link href={href}>{source}</Link> : <span className="muted">{source}</span>;
 }
-
-const TXN_ID = /^txn_\d{1,16}$/;
 
 type Search = { after?: string; entry?: string; until?: string };
 
@@ -40,11 +37,11 @@ type Search = { after?: string; entry?: string; until?: string };
  * entry's time and marks the entry, so an old one is found without paging.
  */
 function historyQuery({ after, entry, until }: Search) {
-  const startingAfter = typeof after === 'string' && TXN_ID.test(after) ? after : undefined;
+  const startingAfter = typeof after === 'string' && ledgerEntryOf(after) !== null ? after : undefined;
   const createdLt = typeof until === 'string' && !Number.isNaN(Date.parse(until)) && /Z$/.test(until) ? new Date(until).toISOString() : undefined;
   return {
     query: { limit: 50, ...(startingAfter ? { starting_after: startingAfter } : {}), ...(createdLt ? { created_lt: createdLt } : {}) },
-    entry: typeof entry === 'string' && TXN_ID.test(entry) ? entry : undefined,
+    entry: typeof entry === 'string' && ledgerEntryOf(entry) !== null ? entry : undefined,
     keep: createdLt ? `&until=${encodeURIComponent(createdLt)}` : '',
   };
 }
@@ -74,39 +71,27 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
         {rows.length === 0 ? (
           <p className="muted">No balance changes yet. A checkout payment, a payout, a refund or a top-up will show here.</p>
         ) : (
-          <TableScroll label="Balance history table">
-            <table className="table" aria-label="Balance history">
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Balance after</th>
-                  <th scope="col">Source</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((t) => (
-                  <tr
-                    key={t.id}
-                    className={t.id === entry ? 'highlight' : undefined}
-                    aria-current={t.id === entry ? 'true' : undefined}
-                    data-testid="txn-row"
-                    data-txn-id={t.id}
-                    data-amount={t.amount}
-                    data-balance-after={t.balance_after}
-                    data-type={t.type}
-                  >
-                    <td>{formatTime(t.created_at)}</td>
-                    <td>{TYPE_LABELS[t.type] ?? t.type}</td>
-                    <td>{`${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}`}</td>
-                    <td>{formatMoney(t.balance_after, t.currency)}</td>
-                    <td>{sourceLink(t.source)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label="Balance history"
+            rows={rows}
+            rowKey={(t) => t.id}
+            rowProps={(t) => ({
+              className: t.id === entry ? 'highlight' : undefined,
+              'aria-current': t.id === entry ? 'true' : undefined,
+              'data-testid': 'txn-row',
+              'data-txn-id': t.id,
+              'data-amount': t.amount,
+              'data-balance-after': t.balance_after,
+              'data-type': t.type,
+            })}
+            columns={[
+              { header: 'Date', cell: (t) => formatTime(t.created_at) },
+              { header: 'Type', cell: (t) => TYPE_LABELS[t.type] ?? t.type },
+              { header: 'Amount', cell: (t) => `${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}` },
+              { header: 'Balance after', cell: (t) => formatMoney(t.balance_after, t.currency) },
+              { header: 'Source', cell: (t) => sourceLink(t.source) },
+            ]}
+          />
         )}
         {page.data.has_more && (
           <p>

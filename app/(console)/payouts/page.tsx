@@ -7,7 +7,7 @@ import { PayoutSummary } from '@/components/payout-summary';
 import { PayoutsView } from '@/components/payouts-view';
 import { fieldMessage } from '@/lib/client/messages';
 import { pageData } from '@/lib/console/page-data';
-import { PAYOUT_ID, payoutFilterOf, readPayoutView } from '@/lib/client/payout-view';
+import { isPayoutId, payoutFilterOf, readPayoutView } from '@/lib/client/payout-view';
 import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
 
@@ -21,7 +21,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
   if (!viewerCan(session.viewer, 'payouts:read')) return <ConsoleShell viewer={session.viewer} needs="payouts:read" />;
   const parsed = readPayoutView(await searchParams);
   const view = parsed.success ? parsed.data : {};
-  if (view.q && PAYOUT_ID.test(view.q)) redirect(`/payouts/${view.q}`);
+  if (isPayoutId(view.q)) redirect(`/payouts/${view.q}`);
   const issue = parsed.success ? undefined : parsed.error.issues[0]!;
   const filter = payoutFilterOf(view);
   // Each filter gets fresh client state (its first page, its own figures); sibling keys must differ.

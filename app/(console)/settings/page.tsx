@@ -1,4 +1,4 @@
-// /settings: the merchant's payout approval policy (issue 24); only the secret key changes it.
+// /settings: the merchant's payout approval policy; only the secret key changes it.
 import { ApprovalPolicyForm } from '@/components/approval-policy-form';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';

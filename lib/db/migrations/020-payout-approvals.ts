@@ -1,5 +1,5 @@
 /**
- * Payout approvals and account holders (issue 24): the merchant's approval
+ * Payout approvals and account holders: the merchant's approval
  * policy (read with the key, so a withdrawal is decided without another round
  * trip), the balance's third figure, the payout's new statuses and who acted,
  * and the bank account look-ups kept for 24 hours (the account number only as

@@ -1,5 +1,5 @@
 /**
- * Refunds of paid checkout sessions (issue 25).
+ * Refunds of paid checkout sessions.
  * - checkout_sessions.amount_refunded: the sum of its refunds that did not fail; a
  *   refund raises it with a conditional UPDATE (amount_refunded + n <= amount), so
  *   no concurrency refunds more than was paid. Status `refunded` once it equals amount.

@@ -1,4 +1,4 @@
-import { ApiError } from '../../contract';
+import { ApiError, balanceTransactionId, ledgerEntryOf } from '../../contract';
 import { listObject } from '../serialize';
 import { implement } from '../pipeline/action';
 import { balanceDays, identityRange } from './daily-figures';
@@ -12,18 +12,12 @@ interface LedgerRow {
   created_at: Date | string;
 }
 
-/** `txn_42` names ledger entry 42; anything else names nothing. */
-function entryId(id: string): number | null {
-  const m = /^txn_([1-9][0-9]{0,15})$/.exec(id);
-  return m ? Number(m[1]) : null;
-}
-
 /** list_balance_transactions: the merchant's ledger, newest first, cursor pages on the entry's identity. */
 export const listBalanceTransactions = implement('list_balance_transactions', async ({ db, merchant }, input) => {
   const limit = input.limit ?? 10;
   let cursor: number | null = null;
   if (input.starting_after) {
-    cursor = entryId(input.starting_after);
+    cursor = ledgerEntryOf(input.starting_after);
     const [row] = cursor === null ? [] : await db.query(`SELECT 1 FROM ledger_entries WHERE id = $1 AND merchant_id = $2`, [cursor, merchant.id]);
     if (!row) throw new ApiError('not_found', `No such balance transaction: ${input.starting_after}`, 'starting_after');
   }
@@ -39,7 +33,7 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
     [merchant.id, cursor, input.type ?? null, input.created_gte ?? null, input.created_lt ?? null, limit + 1, range?.low ?? null, range?.high ?? null],
   );
   const data = rows.slice(0, limit).map((r) => ({
-    id: `txn_${r.id}`,
+    id: balanceTransactionId(r.id),
     object: 'balance_transaction' as const,
     amount: Number(r.amount),
     currency: merchant.currency,

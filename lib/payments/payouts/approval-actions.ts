@@ -5,7 +5,7 @@ import { listObject } from '../serialize';
 import { implement } from '../pipeline/action';
 
 /**
- * Payout approvals (issue 24; docs/api.md, "Payout approvals"): the policy, and
+ * Payout approvals (docs/api.md, "Payout approvals"): the policy, and
  * approving or rejecting waiting payouts, all or nothing, never by the key that
  * made them.
  */

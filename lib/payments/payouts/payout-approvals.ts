@@ -5,7 +5,7 @@ import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
 
 /**
- * The end of a payout's wait for approval (issue 24): approved (to pending, then
+ * The end of a payout's wait for approval: approved (to pending, then
  * settled as any payout), rejected or expired (the amount back to available with
  * a `payout_reversal` ledger entry). Each is one statement that moves the
  * payouts, the merchant's balance figures, the ledger and the events together,

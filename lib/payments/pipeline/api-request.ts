@@ -1,7 +1,7 @@
 /**
  * What the payment core reads of a request and what it answers: plain shapes
  * rather than the web Request and Response, so that each mount brings its own
- * small adapter: node's request for the standalone server and Next's API route
+ * small adapter: node's request for the app server, ahead of Next's router
  * (lib/server/node-http.ts), the console's call in process
  * (lib/upstream/in-process-fetch.ts). Allocating a Request, a body stream and a
  * Response per call was most of the standalone server's per-request CPU.

@@ -39,9 +39,9 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 
 /**
  * The payment API as a function from a request to its answer (api-request.ts).
- * Framework agnostic: Next (pages/api/v1/index.php.ts) and `npm run start:api`
- * serve it on node's request through lib/server/node-http.ts; the console calls
- * it in process.
+ * Framework agnostic: the app server of `npm start` and `npm run start:api`
+ * (lib/server/app-server.ts, ahead of Next's router) serves it on node's request
+ * through lib/server/node-http.ts; the console calls it in process.
  *
  * Order matters: method, then authentication (a 401 touches nothing else), then
  * body and command validation (not stored), then the key's permission (a 403

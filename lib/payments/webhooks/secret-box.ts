@@ -13,7 +13,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes }
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
-  /** A keyed digest (HMAC-SHA256 under the current key) for looking a value up without keeping it: bank accounts (issue 24). */
+  /** A keyed digest (HMAC-SHA256 under the current key) for looking a value up without keeping it: bank accounts. */
   digest(purpose: string, value: string): string;
 }
 

@@ -8,6 +8,7 @@ import { RefundPanel } from '@/components/refund-panel';
 import { env } from '@/lib/config/env';
 import { formatMoney, formatTime, refundMark } from '@/lib/format';
 import { viewerCan } from '@/lib/client/viewer';
+import { isId } from '@/lib/contract';
 import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
 
@@ -18,7 +19,7 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
   // Before any call the key may not make: the shell says what it lacks.
   if (!viewerCan(session.viewer, 'checkout_sessions:read')) return <ConsoleShell viewer={session.viewer} needs="checkout_sessions:read" />;
   const { id } = await params;
-  if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
+  if (!isId('cs', id)) notFound();
   const cs = (await pageData(session, () => session.api.getCheckoutSession(id))).data;
   return (
     <ConsoleShell viewer={session.viewer} needs="checkout_sessions:read">

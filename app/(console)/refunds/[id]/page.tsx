@@ -2,6 +2,7 @@
 import { notFound, redirect } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';
+import { isId } from '@/lib/contract';
 import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
 
@@ -9,7 +10,7 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
   const session = await requireSession();
   if (!viewerCan(session.viewer, 'refunds:read')) return <ConsoleShell viewer={session.viewer} needs="refunds:read" />;
   const { id } = await params;
-  if (!/^re_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
+  if (!isId('re', id)) notFound();
   const refund = (await pageData(session, () => session.api.getRefund(id))).data;
   redirect(`/checkout-sessions/${refund.checkout_session_id}#${refund.id}`);
 }

@@ -2,6 +2,7 @@
 // The API's side (app/(hosted)): its data comes from the API runtime of this process, never from the console.
 import { notFound } from 'next/navigation';
 import { HostedPayForm } from '@/components/hosted-pay-form';
+import { isId } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { hostedCheckout } from '@/lib/server/hosted-checkout';
 
@@ -12,7 +13,7 @@ const CLOSED = { complete: 'This checkout session has already been paid.', refun
 
 export default async function HostedCheckoutPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  if (!/^cs_[0-9A-Za-z]{1,96}$/.test(id)) notFound();
+  if (!isId('cs', id)) notFound();
   // The hosted page is the API's: a console-only process (PAYMENT_API_BASE_URL) has none to show.
   const checkout = hostedCheckout();
   if (!checkout) notFound();

@@ -1,5 +1,5 @@
 // GET /api/payouts/export?q&status&from&to: the payouts page's filter as a CSV file, every row, newest first, streamed page by page.
-import { PAYOUT_ID, payoutFilterOf, payoutViewQuery } from '@/lib/client/payout-view';
+import { isPayoutId, payoutFilterOf, payoutViewQuery } from '@/lib/client/payout-view';
 import { onePayout, payoutPages, payoutsCsvStream } from '@/lib/console/payouts-csv';
 import { queryObject } from '@/lib/console/request-schemas';
 import { sessionRoute } from '@/lib/console/route-handler';
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export const GET = sessionRoute({ mutates: false }, async ({ req, session }) => {
   const view = payoutViewQuery.strict().parse(queryObject(req.url));
   // A payout id in the search box is that one payout.
-  const pages = view.q && PAYOUT_ID.test(view.q) ? onePayout(session.api, view.q) : payoutPages(session.api, payoutFilterOf(view));
+  const pages = isPayoutId(view.q) ? onePayout(session.api, view.q) : payoutPages(session.api, payoutFilterOf(view));
   return new Response(await payoutsCsvStream(pages), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
