@@ -40,17 +40,58 @@ module.exports = {
     },
     {
       name: 'upstream-does-not-reach-into-the-core',
-      comment: 'The console talks to the payment API through lib/upstream, the same contract in process or over HTTP; it never calls the core by value.',
+      comment:
+        'The console talks to the payment API through lib/upstream, the same contract in process or over HTTP. It imports only the contract ' +
+        'and the SDK (and the core request shape as a type), so it cannot reach the core one step removed either (through lib/server or a root).',
+      severity: 'error',
+      from: { path: '^lib/upstream/' },
+      to: { path: '^(lib|scripts)/', pathNot: ['^lib/(upstream|contract)/', '^lib/payments/pipeline/api-request\\.ts$'] },
+    },
+    {
+      name: 'upstream-types-only-from-the-core',
+      comment: 'The in-process fetch hands a request to a core it is given: the core request shape as a type, never a value.',
       severity: 'error',
       from: { path: '^lib/upstream/' },
       to: { path: '^lib/payments/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'roots-stay-on-top',
+      comment:
+        'scripts/ (the start scripts and scripts/roots: the API runtime and the console context) composes the process. Nothing under lib/, ' +
+        'app/ or components/ imports it: a module gets what it needs passed in, or, in Next, through the console wiring the start script provides.',
+      severity: 'error',
+      from: { path: '^(lib|app|components)/' },
+      to: { path: ['^scripts/', '^instrumentation\\.ts$'] },
+    },
+    {
+      name: 'server-and-session-apart',
+      comment: 'lib/server serves the API (and the hosted checkout); lib/session is the console. Neither imports the other.',
+      severity: 'error',
+      from: { path: '^lib/(server|session)/' },
+      to: { path: '^lib/(server|session)/', pathNot: '^lib/$1/' },
+    },
+    {
+      name: 'console-never-reads-the-core',
+      comment:
+        'Console pages, routes and lib/console reach payment data only through the payment client (lib/upstream). Only the hosted ' +
+        'checkout (app/(hosted), the API side) reads the API runtime, through lib/server/hosted-checkout.',
+      severity: 'error',
+      from: { path: '^(app|lib/console)/', pathNot: '^app/\\(hosted\\)/' },
+      to: { path: ['^lib/payments/', '^lib/server/hosted-checkout\\.ts$'] },
+    },
+    {
+      name: 'hosted-checkout-knows-no-console-session',
+      comment: 'The hosted checkout page is the provider\'s, for a customer: no merchant key, no console session, no payment client.',
+      severity: 'error',
+      from: { path: '^app/\\(hosted\\)/' },
+      to: { path: '^lib/(session|upstream)/' },
     },
     {
       name: 'session-uses-only-key-hashing-from-the-core',
       comment: 'Console sessions keep a hash of the key (to revoke every session of a key) and random ids; nothing else of the core.',
       severity: 'error',
       from: { path: '^lib/session/' },
-      to: { path: '^lib/payments/', pathNot: '^lib/payments/(secret-keys|random-id)\\.ts$' },
+      to: { path: '^lib/payments/', pathNot: '^lib/payments/(keys/secret-keys|random-id)\\.ts$' },
     },
     {
       name: 'browser-code-stays-off-the-server',

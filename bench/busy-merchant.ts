@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
-import { createMerchant, type CreatedMerchant } from '../lib/payments/merchants';
+import { createMerchant, type CreatedMerchant } from '../lib/payments/keys/merchants';
 import { API_PATH } from '../tests/helpers/api-path';
 import { createSchemaUrl } from '../tests/helpers/databases';
 import { ledgerCheck } from '../tests/helpers/ledger';

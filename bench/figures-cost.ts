@@ -3,8 +3,8 @@
 // triggers dropped, under the same withdrawals of one busy merchant (so that they commit in groups) in
 // interleaved rounds, in a new order each round; the ratio is taken within each round (paired), then its median.
 import { openDb } from '../lib/db/open-db';
-import { credit } from '../lib/payments/ledger';
-import { seedDemoMerchant } from '../lib/payments/merchants';
+import { credit } from '../lib/payments/ledger/ledger';
+import { seedDemoMerchant } from '../lib/payments/keys/merchants';
 import { createSchemaUrl } from '../tests/helpers/databases';
 import { DEMO_KEY, ServerProcess } from '../tests/helpers/server-process';
 import { apiDrive, drive } from './drive';

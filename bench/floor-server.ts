@@ -4,9 +4,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { ALL_ADDRESSES } from '../lib/db/auth-failures';
 import { openDb } from '../lib/db/open-db';
-import { AUTH_SQL } from '../lib/payments/authenticate';
-import { CLAIM_SQL, storeAnswerSql } from '../lib/payments/idempotency';
-import { withdrawStatement } from '../lib/payments/withdraw-statement';
+import { AUTH_SQL } from '../lib/payments/pipeline/authenticate';
+import { CLAIM_SQL, storeAnswerSql } from '../lib/payments/pipeline/idempotency';
+import { withdrawStatement } from '../lib/payments/payouts/withdraw-statement';
 
 type Db = Awaited<ReturnType<typeof openDb>>;
 let db: Db;

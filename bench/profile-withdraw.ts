@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDb } from '../lib/db/open-db';
-import { createMerchant } from '../lib/payments/merchants';
+import { createMerchant } from '../lib/payments/keys/merchants';
 import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
 import { ensureNextBuild } from '../tests/helpers/next-build';
 import { ServerProcess } from '../tests/helpers/server-process';

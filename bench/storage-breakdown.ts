@@ -3,7 +3,7 @@
 // Run: DATABASE_URL=postgres://… npx tsx bench/storage-breakdown.ts
 import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
-import { settleDuePayouts } from '../lib/payments/settlement';
+import { settleDuePayouts } from '../lib/payments/payouts/settlement';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
 import { startInProcessApi } from './in-process-api';
 

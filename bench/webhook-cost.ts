@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
-import { createMerchant } from '../lib/payments/merchants';
+import { createMerchant } from '../lib/payments/keys/merchants';
 import { API_PATH } from '../tests/helpers/api-path';
 import { ServerProcess } from '../tests/helpers/server-process';
 import { drive } from './drive';

@@ -1,6 +1,5 @@
-import type { NextHandler } from '../lib/server/app-server';
-import { createAppServer } from '../lib/server/app-server';
-import type { Runtime } from '../lib/server/runtime';
+import { createAppServer, type NextHandler, type ServedProcess } from '../lib/server/app-server';
+import type { Logger } from '../lib/log';
 import { newAdminToken, publishAdminAccess } from '../lib/admin/admin-endpoint';
 import { servedOverHttps } from '../lib/config/env';
 
@@ -8,10 +7,11 @@ import { servedOverHttps } from '../lib/config/env';
  * Listens with the process's one server and shuts it down gracefully on SIGTERM
  * or SIGINT (exit 0 once requests in flight are answered and the pool is closed).
  */
-export async function serve(runtime: Runtime, next?: NextHandler) {
-  const { settings, log } = runtime;
-  // The embedded database is this process's alone: the merchant CLI asks this server instead (lib/admin).
-  const adminToken = runtime.db.kind === 'pglite' && !runtime.consoleOnly ? newAdminToken() : undefined;
+export async function serve(runtime: ServedProcess, opts: { log: Logger; next?: NextHandler; admin: boolean }) {
+  const { settings } = runtime;
+  const { log, next } = opts;
+  // The embedded payment database is this process's alone: the merchant CLI asks this server instead (lib/admin).
+  const adminToken = opts.admin && runtime.db.kind === 'pglite' ? newAdminToken() : undefined;
   const app = createAppServer({
     adminToken,
     runtime,

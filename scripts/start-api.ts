@@ -1,11 +1,17 @@
-// npm run start:api: the payment API, health and metrics on node:http, without Next, on the same core and database.
+// npm run start:api: the payment API, health and metrics on node:http, without Next (no console, no
+// hosted checkout page), on the same core and database. Its composition root is the API runtime alone.
 import { ConfigError, env } from '../lib/config/env';
-import { startRuntime } from '../lib/server/runtime';
+import { DataDirLockedError } from '../lib/db/dir-lock';
+import { createLogger } from '../lib/log';
+import { composeApiProcess } from './roots/compose';
 import { serve } from './serve';
 
-startRuntime(env())
-  .then((runtime) => serve(runtime))
+const settings = env();
+const log = createLogger({ level: settings.LOG_LEVEL });
+composeApiProcess(settings, log)
+  .then((api) => serve(api, { log, admin: true }))
   .catch((error) => {
-    process.stderr.write(`The payment API could not start:\n${error instanceof ConfigError ? error.message : error?.stack ?? error}\n`);
+    const known = error instanceof ConfigError || error instanceof DataDirLockedError;
+    process.stderr.write(`The payment API could not start:\n${known ? error.message : error?.stack ?? error}\n`);
     process.exit(1);
   });

@@ -1,28 +1,35 @@
-// npm start (and npm run dev with --dev): one node:http server answers the payment API, health and
-// metrics itself and hands every other request (the console, the hosted checkout) to Next.
+// npm start (and npm run dev with --dev): the composition root of the whole app. It builds the API
+// runtime (unless PAYMENT_API_BASE_URL points elsewhere) and the console's context, hands the console
+// the in-process core and Next the parts it reads (the console's wiring, the hosted checkout), then
+// serves: one node:http server answers the payment API, health and metrics itself and hands every
+// other request (the console, the hosted checkout) to Next.
 // `npm start` builds first only when a source changed since the last build.
 import path from 'node:path';
 import next from 'next';
 import { ConfigError, env } from '../lib/config/env';
 import { DataDirLockedError } from '../lib/db/dir-lock';
-import { getRuntime } from '../lib/server/runtime';
-import { checkBeforeOpening } from '../lib/server/start-checks';
+import { createLogger } from '../lib/log';
+import { provideHostedCheckout } from '../lib/server/hosted-checkout';
+import { checkBeforeOpening } from '../lib/config/start-checks';
+import { provideConsoleWiring } from '../lib/session/console-wiring';
 import { ensureNextBuild } from './next-build';
+import { composeProcess } from './roots/compose';
 import { serve } from './serve';
 
 async function main() {
   const dev = process.argv.includes('--dev');
   (process.env as Record<string, string | undefined>).NODE_ENV ??= dev ? 'development' : 'production';
-  // Settings first: a start that will be refused neither builds nor opens the database.
-  checkBeforeOpening(env(), { console: true });
-  if (!dev) await ensureNextBuild(process.env.NEXT_DIST_DIR || '.next');
-  // The runtime lives on globalThis: Next's own bundles (instrumentation, route handlers) find this
-  // one. Next's instrumentation checks the console's session secret when the app is prepared.
-  const runtime = await getRuntime();
   const settings = env();
+  // Settings first: a start that will be refused neither builds nor opens the database.
+  checkBeforeOpening(settings, { console: true });
+  if (!dev) await ensureNextBuild(process.env.NEXT_DIST_DIR || '.next');
+  const composed = await composeProcess(settings, createLogger({ level: settings.LOG_LEVEL }));
+  // Next's bundles (pages, route handlers) read these two through their own modules, on globalThis.
+  provideConsoleWiring(composed.console.wiring);
+  if (composed.api) provideHostedCheckout(composed.api.hostedCheckout);
   const app = next({ dev, dir: path.resolve(__dirname, '..'), hostname: settings.HOST ?? 'localhost', port: settings.PORT });
   await app.prepare();
-  await serve(runtime, app.getRequestHandler());
+  await serve(composed.served, { next: app.getRequestHandler(), log: composed.console.wiring.log, admin: Boolean(composed.api) });
 }
 
 main().catch((error) => {

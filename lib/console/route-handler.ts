@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { ApiError, CONSOLE_MAX_BODY_BYTES, isJsonContentType, readJsonObject, REQUEST_ID_HEADER, type BodyRead } from '../contract';
-import { getRuntime } from '../server/runtime';
+import { consoleContext } from '../session/console-context';
 import { endSession, verifySession, type ConsoleSession } from '../session/session';
 import { UpstreamError } from '../upstream/upstream-error';
 import { jsonResponse, notSignedIn, toErrorResponse, validationError } from './errors';
@@ -21,6 +21,7 @@ type Handler<P> = (ctx: Context<P>) => Promise<Response>;
 export function consoleRoute<P = Record<string, never>>(opts: { mutates: boolean }, handler: Handler<P>) {
   return async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
     const started = performance.now();
+    const { log } = consoleContext();
     // Given by the app server (lib/server/app-server.ts), which also puts it on the answer.
     const requestId = req.headers.get(REQUEST_ID_HEADER) ?? undefined;
     const path = new URL(req.url).pathname;
@@ -33,10 +34,10 @@ export function consoleRoute<P = Record<string, never>>(opts: { mutates: boolean
       response = await handler({ req, params: await ctx.params });
     } catch (error) {
       const refused = toErrorResponse(error);
-      if (refused.unexpected) (await getRuntime()).log.error({ err: error, requestId, path }, 'console route failed');
+      if (refused.unexpected) log.error({ err: error, requestId, path }, 'console route failed');
       response = refused.response;
     }
-    (await getRuntime()).log.debug({ requestId, path, status: response.status, ms: Math.round(performance.now() - started) }, 'console request');
+    log.debug({ requestId, path, status: response.status, ms: Math.round(performance.now() - started) }, 'console request');
     return response;
   };
 }

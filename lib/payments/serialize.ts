@@ -1,6 +1,6 @@
 /** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
 import type { CheckoutSessionStatus, CreatedBy, EventType, PayoutStatus, RefundStatus } from '../contract';
-import { eventDataSql } from './event-sql';
+import { eventDataSql } from './webhooks/event-sql';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 

@@ -3,19 +3,36 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_BACKUP_PATH, ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
 import { API_PATH, errorAnswer, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
-import { nextRequestId } from '../payments/request-id';
+import type { Env } from '../config/env';
+import type { Db } from '../db/types';
+import type { PaymentCore } from '../payments/pipeline/api-request';
+import { nextRequestId } from '../payments/pipeline/request-id';
 import { hostGuard, listeningOrigin } from './allowed-host';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { connectionDrain } from './connection-drain';
 import { nodeHandler } from './node-http';
 import { buildOpenApiDocument } from '../openapi';
-import type { Runtime } from './runtime';
+
+/**
+ * What a process serves, as its start script composed it (scripts/roots): the payment API where
+ * it runs in this process, and what every process has. A console-only process has no core.
+ */
+export interface ServedProcess {
+  settings: Env;
+  /** The process's database (the payment database, or the console's own store): /readyz asks it. */
+  db: Db;
+  metrics: { render(): Promise<{ contentType: string; body: string }> };
+  /** The payment API; absent where it runs elsewhere (PAYMENT_API_BASE_URL). */
+  core?: PaymentCore;
+  /** Stops the jobs and closes the databases, once requests in flight are answered. */
+  stop(): Promise<void>;
+}
 
 /** Next's request handler (`app.getRequestHandler()`), for everything that is not the API's. */
 export type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 export interface AppServerOptions {
-  runtime: Runtime;
+  runtime: ServedProcess;
   /** `npm start` / `npm run dev`: Next serves the console; absent for `npm run start:api`. */
   next?: NextHandler;
   /** Bearer token for GET /metrics; without one, /metrics is not served. */
@@ -48,7 +65,7 @@ const NO_METRICS_TOKEN = errorAnswer('unauthorized', 'A valid metrics token is r
 export function createAppServer(opts: AppServerOptions) {
   const { runtime } = opts;
   const hops = opts.trustedProxyHops ?? 0;
-  const api = nodeHandler(runtime.core, (req) => clientAddress(req, hops));
+  const api = runtime.core ? nodeHandler(runtime.core, (req) => clientAddress(req, hops)) : apiElsewhere(runtime.settings.PAYMENT_API_BASE_URL);
   const admin = opts.adminToken ? adminHandler(runtime.db, opts.adminToken, runtime.settings.DATA_DIR) : undefined;
   const inFlight = new Set<http.ServerResponse>();
   // Set by listen(), which knows the port: a foreign Host never reaches a link (allowed-host.ts).
@@ -160,6 +177,12 @@ export function createAppServer(opts: AppServerOptions) {
       await runtime.stop();
     },
   };
+}
+
+/** A console-only process: the API path says where the API is, in the one error shape. */
+function apiElsewhere(baseUrl: string | undefined) {
+  const answer = errorAnswer('not_found', `This deployment serves the console only; the payment API is at ${baseUrl}.`);
+  return async (_req: http.IncomingMessage, res: http.ServerResponse) => send(res, answer.status, answer.body);
 }
 
 /** Compares digests, so neither the token's content nor its length leaks through timing. */

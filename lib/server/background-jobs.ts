@@ -1,22 +1,19 @@
 import { purgeAuthFailures } from '../db/auth-failures';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
-import { compactBatchCounts } from '../payments/batch-counts';
-import { compactDailyFigures } from '../payments/daily-figures';
-import { purgeOldEvents } from '../payments/event-retention';
-import { purgeRequestLog } from '../payments/request-log';
-import { purgeExpiredIdempotencyKeys } from '../payments/idempotency';
-import { expireCheckoutSessions, settleDuePayouts } from '../payments/settlement';
-import { settleDueRefunds } from '../payments/refund-settlement';
-import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payout-approvals';
-import { purgeEndedConsoleSessions } from '../session/session-purge';
-
-const CONSOLE_JOBS = ['auth_failure_purge', 'console_session_purge'];
+import { compactBatchCounts } from '../payments/payouts/batch-counts';
+import { compactDailyFigures } from '../payments/ledger/daily-figures';
+import { purgeOldEvents } from '../payments/webhooks/event-retention';
+import { purgeRequestLog } from '../payments/keys/request-log';
+import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
+import { expireCheckoutSessions, settleDuePayouts } from '../payments/payouts/settlement';
+import { settleDueRefunds } from '../payments/refunds/refund-settlement';
+import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payouts/payout-approvals';
 
 /** Told after every run of a job: for the metrics. */
 export type JobObserver = (job: string, outcome: 'ok' | 'failed', ms: number) => void;
 
-interface Job {
+export interface Job {
   name: string;
   /** Milliseconds between the ends of two runs. */
   everyMs: number;
@@ -24,9 +21,9 @@ interface Job {
 }
 
 /**
- * Work that happens after commit, from rows the requests wrote: settling due
- * payouts, expiring checkout sessions, purging idempotency keys past retention
- * and console sessions that ended a day ago. Each job has its own timer, its own
+ * The API runtime's work after commit, from rows the requests wrote: settling due
+ * payouts, expiring checkout sessions, purging idempotency keys past retention.
+ * (The console's own purges are its context's: scripts/roots/console-context.ts.) Each job has its own timer, its own
  * error handling and its own metric, so one that fails (or one bad row inside
  * it) never stops the others; a failing job logs once until it recovers.
  * Every job reads its work from the database, so it survives restarts and is
@@ -35,10 +32,10 @@ interface Job {
 export function startBackgroundJobs(
   db: Db,
   log: Logger,
-  opts: { idempotencyTtlSeconds: number; publicOrigin: string; eventRetentionDays?: number; requestLogRetentionDays?: number; tickMs?: number; observe?: JobObserver; consoleOnly?: boolean },
+  opts: { idempotencyTtlSeconds: number; publicOrigin: string; eventRetentionDays?: number; requestLogRetentionDays?: number; tickMs?: number; observe?: JobObserver },
 ) {
   const tickMs = opts.tickMs ?? 1000;
-  const all: Job[] = [
+  const jobs: Job[] = [
     {
       name: 'settlement',
       everyMs: tickMs,
@@ -106,18 +103,16 @@ export function startBackgroundJobs(
       },
     },
     { name: 'auth_failure_purge', everyMs: 60_000, run: async () => void (await purgeAuthFailures(db)) },
-    {
-      name: 'console_session_purge',
-      everyMs: 10 * 60_000,
-      async run() {
-        const purged = await purgeEndedConsoleSessions(db);
-        if (purged > 0) log.info({ purged }, 'ended console sessions purged');
-      },
-    },
   ];
-  // A console-only process holds no payment data: only its own sessions and sign-in counts to purge.
-  const jobs = opts.consoleOnly ? all.filter((job) => CONSOLE_JOBS.includes(job.name)) : all;
+  return runJobs(jobs, log, { tickMs, observe: opts.observe });
+}
 
+/**
+ * Runs each job on its own timer with its own error handling: one that fails logs once until it
+ * recovers and never stops the others. `stop()` waits for runs in progress.
+ */
+export function runJobs(jobs: Job[], log: Logger, opts: { tickMs?: number; observe?: JobObserver } = {}) {
+  const tickMs = opts.tickMs ?? 1000;
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/types';
-import type { RequestOutcome } from '../payments/payment-api';
+import type { RequestOutcome } from '../payments/pipeline/payment-api';
 
 /**
  * The process's Prometheus metrics (GET /metrics). The core reports each answer

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { errorAnswer } from '../contract';
-import type { ApiRequest, BodyRead, PaymentCore } from '../payments/api-request';
+import type { ApiRequest, BodyRead, PaymentCore } from '../payments/pipeline/api-request';
 
 /** Past this many unread body bytes after the response, the connection is closed rather than drained. */
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;

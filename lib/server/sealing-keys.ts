@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ConfigError, type Env } from '../config/env';
 import { readOrCreateSecretFile } from '../config/secret-file';
 import { parseSealingKeys } from '../payments/webhooks/secret-box';
-import { SEALING_KEY_REQUIRED } from './start-checks';
+import { SEALING_KEY_REQUIRED } from '../config/start-checks';
 
 export const SEALING_KEY_FILE = 'secrets-encryption-key';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { ConfigError, env, type Env } from '../config/env';
 import { readOrCreateSecretFile } from '../config/secret-file';
-import { SESSION_SECRET_REQUIRED } from '../server/start-checks';
+import { SESSION_SECRET_REQUIRED } from '../config/start-checks';
 
 export const SESSION_SECRET_FILE = 'session-secret';
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { failuresNow, recordFailure } from '../db/auth-failures';
 import type { Queryable } from '../db/types';
 import { newId } from '../payments/random-id';
 
@@ -37,4 +38,26 @@ export async function revokeMerchantSessions(db: Queryable, merchantId: string):
     [merchantId],
   );
   return rows.length;
+}
+
+/** The console's store as its context holds it: session records and sign-in counts, over one database. */
+export interface SessionStore {
+  create(input: { merchantId: string; keyHash: string; ttlSeconds: number }): Promise<string>;
+  findLive(id: string): Promise<{ merchantId: string; keyHash: string } | undefined>;
+  revoke(id: string): Promise<void>;
+  revokeMerchant(merchantId: string): Promise<number>;
+  /** This minute's failed sign-ins of a bucket (lib/db/auth-failures.ts), and the seconds until the window ends. */
+  failuresNow(bucket: string): Promise<{ failures: number; retryAfter: number }>;
+  recordFailure(bucket: string): Promise<void>;
+}
+
+export function createSessionStore(db: Queryable): SessionStore {
+  return {
+    create: (input) => createSessionRecord(db, input),
+    findLive: (id) => findLiveSession(db, id),
+    revoke: (id) => revokeSession(db, id),
+    revokeMerchant: (merchantId) => revokeMerchantSessions(db, merchantId),
+    failuresNow: (bucket) => failuresNow(db, bucket),
+    recordFailure: (bucket) => recordFailure(db, [bucket]),
+  };
 }

@@ -5,13 +5,11 @@ import { cache } from 'react';
 import type { CurrentKey } from '../contract';
 import type { Viewer } from '../client/viewer';
 import { env, servedOverHttps } from '../config/env';
-import { hashSecretKey } from '../payments/secret-keys';
-import { getRuntime } from '../server/runtime';
-import { paymentClient } from '../upstream';
+import { hashSecretKey } from '../payments/keys/secret-keys';
 import { merchantApi, type MerchantApi } from '../upstream/merchant-api';
+import { consoleContext } from './console-context';
 import { seal, unseal } from './session-seal';
 import { sessionSecrets } from './session-secrets';
-import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from './session-store';
 
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
@@ -49,8 +47,7 @@ export interface ConsoleSession {
  * a new server-side record (a new id at every sign-in) and a sealed cookie pointing at it.
  */
 export async function startSession(secretKey: string, current: CurrentKey): Promise<void> {
-  const { db } = await getRuntime();
-  const sid = await createSessionRecord(db, { merchantId: current.merchant.id, keyHash: hashSecretKey(secretKey), ttlSeconds: SESSION_TTL_SECONDS });
+  const sid = await consoleContext().sessions.create({ merchantId: current.merchant.id, keyHash: hashSecretKey(secretKey), ttlSeconds: SESSION_TTL_SECONDS });
   const viewer: Viewer = {
     merchantName: current.merchant.name,
     testMode: /^(sk|rk)_test_/.test(secretKey),
@@ -71,14 +68,14 @@ export const verifySession = cache(async (): Promise<ConsoleSession | null> => {
   if (!cookie) return null;
   const data = await unseal(cookie, sessionSecrets(), SESSION_TTL_SECONDS);
   if (!data) return null;
-  const { db } = await getRuntime();
-  const record = await findLiveSession(db, data.sid);
+  const { sessions, payments } = consoleContext();
+  const record = await sessions.findLive(data.sid);
   if (!record || record.keyHash !== hashSecretKey(data.secretKey)) return null;
   return {
     id: data.sid,
     merchantId: record.merchantId,
     viewer: data.viewer,
-    api: merchantApi(paymentClient(), data.secretKey),
+    api: merchantApi(payments, data.secretKey),
   };
 });
 
@@ -94,21 +91,22 @@ export async function requireSession(): Promise<ConsoleSession> {
  * with the new key (a new record and cookie), the old record is revoked.
  */
 export async function switchSessionKey(session: ConsoleSession, secretKey: string): Promise<void> {
-  const current = await merchantApi(paymentClient(), secretKey).getCurrentKey();
-  await revokeSession((await getRuntime()).db, session.id);
+  const { sessions, payments } = consoleContext();
+  const current = await merchantApi(payments, secretKey).getCurrentKey();
+  await sessions.revoke(session.id);
   await startSession(secretKey, current.data);
 }
 
 /** Sign-out: the record is revoked, so a saved copy of the cookie is worthless too. */
 export async function endSession(session: ConsoleSession | null, opts: { keepCookie?: boolean } = {}): Promise<void> {
-  if (session) await revokeSession((await getRuntime()).db, session.id);
+  if (session) await consoleContext().sessions.revoke(session.id);
   // A page (a Server Component) may not set cookies: the revoked record alone makes the cookie worthless.
   if (!opts.keepCookie) await clearCookie();
 }
 
 /** Sign out everywhere: every session of the merchant, in every browser. */
 export async function endAllSessions(session: ConsoleSession): Promise<number> {
-  const count = await revokeMerchantSessions((await getRuntime()).db, session.merchantId);
+  const count = await consoleContext().sessions.revokeMerchant(session.merchantId);
   await clearCookie();
   return count;
 }

@@ -1,4 +1,4 @@
-import type { ApiRequest, PaymentCore } from '../payments/api-request';
+import type { ApiRequest, PaymentCore } from '../payments/pipeline/api-request';
 
 /**
  * A fetch that hands the request to this app's own payment core: the same

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/merchants';
-import { purgeExpiredIdempotencyKeys } from '@/lib/payments/idempotency';
+import { createMerchant } from '@/lib/payments/keys/merchants';
+import { purgeExpiredIdempotencyKeys } from '@/lib/payments/pipeline/idempotency';
 import { callApi, useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';

@@ -1,9 +1,9 @@
 // Payout approvals (maker-checker) and the account holder's name (docs/api.md, "Payout approvals"), on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { expireUnapprovedPayouts } from '@/lib/payments/payout-approvals';
+import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals';
 import { startBackgroundJobs } from '@/lib/server/background-jobs';
-import { settleDuePayouts } from '@/lib/payments/settlement';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import type { Queryable } from '@/lib/db/types';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
@@ -153,7 +153,7 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
   });
 
   it("cannot touch another merchant's payouts (404)", async () => {
-    const { createMerchant } = await import('@/lib/payments/merchants');
+    const { createMerchant } = await import('@/lib/payments/keys/merchants');
     const other = await createMerchant(api().db, { name: 'Other', openingBalance: 1_000_000 });
     await callApi(api().url, other.secretKey, { action: 'update_payout_approval_policy', required: true, for_keys: 'all' });
     const theirs = (await callApi(api().url, other.secretKey, withdrawal(50_000))).body;

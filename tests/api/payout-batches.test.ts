@@ -1,8 +1,8 @@
 // Batch payouts: one request, one key, one transaction; all items reserved together or none.
 import { describe, expect, it } from 'vitest';
-import { compactBatchCounts } from '@/lib/payments/batch-counts';
-import { expireUnapprovedPayouts } from '@/lib/payments/payout-approvals';
-import { settleDuePayouts } from '@/lib/payments/settlement';
+import { compactBatchCounts } from '@/lib/payments/payouts/batch-counts';
+import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../helpers/ledger';

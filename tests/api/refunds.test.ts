@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUND_FAILING_TEST_CARD } from '@/lib/contract';
 import { createLogger } from '@/lib/log';
-import { createMerchant } from '@/lib/payments/merchants';
-import { settleDueRefunds, settleRefund } from '@/lib/payments/refund-settlement';
+import { createMerchant } from '@/lib/payments/keys/merchants';
+import { settleDueRefunds, settleRefund } from '@/lib/payments/refunds/refund-settlement';
 import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
 import { callApi, testSecretBox, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends, postgresBackend, postgresUrl } from '../helpers/databases';

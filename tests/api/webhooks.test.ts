@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
 import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
-import { purgeOldEvents } from '@/lib/payments/event-retention';
-import { createMerchant } from '@/lib/payments/merchants';
+import { purgeOldEvents } from '@/lib/payments/webhooks/event-retention';
+import { createMerchant } from '@/lib/payments/keys/merchants';
 import { callApi, testSecretBox, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';

@@ -1,25 +1,25 @@
-// Every event is written through lib/payments/event-sql.ts (eventCtes), which also writes its deliveries:
+// Every event is written through lib/payments/webhooks/event-sql.ts (eventCtes), which also writes its deliveries:
 // an INSERT INTO events anywhere else could write an event that no endpoint ever hears of.
 import { describe, expect, it } from 'vitest';
 import { readSource, sourceFiles } from './source-files';
 
 describe('event writes', () => {
-  it('happen only in lib/payments/event-sql.ts', () => {
+  it('happen only in lib/payments/webhooks/event-sql.ts', () => {
     const writers = sourceFiles(['lib', 'app', 'scripts']).filter((f) => /INSERT\s+INTO\s+events\b/i.test(readSource(f)));
-    expect(writers).toEqual(['lib/payments/event-sql.ts']);
+    expect(writers).toEqual(['lib/payments/webhooks/event-sql.ts']);
   });
 
   it('and every state change that reports one goes through it', () => {
     const users = sourceFiles(['lib']).filter((f) => readSource(f).includes('eventCtes('));
     expect(users.sort()).toEqual(
       [
-        'lib/payments/actions/checkout-sessions.ts', // expire_checkout_session
-        'lib/payments/checkout-payment.ts', // checkout_session.completed
-        'lib/payments/settlement.ts', // payout.paid, payout.failed, the expiry job
-        'lib/payments/refunds.ts', // refund.created
-        'lib/payments/refund-settlement.ts', // refund.succeeded, refund.failed
-        'lib/payments/withdraw-statement.ts', // payout.created (and payout.awaiting_approval), alone, in a group, in a batch
-        'lib/payments/payout-approvals.ts', // payout.approved, payout.rejected, payout.expired
+        'lib/payments/checkout/checkout-session-actions.ts', // expire_checkout_session
+        'lib/payments/checkout/checkout-payment.ts', // checkout_session.completed
+        'lib/payments/payouts/settlement.ts', // payout.paid, payout.failed, the expiry job
+        'lib/payments/refunds/refunds.ts', // refund.created
+        'lib/payments/refunds/refund-settlement.ts', // refund.succeeded, refund.failed
+        'lib/payments/payouts/withdraw-statement.ts', // payout.created (and payout.awaiting_approval), alone, in a group, in a batch
+        'lib/payments/payouts/payout-approvals.ts', // payout.approved, payout.rejected, payout.expired
       ].sort(),
     );
   });

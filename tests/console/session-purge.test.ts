@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/merchants';
+import { createMerchant } from '@/lib/payments/keys/merchants';
 import { purgeEndedConsoleSessions } from '@/lib/session/session-purge';
 import { backends } from '../helpers/databases';
 

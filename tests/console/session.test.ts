@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '@/lib/config/env';
 import type { Db } from '@/lib/db/types';
-import { createMerchant } from '@/lib/payments/merchants';
+import { createMerchant } from '@/lib/payments/keys/merchants';
 import { seal, unseal } from '@/lib/session/session-seal';
 import { resolveSessionSecrets, SESSION_SECRET_FILE } from '@/lib/session/session-secrets';
 import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from '@/lib/session/session-store';

@@ -1,7 +1,7 @@
 // Limits the database enforces itself (migration 003), whatever the code above it does.
 import { describe, expect, it } from 'vitest';
-import { credit } from '@/lib/payments/ledger';
-import { createMerchant } from '@/lib/payments/merchants';
+import { credit } from '@/lib/payments/ledger/ledger';
+import { createMerchant } from '@/lib/payments/keys/merchants';
 import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
 

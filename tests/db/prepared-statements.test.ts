@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
 import { ALL_ADDRESSES } from '@/lib/db/auth-failures';
-import { AUTH_SQL } from '@/lib/payments/authenticate';
+import { AUTH_SQL } from '@/lib/payments/pipeline/authenticate';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 
 const run = async (preparedStatements: boolean) => {

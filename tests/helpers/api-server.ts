@@ -2,16 +2,15 @@ import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '@/lib/payments/webhooks/secret-box';
-import { createRequestLog } from '@/lib/payments/request-log';
+import { createRequestLog } from '@/lib/payments/keys/request-log';
 import type { Db } from '@/lib/db/types';
 import type { Backend } from './databases';
 import { createLogger, type Logger } from '@/lib/log';
-import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
-import { createPaymentCore, type PaymentApiDeps } from '@/lib/payments/payment-api';
+import { createMerchant, type CreatedMerchant } from '@/lib/payments/keys/merchants';
+import { createPaymentCore, type PaymentApiDeps } from '@/lib/payments/pipeline/payment-api';
 import { parseEnv } from '@/lib/config/env';
-import { createAppServer } from '@/lib/server/app-server';
+import { createAppServer, type ServedProcess } from '@/lib/server/app-server';
 import { createMetrics } from '@/lib/server/metrics';
-import type { Runtime } from '@/lib/server/runtime';
 
 export interface ApiCallOptions {
   key?: string | null;
@@ -94,7 +93,7 @@ export async function startTestApi(
   });
   const merchant = await createMerchant(db, { name: 'Test Shop', openingBalance: opts.openingBalance ?? 10_000_000 });
   // The production server (routing, Host guard, drain), with this test's core; the database stays the caller's.
-  const runtime: Runtime = { db, core, log, metrics: createMetrics(db), settings: parseEnv({}), consoleOnly: false, stop: () => requestLog.stop() };
+  const runtime: ServedProcess = { db, core, metrics: createMetrics(db), settings: parseEnv({}), stop: () => requestLog.stop() };
   const app = createAppServer({ runtime, shutdownGraceMs: 0 });
   await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

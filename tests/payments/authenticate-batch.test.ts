@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
-import { createAuthenticator } from '@/lib/payments/authenticate';
-import { createMerchant } from '@/lib/payments/merchants';
+import { createAuthenticator } from '@/lib/payments/pipeline/authenticate';
+import { createMerchant } from '@/lib/payments/keys/merchants';
 import { freshAuthWindow } from '../helpers/auth-window';
 import { backends } from '../helpers/databases';
 

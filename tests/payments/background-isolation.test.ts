@@ -2,8 +2,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { createMerchant } from '@/lib/payments/merchants';
-import { settleDuePayouts } from '@/lib/payments/settlement';
+import { createMerchant } from '@/lib/payments/keys/merchants';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { startBackgroundJobs } from '@/lib/server/background-jobs';
 import { withTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getPublicCheckoutSession, payCheckoutSession } from '@/lib/payments/checkout-payment';
-import { expireCheckoutSessions } from '@/lib/payments/settlement';
+import { getPublicCheckoutSession, payCheckoutSession } from '@/lib/payments/checkout/checkout-payment';
+import { expireCheckoutSessions } from '@/lib/payments/payouts/settlement';
 import { withTestApi } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';

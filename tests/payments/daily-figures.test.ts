@@ -5,11 +5,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '@/lib/db/types';
-import { payCheckoutSession } from '@/lib/payments/checkout-payment';
-import { compactBatchCounts } from '@/lib/payments/batch-counts';
-import { compactDailyFigures } from '@/lib/payments/daily-figures';
-import { createMerchant } from '@/lib/payments/merchants';
-import { settleDuePayouts } from '@/lib/payments/settlement';
+import { payCheckoutSession } from '@/lib/payments/checkout/checkout-payment';
+import { compactBatchCounts } from '@/lib/payments/payouts/batch-counts';
+import { compactDailyFigures } from '@/lib/payments/ledger/daily-figures';
+import { createMerchant } from '@/lib/payments/keys/merchants';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 

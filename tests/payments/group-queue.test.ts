@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGroupQueue } from '@/lib/payments/group-queue';
+import { createGroupQueue } from '@/lib/payments/pipeline/group-queue';
 
 /** A queue whose groups are recorded and held open until released, so a test decides when one commits. */
 function recordingQueue(opts: { maxSize?: number; keyOf?: (x: string) => string | undefined } = {}) {

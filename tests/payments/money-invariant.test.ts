@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { payCheckoutSession } from '@/lib/payments/checkout-payment';
-import { createMerchant } from '@/lib/payments/merchants';
-import { settleDuePayouts } from '@/lib/payments/settlement';
-import { settleDueRefunds } from '@/lib/payments/refund-settlement';
+import { payCheckoutSession } from '@/lib/payments/checkout/checkout-payment';
+import { createMerchant } from '@/lib/payments/keys/merchants';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
+import { settleDueRefunds } from '@/lib/payments/refunds/refund-settlement';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 import { isExact, ledgerCheck, refundCheck } from '../helpers/ledger';

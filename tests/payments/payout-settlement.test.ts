@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/merchants';
-import { settleDuePayouts } from '@/lib/payments/settlement';
+import { createMerchant } from '@/lib/payments/keys/merchants';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';

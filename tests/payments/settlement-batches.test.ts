@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleDuePayouts } from '@/lib/payments/settlement';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { withTestApi, withdrawal, type TestApi } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';

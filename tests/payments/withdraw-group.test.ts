@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, type Db } from '@/lib/db/types';
-import type { CallerKey } from '@/lib/payments/authenticate';
-import { fingerprint, runIdempotent, type IdempotentCall, type StoredResult } from '@/lib/payments/idempotency';
-import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants';
+import type { CallerKey } from '@/lib/payments/pipeline/authenticate';
+import { fingerprint, type IdempotentCall, type StoredResult } from '@/lib/payments/pipeline/idempotency';
+import type { AnyAction } from '@/lib/payments/pipeline/action';
+import { writeAlone } from '@/lib/payments/pipeline/write-plan';
+import { withdraw } from '@/lib/payments/payouts/payout-actions';
+import { createMerchant, type CreatedMerchant } from '@/lib/payments/keys/merchants';
 import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/serialize';
-import { createWithdrawGroups, type GroupedWithdrawal } from '@/lib/payments/withdraw-group';
-import { prepareWithdrawal, writeWithdrawal } from '@/lib/payments/withdrawal';
+import { createWithdrawGroups, type GroupedWithdrawal } from '@/lib/payments/payouts/withdraw-group';
+import { prepareWithdrawal } from '@/lib/payments/payouts/withdrawal';
 import { testSecretBox } from '../helpers/api-server';
 import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
@@ -13,19 +16,15 @@ import { ledgerCheck } from '../helpers/ledger';
 const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, secretBox: testSecretBox };
 const secretKey: CallerKey = { id: 'key_test', type: 'secret', name: null, permissions: null, maxPayoutAmount: null, lastUseStale: false };
 
-/** A withdraw request as the core submits it: prepared, with its key, and its path alone (the core's, for replays and fallbacks). */
+/** A withdraw request as the core submits it: its plan, its key, and its path alone (the core's own, write-plan.ts). */
 function request(db: Db, merchant: CreatedMerchant, amount: number, idempotencyKey?: string, account = '1234567890', waitSeconds = 0.3): GroupedWithdrawal {
   const input = { action: 'withdraw' as const, amount, bank_code: 'BCA' as const, account_number: account };
-  const prepared = prepareWithdrawal({ merchant, key: secretKey, settings }, input);
+  const plan = prepareWithdrawal({ merchant, key: secretKey, settings }, input);
   const call: IdempotentCall | undefined = idempotencyKey === undefined ? undefined : {
     merchantId: merchant.id, key: idempotencyKey, action: 'withdraw', fingerprint: fingerprint(input), ttlSeconds: 86_400, waitSeconds,
   };
   const requestId = `req_${idempotencyKey ?? amount}`;
-  const alone = async (): Promise<StoredResult> => {
-    if (!call) return { status: 200, body: JSON.stringify(await db.transaction((tx) => writeWithdrawal(tx, prepared))), replayed: false };
-    return runIdempotent(db, call, async (tx, inline) => ({ status: 200, body: JSON.stringify(await writeWithdrawal(tx, prepared, inline)), stored: true }), { requestId, atomic: true });
-  };
-  return { prepared, call, requestId, alone };
+  return { plan, call, requestId, alone: () => writeAlone(db, withdraw as AnyAction, plan, call, requestId) };
 }
 
 /** A database whose statements can be made to fail: the fault is injected, everything else is the real database. */
@@ -65,7 +64,7 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     results.forEach((r, i) => expect(JSON.parse((r as PromiseFulfilledResult<StoredResult>).value.body)).toEqual(payoutObject(rows[i]!)));
     const [balance] = await db.query('SELECT available, pending_payouts, awaiting_approval FROM balances WHERE merchant_id = $1', [m.id]);
     expect(balance).toEqual({ available: 330_000, pending_payouts: 40_000, awaiting_approval: 130_000 });
-    const ids = reqs.map((r) => r.prepared.row.payoutId);
+    const ids = reqs.map((r) => r.plan.row.payoutId);
     const events = await db.query<{ object_id: string; type: string }>('SELECT object_id, type FROM events WHERE merchant_id = $1 ORDER BY seq', [m.id]);
     expect(events.map((e) => [e.object_id, e.type])).toEqual([
       [ids[0], 'payout.created'], [ids[0], 'payout.awaiting_approval'], [ids[1], 'payout.created'], [ids[2], 'payout.created'], [ids[2], 'payout.awaiting_approval'],
@@ -93,14 +92,14 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const entries = await db.query<{ amount: number; balance_after: number; reference_id: string }>(
       `SELECT amount, balance_after, reference_id FROM ledger_entries WHERE merchant_id = $1 AND kind = 'payout' ORDER BY id`, [m.id]);
     expect(entries.map((e) => [e.amount, e.balance_after, e.reference_id])).toEqual([
-      [-60_000, 40_000, reqs[0]!.prepared.row.payoutId], [-40_000, 0, reqs[2]!.prepared.row.payoutId],
+      [-60_000, 40_000, reqs[0]!.plan.row.payoutId], [-40_000, 0, reqs[2]!.plan.row.payoutId],
     ]);
     const events = await db.query<{ object_id: string }>(`SELECT object_id FROM events WHERE merchant_id = $1 AND type = 'payout.created' ORDER BY seq`, [m.id]);
-    expect(events.map((e) => e.object_id)).toEqual([reqs[0]!.prepared.row.payoutId, reqs[2]!.prepared.row.payoutId]);
+    expect(events.map((e) => e.object_id)).toEqual([reqs[0]!.plan.row.payoutId, reqs[2]!.plan.row.payoutId]);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 0, ledger: 0, pending: 100_000, pendingSum: 100_000, payouts: 2 });
 
     // The answer is the payout as get_payout reads it from the row: same created_at, same everything.
-    const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1`, [reqs[0]!.prepared.row.payoutId]);
+    const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1`, [reqs[0]!.plan.row.payoutId]);
     expect((results[0] as PromiseFulfilledResult<StoredResult>).value.body).toBe(JSON.stringify(payoutObject(row!)));
   });
 

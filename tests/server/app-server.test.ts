@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/config/env';
 import { createLogger } from '@/lib/log';
 import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
-import { startRuntime, type Runtime } from '@/lib/server/runtime';
+import { startApiRuntime as startRuntime, type ApiRuntime as Runtime } from '@/scripts/roots/api-runtime';
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
 import { pgliteBackend } from '../helpers/databases';

@@ -1,4 +1,4 @@
-// A console-only process (PAYMENT_API_BASE_URL set) opens its own store and nothing of the payment schema.
+// A console-only process (PAYMENT_API_BASE_URL set) opens its own store and nothing of the payment schema, and has no payment core.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/config/env';
 import { createLogger } from '@/lib/log';
 import { createAppServer } from '@/lib/server/app-server';
-import { startRuntime } from '@/lib/server/runtime';
+import { composeProcess } from '@/scripts/roots/compose';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 import { freshDataDir } from '../helpers/pglite-template';
 
@@ -20,9 +20,10 @@ const tables = async (db: { query<T>(sql: string): Promise<T[]> }) =>
 describe('console-only runtime', () => {
   it('creates only the console store: sessions and sign-in counts; no merchants, no payouts, no demo merchant', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-only-'));
-    const runtime = await startRuntime(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9' }), silent);
+    const { api, served: runtime } = await composeProcess(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9' }), silent);
     try {
-      expect(runtime.consoleOnly).toBe(true);
+      expect(api).toBeUndefined();
+      expect(runtime.core).toBeUndefined();
       expect(await tables(runtime.db)).toEqual(['auth_failures', 'console_schema_migrations', 'console_sessions']);
       const app = createAppServer({ runtime, shutdownGraceMs: 1000 });
       await app.listen(0, '127.0.0.1');
@@ -40,10 +41,11 @@ describe('console-only runtime', () => {
   it('shares a payment database when pointed at one: its tables are already there', async () => {
     // The payment database a full runtime keeps: a copy of the migrated template (made from nothing, 10 s of initdb).
     const dir = freshDataDir('console-shared');
-    const full = await startRuntime(settingsFor(dir), silent);
-    expect(full.consoleOnly).toBe(false);
-    await full.stop();
-    const runtime = await startRuntime(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9' }), silent);
+    const full = await composeProcess(settingsFor(dir), silent);
+    expect(full.api).toBeDefined();
+    expect(full.console.db).toBe(full.api!.db);
+    await full.served.stop();
+    const { served: runtime } = await composeProcess(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9' }), silent);
     try {
       await runtime.db.query(`INSERT INTO console_sessions (id, merchant_id, key_hash, expires_at) VALUES ('sess_1', 'acct_elsewhere', 'h', now() + interval '1 hour')`);
       expect(await tables(runtime.db)).toContain('payouts');
@@ -55,7 +57,7 @@ describe('console-only runtime', () => {
   it.runIf(postgresUrl)('uses CONSOLE_DATABASE_URL, a PostgreSQL database of its own, when given (postgres)', async () => {
     const url = await createSchemaUrl();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-pg-'));
-    const runtime = await startRuntime(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9', CONSOLE_DATABASE_URL: url }), silent);
+    const { served: runtime } = await composeProcess(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9', CONSOLE_DATABASE_URL: url }), silent);
     try {
       expect(runtime.db.kind).toBe('postgres');
       expect(await tables(runtime.db)).toEqual(['auth_failures', 'console_schema_migrations', 'console_sessions']);

@@ -6,7 +6,7 @@ import { parseEnv } from '@/lib/config/env';
 import { createLogger } from '@/lib/log';
 import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
 import { hostGuard } from '@/lib/server/allowed-host';
-import { startRuntime } from '@/lib/server/runtime';
+import { startApiRuntime as startRuntime } from '@/scripts/roots/api-runtime';
 import { freshDataDir } from '../helpers/pglite-template';
 
 const DEMO = 'sk_test_linkHostLinkHostLinkHost0123456789ab';

@@ -1,7 +1,7 @@
 // kill -9 while groups of withdrawals are in flight, two instances on one PostgreSQL: every acknowledged
 // payout exists exactly once with its ledger entry and its event, nothing else exists, the money is exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credit } from '@/lib/payments/ledger';
+import { credit } from '@/lib/payments/ledger/ledger';
 import { postgresUrl } from '../helpers/databases';
 import { withdrawal } from '../helpers/api-server';
 import { callUntilAnswered, type AnsweredCall } from '../helpers/retrying-client';

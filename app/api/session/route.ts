@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/contract';
 import { notSignedIn } from '@/lib/console/errors';
 import { looksLikeApiKey, signInSchema } from '@/lib/console/request-schemas';
 import { assertNoForeignBody, consoleRoute, ok, readJson } from '@/lib/console/route-handler';
-import { paymentClient } from '@/lib/upstream';
+import { consoleContext } from '@/lib/session/console-context';
 import { merchantApi } from '@/lib/upstream/merchant-api';
 import { UpstreamError } from '@/lib/upstream/upstream-error';
 import { endSession, startSession, verifySession } from '@/lib/session/session';
@@ -22,7 +22,7 @@ export const POST = consoleRoute({ mutates: true }, async ({ req }) => {
   const { secretKey } = await readJson(req, signInSchema);
   if (!looksLikeApiKey(secretKey)) throw await signInFailed(address, rejected());
   // Secret and restricted keys alike: the API says which key it is and what it may do.
-  const current = await merchantApi(paymentClient(), secretKey)
+  const current = await merchantApi(consoleContext().payments, secretKey)
     .getCurrentKey({ clientAddress: address })
     .catch(async (error) => {
       throw error instanceof UpstreamError && error.status === 401 ? await signInFailed(address, rejected()) : error;

@@ -6,7 +6,7 @@
  *   transition, whatever retries or races happen above.
  * - `data` is json, not jsonb: it keeps the key order the API answers with.
  * - Every event gets one pending delivery per enabled endpoint of its merchant
- *   that subscribes to its type, in the same statement (lib/payments/event-sql.ts;
+ *   that subscribes to its type, in the same statement (lib/payments/webhooks/event-sql.ts;
  *   a statement trigger did the same at 8% more per withdrawal on a busy row).
  * - Every index on events is paid by every withdrawal: seq has none of its own.
  * - Events are kept EVENT_RETENTION_DAYS (30), their deliveries with them.

@@ -5,7 +5,7 @@
  *   entries, and the balance after the day's newest entry (its closing balance);
  * - payout_daily: per merchant, UTC day of creation and status, the number and total of payouts.
  * Both keep the first and last identity (ledger id, payout seq) seen on each day: a date filter on
- * a list becomes a range of the list's own order (lib/payments/daily-figures.ts, identityRange).
+ * a list becomes a range of the list's own order (lib/payments/ledger/daily-figures.ts, identityRange).
  *
  * Kept exact by statement-level triggers with transition tables: every statement that writes ledger
  * entries or payouts (a lone withdrawal, a group, a batch, settlement, a checkout payment, a top-up)

@@ -1,5 +1,5 @@
 /**
- * A payout's events keep no copy of the payout (lib/payments/event-sql.ts, eventDataSql): the copy
+ * A payout's events keep no copy of the payout (lib/payments/webhooks/event-sql.ts, eventDataSql): the copy
  * was about half of what each payout cost on disk (two events of ~450 bytes of JSON each). Other
  * events (checkout sessions, whose URL depends on the origin at the time) keep theirs. Catalog
  * changes only: existing copies stay until the event retention purges them, and the CHECK is

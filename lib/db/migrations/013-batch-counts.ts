@@ -4,7 +4,7 @@
  * statement-level triggers with transition tables add one row per batch and status a statement
  * touched, in its own transaction, whatever the path (a batch, settlement, approval, rejection,
  * expiry). Writers only INSERT, so two settlements never wait on one hot row; the background
- * `figures_compaction` job folds rows into one `merged` row per key (lib/payments/batch-counts.ts),
+ * `figures_compaction` job folds rows into one `merged` row per key (lib/payments/payouts/batch-counts.ts),
  * and a reader sums every row of its batches, exact before and after a fold.
  *
  * The backfill counts the payouts of existing batches, with the triggers in place, in this

@@ -1,4 +1,4 @@
-import { eventDataSql } from '../event-sql';
+import { eventDataSql } from './event-sql';
 import type { Db } from '../../db/types';
 import type { EventRow } from '../serialize';
 import { nextDelaySeconds } from './retry-schedule';

@@ -1,0 +1,77 @@
+import type { ActionName } from '../contract';
+import type { Action } from './pipeline/action';
+import { getBalance } from './ledger/balance-actions';
+import {
+  createCheckoutSession,
+  expireCheckoutSession,
+  getCheckoutSession,
+  listCheckoutSessions,
+} from './checkout/checkout-session-actions';
+import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payouts/batch-actions';
+import { getPayout, listPayouts, summarizePayouts, withdraw } from './payouts/payout-actions';
+import { listBalanceTransactions, summarizeBalance } from './ledger/balance-transaction-actions';
+import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-mode-actions';
+import { createRestrictedKey, getCurrentKey, listApiKeys, revokeApiKey, rollSecretKey } from './keys/api-key-actions';
+import { getEvent, listEvents } from './webhooks/event-actions';
+import { getIdempotentRequest, listRequests } from './keys/request-actions';
+import { listWebhookDeliveries, resendEvent } from './webhooks/delivery-actions';
+import { approvePayoutsAction, getPayoutApprovalPolicy, rejectPayoutsAction, updatePayoutApprovalPolicy } from './payouts/approval-actions';
+import { validateBankAccount } from './payouts/bank-account-actions';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from './webhooks/endpoint-actions';
+import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds/refund-actions';
+
+/** The core's implementation of every action of the contract: a missing one does not compile. */
+export const actions: { readonly [N in ActionName]: Action<N> } = {
+  get_balance: getBalance,
+  withdraw,
+  get_payout: getPayout,
+  list_payouts: listPayouts,
+  summarize_payouts: summarizePayouts,
+  create_payout_batch: createPayoutBatch,
+  get_payout_batch: getPayoutBatch,
+  list_payout_batches: listPayoutBatches,
+  create_checkout_session: createCheckoutSession,
+  get_checkout_session: getCheckoutSession,
+  list_checkout_sessions: listCheckoutSessions,
+  expire_checkout_session: expireCheckoutSession,
+  simulate_payout: simulatePayout,
+  simulate_checkout_payment: simulateCheckoutPayment,
+  create_test_topup: createTestTopup,
+  list_events: listEvents,
+  get_event: getEvent,
+  create_webhook_endpoint: createWebhookEndpoint,
+  list_webhook_endpoints: listWebhookEndpoints,
+  get_webhook_endpoint: getWebhookEndpoint,
+  update_webhook_endpoint: updateWebhookEndpoint,
+  delete_webhook_endpoint: deleteWebhookEndpoint,
+  rotate_webhook_secret: rotateWebhookSecret,
+  list_webhook_deliveries: listWebhookDeliveries,
+  resend_event: resendEvent,
+  create_restricted_key: createRestrictedKey,
+  get_current_key: getCurrentKey,
+  list_api_keys: listApiKeys,
+  revoke_api_key: revokeApiKey,
+  roll_secret_key: rollSecretKey,
+  list_requests: listRequests,
+  get_idempotent_request: getIdempotentRequest,
+  list_balance_transactions: listBalanceTransactions,
+  // Refunds.
+  create_refund: createRefundAction,
+  get_refund: getRefund,
+  list_refunds: listRefunds,
+  simulate_refund: simulateRefund,
+  summarize_balance: summarizeBalance,
+  // Payout approvals and account holders.
+  get_payout_approval_policy: getPayoutApprovalPolicy,
+  update_payout_approval_policy: updatePayoutApprovalPolicy,
+  approve_payouts: approvePayoutsAction,
+  reject_payouts: rejectPayoutsAction,
+  validate_bank_account: validateBankAccount,
+};

@@ -1,0 +1,53 @@
+import { ApiError, balanceTransactionId, ledgerEntryOf } from '../../contract';
+import { listObject } from '../serialize';
+import { implement } from '../pipeline/action';
+import { balanceDays, identityRange } from './daily-figures';
+
+interface LedgerRow {
+  id: string | number;
+  amount: number;
+  balance_after: number;
+  kind: string;
+  reference_id: string;
+  created_at: Date | string;
+}
+
+/** list_balance_transactions: the merchant's ledger, newest first, cursor pages on the entry's identity. */
+export const listBalanceTransactions = implement('list_balance_transactions', async ({ db, merchant }, input) => {
+  const limit = input.limit ?? 10;
+  let cursor: number | null = null;
+  if (input.starting_after) {
+    cursor = ledgerEntryOf(input.starting_after);
+    const [row] = cursor === null ? [] : await db.query(`SELECT 1 FROM ledger_entries WHERE id = $1 AND merchant_id = $2`, [cursor, merchant.id]);
+    if (!row) throw new ApiError('not_found', `No such balance transaction: ${input.starting_after}`, 'starting_after');
+  }
+  // A date filter is also a range of ids, the list's order: a page deep in the dates is a range scan.
+  const range = input.created_gte || input.created_lt ? await identityRange(db, 'ledger', merchant.id, input.created_gte, input.created_lt) : undefined;
+  if (range?.empty) return listObject([], false);
+  const rows = await db.query<LedgerRow>(
+    `SELECT id, amount, balance_after, kind, reference_id, created_at FROM ledger_entries
+     WHERE merchant_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) AND ($3::text IS NULL OR kind = $3::text)
+       AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
+       AND ($7::bigint IS NULL OR id >= $7::bigint) AND ($8::bigint IS NULL OR id <= $8::bigint)
+     ORDER BY id DESC LIMIT $6`,
+    [merchant.id, cursor, input.type ?? null, input.created_gte ?? null, input.created_lt ?? null, limit + 1, range?.low ?? null, range?.high ?? null],
+  );
+  const data = rows.slice(0, limit).map((r) => ({
+    id: balanceTransactionId(r.id),
+    object: 'balance_transaction' as const,
+    amount: Number(r.amount),
+    currency: merchant.currency,
+    balance_after: Number(r.balance_after),
+    type: r.kind as never,
+    source: r.reference_id,
+    created_at: new Date(r.created_at).toISOString(),
+  }));
+  return listObject(data, rows.length > limit);
+});
+
+/** summarize_balance: the last `days` UTC days from the per-day figures (migration 010), never the ledger. */
+export const summarizeBalance = implement('summarize_balance', async ({ db, merchant }, input) => ({
+  object: 'balance_summary' as const,
+  currency: merchant.currency,
+  days: await balanceDays(db, merchant.id, input.days),
+}));

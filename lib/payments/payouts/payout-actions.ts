@@ -1,0 +1,72 @@
+import { ApiError } from '../../contract';
+import { listObject, PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
+import { define, implement } from '../pipeline/action';
+import { conditionsSql, listPage } from '../list-page';
+import { payoutFilterConditions } from './payout-filters';
+import { parseMoneyInt } from '../../db/int8';
+import { prepareWithdrawal, writeWithdrawal } from './withdrawal';
+import { withdrawGroupWriter } from './withdraw-group';
+import { identityRange, payoutFigures } from '../ledger/daily-figures';
+
+/**
+ * withdraw: moves the amount from `available` to `pending_payouts` and creates a
+ * pending payout with its ledger entry and event. Decided before the database
+ * (withdrawal.ts), then written alone in one statement, or with concurrent ones in
+ * a group (withdraw-group.ts).
+ */
+export const withdraw = define('withdraw', {
+  atomic: true,
+  prepare: prepareWithdrawal,
+  write: writeWithdrawal,
+  group: withdrawGroupWriter,
+});
+
+export const getPayout = implement('get_payout', async ({ db, merchant }, input) => {
+  const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1 AND merchant_id = $2`, [
+    input.id, merchant.id,
+  ]);
+  // Another merchant's payout is as missing as one that never existed.
+  if (!row) throw new ApiError('not_found', `No such payout: ${input.id}`, 'id');
+  return payoutObject(row);
+});
+
+export const listPayouts = implement('list_payouts', async ({ db, merchant }, input) => {
+  // A date filter is also a range of seq, the list's order: a page deep in the dates is a range scan.
+  const range = input.created_gte || input.created_lt ? await identityRange(db, 'payouts', merchant.id, input.created_gte, input.created_lt) : undefined;
+  if (range?.empty) return listObject([], false);
+  const page = await listPage<PayoutRow>(db, {
+    table: 'payouts',
+    columns: PAYOUT_COLUMNS,
+    merchantId: merchant.id,
+    limit: input.limit,
+    startingAfter: input.starting_after,
+    where: { batch_id: input.batch_id },
+    conditions: [...payoutFilterConditions(input), { sql: 'seq >= ?::bigint', value: range?.low }, { sql: 'seq <= ?::bigint', value: range?.high }],
+  });
+  return { ...page, data: page.data.map(payoutObject) };
+});
+
+/**
+ * summarize_payouts: the count and total of list_payouts' filter. A search by last four sums its
+ * matches through their index (a handful of payouts per account); any other filter reads the
+ * per-day figures, plus the payouts of a day cut by a boundary (lib/payments/ledger/daily-figures.ts).
+ */
+export const summarizePayouts = implement('summarize_payouts', async ({ db, merchant }, input) => {
+  let row: { count: number | string; total: number | string };
+  if (input.account_last4 !== undefined) {
+    const params: unknown[] = [merchant.id];
+    const where = conditionsSql(payoutFilterConditions(input), params);
+    [row] = (await db.query<typeof row>(
+      `SELECT count(*) AS count, COALESCE(sum(amount), 0) AS total FROM payouts WHERE merchant_id = $1${where}`,
+      params,
+    )) as [typeof row];
+  } else {
+    row = await payoutFigures(db, merchant.id, input);
+  }
+  return {
+    object: 'payout_summary' as const,
+    count: parseMoneyInt(String(row.count)),
+    total_amount: parseMoneyInt(String(row.total)),
+    currency: merchant.currency,
+  };
+});

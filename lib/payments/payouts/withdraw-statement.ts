@@ -1,0 +1,62 @@
+import { eventCtes, payoutJsonSql, payoutStartEvents } from '../webhooks/event-sql';
+import type { StartStatus } from './approval-policy';
+import { PAYOUT_COLUMNS } from '../serialize';
+
+export interface WithdrawalRow {
+  payoutId: string;
+  merchantId: string;
+  amount: number;
+  currency: string;
+  bankCode: string;
+  accountNumber: string;
+  settleDelaySeconds: number;
+  /** The key that made it, as JSON (payouts' created_by). */
+  createdBy: string;
+  /** pending, or awaiting_approval when the merchant's policy catches it (approval-policy.ts). */
+  status: StartStatus;
+  /** The bank's name for the account (bank-accounts.ts); null for an account that does not exist. */
+  accountHolderName: string | null;
+  /** Seconds until it expires unapproved; null unless it awaits approval. */
+  approvalExpirySeconds: number | null;
+}
+
+/** The events of a new payout, over the CTE `po`: payout.created, and payout.awaiting_approval when it waits. */
+export const startEventCtes = (merchantSql?: string) => `
+    started AS ${payoutStartEvents('po')},
+    ${eventCtes({ from: 'started', type: { sql: 'started.type', order: 'started.pn, started.n' }, data: payoutJsonSql('started'), merchantSql })}`;
+
+/**
+ * A withdrawal in one statement: the conditional move from `available` to
+ * `pending_payouts` (or, when it waits for approval, to `awaiting_approval`),
+ * its ledger entry, the payout and its events (with their deliveries, by the
+ * events trigger), each written only when the balance covered the amount (no
+ * row back: refused, nothing written). `store` adds the idempotency answer to
+ * the same statement. The transaction then only has COMMIT left: the merchant's
+ * balance row, the one every withdrawal of the merchant waits for, is locked for
+ * one round trip. The bench's floor runs this very statement.
+ */
+export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number, cte: string) => { sql: string; params: unknown[] }) {
+  const waits = w.status === 'awaiting_approval';
+  const params: unknown[] = [
+    w.merchantId, w.amount, w.payoutId, w.currency, w.bankCode, w.accountNumber, w.settleDelaySeconds, w.createdBy,
+    w.status, w.accountHolderName, w.approvalExpirySeconds, waits ? 0 : w.amount, waits ? w.amount : 0,
+  ];
+  const stored = store?.(params.length + 1, 'po');
+  const sql = `WITH bal AS (
+      UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $12::bigint,
+        awaiting_approval = awaiting_approval + $13::bigint, updated_at = now()
+      WHERE merchant_id = $1 AND available >= $2 RETURNING available),
+    entry AS (
+      INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
+      SELECT $1, -$2::bigint, available, 'payout', $3 FROM bal),
+    po AS (
+      INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by,
+                           account_holder_name, approval_expires_at)
+      SELECT $3, $1, $2, $4, $5, $6, $9, now() + make_interval(secs => $7), $8::json,
+             $10, now() + make_interval(secs => $11::float8) FROM bal
+      RETURNING ${PAYOUT_COLUMNS}),
+    ${startEventCtes('$1')}${stored ? `,
+    stored AS (${stored.sql})` : ''}
+    SELECT * FROM po`;
+  return { sql, params: stored ? [...params, ...stored.params] : params };
+}

@@ -1,0 +1,121 @@
+import { ApiError } from '../../contract';
+import { prepared } from '../../db/prepared';
+import { ALL_ADDRESSES, failuresNowSql, recordFailure, windowEndsInSql } from '../../db/auth-failures';
+import type { Queryable } from '../../db/types';
+import type { Merchant } from '../keys/merchants';
+import { createGroupQueue } from './group-queue';
+import { hashSecretKey, isWellFormedApiKey } from '../keys/secret-keys';
+
+const unauthorized = () =>
+  new ApiError('unauthorized', 'A valid API key is required: Authorization: Bearer sk_test_... (or a restricted rk_test_...)', undefined, {
+    'WWW-Authenticate': 'Bearer realm="payments"',
+  });
+
+/** The key that made a request: what it may do, and who it is in the objects it creates. */
+export interface CallerKey {
+  id: string;
+  type: 'secret' | 'restricted';
+  name: string | null;
+  /** null: a secret key, which may do everything. */
+  permissions: string[] | null;
+  maxPayoutAmount: number | null;
+  /** Its last use was recorded more than a minute ago (or never): record this one. */
+  lastUseStale: boolean;
+}
+
+/**
+ * For each (key hash, client address) of `$1`, `$2`, in order: the key's merchant
+ * and key (if it works: not revoked, not past the grace period of a roll) and this
+ * minute's failures of the address and of all addresses (`$3`). One statement for
+ * every request that authenticates at once (createAuthenticator).
+ */
+export const AUTH_SQL = prepared(`SELECT m.id, m.name, m.currency, k.id AS key_id, k.type AS key_type, k.name AS key_name,
+         k.permissions, k.max_payout_amount,
+         m.payout_approval_required, m.payout_approval_above_amount, m.payout_approval_for_keys,
+         (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale,
+         ${failuresNowSql('r.address')} AS failures, ${failuresNowSql('$3')} AS all_failures,
+         ${windowEndsInSql} AS retry_after
+  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(hash, address, ord)
+  LEFT JOIN api_keys k ON k.key_hash = r.hash AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+  LEFT JOIN merchants m ON m.id = k.merchant_id
+  ORDER BY r.ord`);
+
+interface AuthRow extends Partial<Merchant> {
+  key_id: string;
+  key_type: CallerKey['type'];
+  key_name: string | null;
+  permissions: string[] | null;
+  max_payout_amount: number | null;
+  payout_approval_required: boolean;
+  payout_approval_above_amount: number;
+  payout_approval_for_keys: 'restricted' | 'all';
+  last_use_stale: boolean;
+  failures: number;
+  all_failures: number;
+  retry_after: number;
+}
+
+/** Every address together may fail this many times the per-address limit per minute. */
+const GLOBAL_FACTOR = 50;
+
+/**
+ * Recorded at most once a minute per key, with a conditional update off the
+ * request's path: a key's row is never a hot row, and a failure costs nothing.
+ */
+export function recordKeyUse(db: Queryable, key: CallerKey, onError: (error: unknown) => void): void {
+  if (!key.lastUseStale) return;
+  db.query(
+    `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [key.id],
+  ).catch(onError);
+}
+
+/**
+ * Resolves `Authorization: Bearer <secret or restricted key>` to its merchant and key. Missing,
+ * malformed, unknown and revoked keys all get the same 401, so the answer tells
+ * nothing about which merchants exist.
+ *
+ * Failures are counted per client address and minute in the database (all
+ * instances share the count). The limit is read in the same statement as the key
+ * and decides before the key does: an address over it gets 429 whatever it sends,
+ * so it cannot go on guessing keys. Past a ceiling over all addresses together,
+ * failures get 429 too (valid keys still pass: a flood from many addresses must
+ * not lock every merchant out).
+ *
+ * Requests that authenticate while a look-up is in flight are looked up together
+ * in the next one (natural batching, group-queue.ts): one statement and one round
+ * trip for all of them, and a lone request goes at once.
+ */
+export function createAuthenticator(db: Queryable, limitPerMinute: number) {
+  const lookups = createGroupQueue<{ hash: string; address: string }, AuthRow>({
+    maxSize: 500,
+    run: async (group) => {
+      const rows = await db.query<AuthRow>(AUTH_SQL, [group.map((g) => g.hash), group.map((g) => g.address), ALL_ADDRESSES]);
+      return rows.map((value) => ({ status: 'fulfilled', value }));
+    },
+  });
+
+  return async function authenticate(header: string | null, clientAddress: string): Promise<{ merchant: Merchant; key: CallerKey }> {
+    const match = /^bearer +(\S+) *$/i.exec(header ?? '');
+    const key = match?.[1];
+    const row = await lookups.submit({ hash: key && isWellFormedApiKey(key) ? hashSecretKey(key) : '', address: clientAddress });
+    const limited = () =>
+      new ApiError('rate_limited', 'Too many failed authentication attempts. Retry later.', undefined, {
+        'Retry-After': String(Math.max(1, row.retry_after)),
+      });
+    if (row.failures >= limitPerMinute) throw limited();
+    if (row.id) {
+      const key: CallerKey = {
+        id: row.key_id, type: row.key_type, name: row.key_name, permissions: row.permissions,
+        maxPayoutAmount: row.max_payout_amount, lastUseStale: row.last_use_stale,
+      };
+      const payoutApproval = { required: row.payout_approval_required, aboveAmount: row.payout_approval_above_amount, forKeys: row.payout_approval_for_keys };
+      return { merchant: { id: row.id, name: row.name!, currency: row.currency!, payoutApproval }, key };
+    }
+    if (row.all_failures >= limitPerMinute * GLOBAL_FACTOR) throw limited();
+    await recordFailure(db, [clientAddress, ALL_ADDRESSES]);
+    throw unauthorized();
+  };
+}
+
+export type Authenticate = ReturnType<typeof createAuthenticator>;

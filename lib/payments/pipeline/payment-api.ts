@@ -1,0 +1,183 @@
+import type { Db, Queryable } from '../../db/types';
+import type { Logger } from '../../log';
+import { actions } from '../actions';
+import type { AnyAction, CoreSettings, PlanContext } from './action';
+import { assertPermitted } from './permissions';
+import { createAuthenticator, recordKeyUse } from './authenticate';
+import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER, type ActionName } from '../../contract';
+import { isDatabaseUnavailable } from '../../db/types';
+import { fingerprint, objectIdOf, parseIdempotencyKey, type StoredResult } from './idempotency';
+import { createGroupCommit, type GroupCommit } from './group-commit';
+import { writeAlone } from './write-plan';
+import type { ApiResponse, PaymentCore } from './api-request';
+import { parseCommand } from './parse-command';
+import type { RequestLog } from '../keys/request-log';
+import { nextRequestId } from './request-id';
+
+/** What the core tells its host about each request it answered (metrics); never a key or a body. */
+export interface RequestOutcome {
+  action: string;
+  status: number;
+  /** The error code, for answers that are errors. */
+  code?: string;
+  replayed: boolean;
+  ms: number;
+}
+
+export interface PaymentApiDeps {
+  db: Db;
+  settings: CoreSettings & { authFailuresPerMinute: number; withdrawGroupCommit?: boolean };
+  log: Logger;
+  onRequest?: (outcome: RequestOutcome) => void;
+  /** Where authenticated calls are logged for list_requests (request-log.ts); none: not logged. */
+  requestLog?: RequestLog;
+  /** The size of each group of withdrawals committed together (metrics). */
+  onGroup?: (size: number) => void;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+/**
+ * The payment API as a function from a request to its answer (api-request.ts).
+ * Framework agnostic: the app server of `npm start` and `npm run start:api`
+ * (lib/server/app-server.ts, ahead of Next's router) serves it on node's request
+ * through lib/server/node-http.ts; the console calls it in process.
+ *
+ * Order matters: method, then authentication (a 401 touches nothing else), then
+ * body and command validation (not stored), then the key's permission (a 403
+ * runs nothing), then the action; state-changing actions with a key run through
+ * the idempotency store.
+ */
+export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
+  const { db } = deps;
+  const authenticate = createAuthenticator(db, deps.settings.authFailuresPerMinute);
+  // Concurrent requests of an action that can be written in a group are committed together
+  // (group-commit.ts; withdraw today) unless WITHDRAW_GROUP_COMMIT=false.
+  const groups = new Map<string, GroupCommit<unknown>>();
+  if (deps.settings.withdrawGroupCommit !== false) {
+    for (const action of Object.values(actions) as AnyAction[]) {
+      if (action.group) groups.set(action.name, createGroupCommit(db, action.group, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup }));
+    }
+  }
+  /** A stored answer as its replay gives it back: the action that stored it puts back what it compacted. */
+  const storedAnswer = async (tx: Queryable, merchantId: string, action: string, status: number | null, body: string) => {
+    const expand = status === 200 && Object.hasOwn(actions, action) ? (actions[action as ActionName] as AnyAction).expandStored : undefined;
+    return expand ? expand(tx, merchantId, body) : body;
+  };
+
+  return async function handle(req, meta = {}) {
+    const started = performance.now();
+    // Every answer and every log line of this request carry its id, so a support ticket finds the log.
+    const requestId = nextRequestId();
+    let action = '-';
+    let response: ApiResponse;
+    let code: string | undefined;
+    // Set once the key is known: only authenticated calls are logged.
+    let who: { merchantId: string; keyId: string } | undefined;
+    let idempotencyKey: string | undefined;
+    // From the action's result (never read back out of the answer's text): for the request log.
+    let objectId: string | null = null;
+    let storedCode: string | null = null;
+    try {
+      if (req.method !== 'POST') {
+        throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
+      }
+      const { merchant, key: callerKey } = await authenticate(req.headers.get('authorization'), meta.clientAddress ?? 'unknown');
+      who = { merchantId: merchant.id, keyId: callerKey.id };
+      recordKeyUse(db, callerKey, (err) => deps.log.warn({ err, requestId }, 'last use of a key not recorded'));
+      const body = await readJsonObject(req);
+      const command = parseCommand(body);
+      action = command.name;
+      assertPermitted(callerKey, command);
+      // Links start with it: built only by the actions that hand out a link (checkout sessions).
+      let origin: string | undefined;
+      const planContext: PlanContext = {
+        merchant, key: callerKey, settings: deps.settings,
+        get origin() { return (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url)); },
+        storedAnswer: (tx, name, status, stored) => storedAnswer(tx, merchant.id, name, status, stored),
+      };
+      // Every action in two steps: its plan, decided before the database (a refusal here writes and stores
+      // nothing), then written in a transaction: alone, or in a group when the action can be.
+      const impl = command.action;
+      const plan = impl.prepare(planContext, command.input);
+      if (!command.mutates) {
+        const answer = await impl.write(db, plan);
+        response = json(200, JSON.stringify(answer));
+        objectId = objectIdOf(answer);
+      } else {
+        const key = parseIdempotencyKey(req.headers);
+        idempotencyKey = key;
+        const call = key === undefined ? undefined : {
+          merchantId: merchant.id,
+          key,
+          action: command.name,
+          fingerprint: fingerprint(body),
+          ttlSeconds: deps.settings.idempotencyTtlSeconds,
+          waitSeconds: deps.settings.idempotencyWaitSeconds,
+        };
+        const alone = () => writeAlone(db, impl, plan, call, requestId);
+        const group = groups.get(impl.name);
+        const stored: StoredResult = group ? await group.submit({ plan, call, requestId, alone }) : await alone();
+        response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
+        objectId = stored.objectId;
+        storedCode = stored.errorCode;
+      }
+    } catch (error) {
+      const apiError = toApiError(error, deps.log, action, requestId);
+      code = apiError.code;
+      response = json(apiError.status, JSON.stringify(withRequestId(apiError, requestId)), apiError.headers);
+    }
+    response.headers[REQUEST_ID_HEADER] = requestId;
+    const ms = performance.now() - started;
+    deps.log.debug({ requestId, action, status: response.status, ms: Math.round(ms) }, 'request');
+    const replayed = response.headers[REPLAYED_HEADER] === 'true';
+    deps.onRequest?.({ action, status: response.status, code, replayed, ms });
+    if (who && deps.requestLog) {
+      deps.requestLog.record({
+        id: requestId, merchantId: who.merchantId, keyId: who.keyId, at: new Date(), action, status: response.status, ms,
+        // A refusal inside the idempotent transaction comes back as a stored result with its code, not a throw.
+        errorCode: code ?? storedCode,
+        idempotencyKey: idempotencyKey ?? null, replayed, objectId: response.status === 200 ? objectId : null,
+        clientAddress: meta.clientAddress ?? null,
+      });
+    }
+    return response;
+  };
+}
+
+/** Where links in answers point without PUBLIC_BASE_URL: the request's own origin, from its Host header. */
+function requestOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    throw new ApiError('invalid_request', 'The Host header is not a valid host.', 'host');
+  }
+}
+
+/** The error body with the request's id, so a merchant can quote it to support. */
+export const withRequestId = (error: ApiError, requestId: string) => {
+  const body = error.toBody();
+  body.error.request_id = requestId;
+  return body;
+};
+
+function json(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body };
+}
+
+/**
+ * The one place a failure becomes an error of the table: a database that cannot
+ * be reached is a 503 the client may retry (with the same idempotency key);
+ * anything else unexpected is logged and answered generically.
+ */
+function toApiError(error: unknown, log: Logger, action: string, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ requestId, action, reason: (error as { code?: string })?.code ?? 'connection' }, 'database unavailable');
+    return new ApiError('service_unavailable', 'The service cannot reach its database right now. Retry after a moment with the same idempotency key.', undefined, {
+      'Retry-After': '1',
+    });
+  }
+  log.error({ err: error, requestId, action }, 'unhandled error in payment API');
+  return internalError();
+}

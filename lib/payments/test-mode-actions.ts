@@ -1,0 +1,46 @@
+import { ApiError, PAYOUT_FAILURES } from '../contract';
+import { payInTransaction, paymentRefusal, SUCCEEDING_TEST_CARD } from './checkout/checkout-payment';
+import { credit } from './ledger/ledger';
+import { newId } from './random-id';
+import { CHECKOUT_COLUMNS, checkoutSessionObject, PAYOUT_COLUMNS, payoutObject, type CheckoutSessionRow, type PayoutRow } from './serialize';
+import { settleSet, type DuePayout } from './payouts/settlement';
+import { implement } from './pipeline/action';
+import { getBalance } from './ledger/balance-actions';
+
+/**
+ * Test-mode helpers for end-to-end suites: each goes through the same code as the
+ * real path (the settlement job's settleSet, the hosted page's payment, the
+ * ledger's credit) and refuses what that path would refuse.
+ */
+
+/** simulate_payout: the bank answers now. The payout is locked first, so the job cannot settle it too. */
+export const simulatePayout = implement('simulate_payout', async ({ db, merchant }, input) => {
+  const [due] = await db.query<DuePayout & { status: string }>(
+    `SELECT id, merchant_id, amount, account_number, settle_attempts, status FROM payouts WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
+    [input.id, merchant.id],
+  );
+  if (!due) throw new ApiError('not_found', `No such payout: ${input.id}`, 'id');
+  if (due.status !== 'pending') throw new ApiError('payout_not_pending', `Payout ${input.id} is already ${due.status}.`, 'id');
+  const code = input.failure_code ?? 'rejected_by_bank';
+  await settleSet(db, [due], () =>
+    input.outcome === 'paid' ? { kind: 'paid' } : { kind: 'failed', failureCode: code, failureMessage: PAYOUT_FAILURES[code] },
+  );
+  const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1`, [input.id]);
+  return payoutObject(row!);
+});
+
+/** simulate_checkout_payment: pays an open session of this merchant as the hosted page would. */
+export const simulateCheckoutPayment = implement('simulate_checkout_payment', async ({ db, merchant, origin }, input) => {
+  const [own] = await db.query('SELECT 1 FROM checkout_sessions WHERE id = $1 AND merchant_id = $2', [input.id, merchant.id]);
+  if (!own) throw new ApiError('not_found', `No such checkout session: ${input.id}`, 'id');
+  const outcome = await payInTransaction(db, input.id, input.card_number ?? SUCCEEDING_TEST_CARD, origin);
+  if (!outcome.ok) throw paymentRefusal(outcome);
+  const [row] = await db.query<CheckoutSessionRow>(`SELECT ${CHECKOUT_COLUMNS} FROM checkout_sessions WHERE id = $1`, [input.id]);
+  return checkoutSessionObject(row!, origin);
+});
+
+/** create_test_topup: money in, with a ledger entry of its own kind; answers the balance after it. */
+export const createTestTopup = implement('create_test_topup', async (ctx, input) => {
+  await credit(ctx.db, ctx.merchant.id, input.amount, 'topup', newId('tu'));
+  return getBalance.write(ctx.db, getBalance.prepare(ctx, { action: 'get_balance' }));
+});

@@ -1,0 +1,22 @@
+import { ApiError } from '../../contract';
+import { EVENT_COLUMNS, eventObject, type EventRow } from '../serialize';
+import { implement } from '../pipeline/action';
+import { listPage } from '../list-page';
+
+export const listEvents = implement('list_events', async ({ db, merchant }, input) => {
+  const page = await listPage<EventRow>(db, {
+    table: 'events',
+    columns: EVENT_COLUMNS,
+    merchantId: merchant.id,
+    limit: input.limit,
+    startingAfter: input.starting_after,
+    where: { type: input.type, object_id: input.object_id },
+  });
+  return { ...page, data: page.data.map(eventObject) };
+});
+
+export const getEvent = implement('get_event', async ({ db, merchant }, input) => {
+  const [row] = await db.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1 AND merchant_id = $2`, [input.id, merchant.id]);
+  if (!row) throw new ApiError('not_found', `No such event: ${input.id}`, 'id');
+  return eventObject(row);
+});

@@ -1,0 +1,119 @@
+// The API runtime: one of the two composition roots (the other is console-context.ts). Built by the
+// start scripts only; nothing under lib/ imports this folder (.dependency-cruiser.cjs, "roots-stay-on-top").
+import type { Env } from '../../lib/config/env';
+import type { Db } from '../../lib/db/types';
+import type { Logger } from '../../lib/log';
+import { seedDemoMerchant } from '../../lib/payments/keys/merchants';
+import type { PaymentCore } from '../../lib/payments/pipeline/api-request';
+import { createPaymentCore } from '../../lib/payments/pipeline/payment-api';
+import { createSecretBox } from '../../lib/payments/webhooks/secret-box';
+import { startWebhookDelivery } from '../../lib/payments/webhooks/delivery-worker';
+import { createRequestLog } from '../../lib/payments/keys/request-log';
+import { startBackgroundJobs } from '../../lib/server/background-jobs';
+import { createHostedCheckout, type HostedCheckout } from '../../lib/server/hosted-checkout';
+import { resolveSealingKeys } from '../../lib/server/sealing-keys';
+import { listeningOrigin } from '../../lib/server/allowed-host';
+import { createMetrics, type Metrics } from '../../lib/server/metrics';
+import { openProcessDb } from './open-process-db';
+
+export interface ApiRuntime {
+  /** The payment database. */
+  db: Db;
+  /** The payment core: served on node:http by the app server, and handed in process to the console. */
+  core: PaymentCore;
+  /** The hosted checkout page's data (app/(hosted)): the provider's page, where the API runs. */
+  hostedCheckout: HostedCheckout;
+  log: Logger;
+  metrics: Metrics;
+  settings: Env;
+  stop(): Promise<void>;
+}
+
+/**
+ * The payment side of a process: the payment database (opened and migrated), the demo merchant
+ * on first start, the core, its background jobs and webhook delivery, and the metrics. The caller
+ * has checked the settings (checkBeforeOpening) first: a refused start writes nothing.
+ */
+export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRuntime> {
+  const secretBox = createSecretBox(resolveSealingKeys(settings));
+  const db = await openProcessDb(settings, settings.DATABASE_URL);
+  const demo = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
+  if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
+
+  const metrics = createMetrics(db);
+  // API requests in flight: webhook deliveries yield to them while the process is saturated.
+  let apiInFlight = 0;
+  // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
+  const publicBaseUrl = settings.PUBLIC_BASE_URL?.replace(/\/+$/, '');
+  // Retention 0 keeps no request log at all (and is how the bench measures what the log costs).
+  const requestLog = settings.REQUEST_LOG_RETENTION_DAYS > 0 ? createRequestLog(db, log) : undefined;
+  const handle = createPaymentCore({
+    db,
+    log,
+    requestLog,
+    onRequest: metrics.observe,
+    onGroup: metrics.observeGroup,
+    settings: {
+      withdrawGroupCommit: settings.WITHDRAW_GROUP_COMMIT,
+      idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
+      idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
+      settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
+      payoutApprovalExpirySeconds: settings.PAYOUT_APPROVAL_EXPIRY_SECONDS,
+      authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
+      publicBaseUrl,
+      secretBox,
+    },
+  });
+  const core: PaymentCore = async (req, meta) => {
+    apiInFlight++;
+    try {
+      return await handle(req, meta);
+    } finally {
+      apiInFlight--;
+    }
+  };
+  const jobs = startBackgroundJobs(db, log, {
+    idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
+    observe: metrics.observeJob,
+    eventRetentionDays: settings.EVENT_RETENTION_DAYS,
+    requestLogRetentionDays: settings.REQUEST_LOG_RETENTION_DAYS,
+    // Links in events written by a job (no request to take an origin from).
+    publicOrigin: publicBaseUrl ?? listeningOrigin(settings),
+  });
+  const webhooks = startWebhookDelivery(db, log, {
+    box: secretBox,
+    timeoutMs: settings.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    retryDelaysSeconds: settings.WEBHOOK_RETRY_DELAYS_SECONDS,
+    allowPrivateNetworks: settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    concurrency: settings.WEBHOOK_CONCURRENCY,
+    onAttempt: metrics.observeWebhook,
+    apiInFlight: () => apiInFlight,
+  });
+  log.info({ database: db.kind }, 'payment runtime ready');
+  return {
+    db,
+    core,
+    hostedCheckout: createHostedCheckout(db, publicBaseUrl),
+    log,
+    metrics,
+    settings,
+    async stop() {
+      await Promise.all([jobs.stop(), webhooks.stop(), requestLog?.stop()]);
+      await db.close();
+    },
+  };
+}
+
+/** Printed once, on the first start of an empty database, straight to the terminal (never the log). */
+function announceDemoMerchant(name: string, available: number, currency: string, key: string) {
+  process.stdout.write(
+    [
+      '',
+      `  Demo merchant "${name}" created with ${available.toLocaleString('en-US')} ${currency}.`,
+      `  Its secret key (shown only now; sign in to the console with it):`,
+      '',
+      `    ${key}`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
