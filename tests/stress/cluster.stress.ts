@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusterBinariesMissing, freePortBlock } from '@/ops/cluster/layout';
+import { probe } from '@/ops/cluster/sql';
 import { ROOT } from '../helpers/server-process';
 
 const missing = clusterBinariesMissing();
@@ -24,17 +24,6 @@ function processesUnder(dir: string): string[] {
       return [];
     }
   });
-}
-
-async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000, query_timeout: 5000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 describe.skipIf(missing.length > 0)('local replicated cluster (Patroni, etcd, HAProxy)', () => {
@@ -66,7 +55,7 @@ describe.skipIf(missing.length > 0)('local replicated cluster (Patroni, etcd, HA
       expect(n.data_dir.startsWith(dir)).toBe(true);
       expect((await fetch(n.api + '/health')).status).toBe(200);
     }
-    const [row] = await query<{ ro: boolean }>(printed.database_url, 'SELECT pg_is_in_recovery() AS ro');
+    const [row] = await probe<{ ro: boolean }>(printed.database_url, 'SELECT pg_is_in_recovery() AS ro');
     expect(row!.ro).toBe(false);
     // etcd, three Patroni, three postmasters (and their children), HAProxy.
     const before = processesUnder(dir);
