@@ -41,7 +41,7 @@ async function cli(script: 'backup' | 'restore', dataDir: string, ...args: strin
 function snapshot(dir: string): string[] {
   if (!fs.existsSync(dir)) return ['(missing)'];
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => {
-    const full = path.join(e.parentPath ?? e.path, e.name);
+    const full = path.join(e.parentPath, e.name);
     const st = fs.statSync(full);
     return `${path.relative(dir, full)} ${st.size} ${(st.mode & 0o777).toString(8)}`;
   }).sort();
