@@ -71,8 +71,11 @@ export function patroniConfig(layout: Layout, node: NodeLayout, settings: Cluste
         password_encryption: 'scram-sha-256',
         ...(settings.archive ? { archive_command: backrest(node, 'archive-push %p') } : {}),
       },
-      // A replica fetches from the repository what the primary no longer keeps.
-      ...(settings.archive ? { recovery_conf: { restore_command: backrest(node, 'archive-get %f "%p"') } } : {}),
+      // No restore_command: a replica catches up by streaming only (replication slots and wal_keep_size
+      // keep what it needs). Fetching from the archive, a standby can replay a segment the lost primary
+      // archived past the failover's fork point before it learns of the new timeline, and then it can
+      // never follow the new primary (seen in the failover drill; docs/operations.md). The archive is
+      // for restores, never for catch-up.
     },
     tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
   };

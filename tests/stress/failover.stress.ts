@@ -54,11 +54,14 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
   let cluster: LocalCluster | undefined;
   let d: Deployment | undefined;
   let receiver: WebhookReceiver | undefined;
+  let passed = false;
   afterAll(async () => {
     await d?.close();
     await receiver?.close();
     await cluster?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    // A failed drill leaves the cluster's folder (logs, data) to read.
+    if (passed) fs.rmSync(tmp, { recursive: true, force: true });
+    else console.error(`failover drill: the cluster's folder is kept in ${tmp}`);
   });
 
   it(`${FAILOVERS} failovers: nothing acknowledged lost or doubled, money exact, events delivered, 503 not 500`, async () => {
@@ -155,7 +158,9 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
 
       // The lost machine comes back: Patroni rewinds it and it rejoins as a standby.
       await cluster.revive(lost.name);
-      await cluster.waitHealthy({ timeoutMs: 120_000 });
+      await cluster.waitHealthy({ timeoutMs: 120_000 }).catch((error) => {
+        throw new Error(`${lost.name} did not rejoin: ${(error as Error).message}\n${cluster!.logTail(40)}`);
+      });
     }
     await sleep(1_000);
     stopLoad = true;
@@ -223,5 +228,6 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
     });
     // The RTO target is judged on the full size (npm run test:stress); the quick size records it.
     if (SIZE === 'full') expect(median(rtos)).toBeLessThanOrEqual(15_000);
+    passed = true;
   }, 900_000);
 });
