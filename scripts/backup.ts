@@ -1,13 +1,11 @@
 // npm run backup -- FILE: a copy of the embedded database, as of one instant, into FILE (docs/backup.md).
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ADMIN_BACKUP_PATH, readAdminAccess } from '../lib/admin/admin-endpoint';
 import { BackupError, createBackup, hasEmbeddedDatabase, readBackup, writeFileAtomically } from '../lib/admin/backup';
-import { UsageError } from '../lib/admin/merchant-commands';
-import { ConfigError, env } from '../lib/config/env';
 import { errorBodySchema } from '../lib/contract';
 import { DataDirLockedError } from '../lib/db/dir-lock';
 import { openPgliteDb } from '../lib/db/pglite-db';
+import { runBackupCommand } from './backup-command';
 
 const USAGE = `Usage: npm run backup -- FILE
 
@@ -17,16 +15,13 @@ or not a server runs: a running server holds the folder and takes the copy itsel
 machine only, with the token it keeps there). FILE is replaced whole or not at all, mode 0600.
 Restore with: npm run restore -- FILE (into an empty DATA_DIR).`;
 
-async function main() {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { help: { type: 'boolean', short: 'h', default: false } } });
-  if (values.help) return void process.stdout.write(`${USAGE}\n`);
-  if (positionals.length !== 1) throw new UsageError('name one backup file');
-  const file = path.resolve(positionals[0]!);
-  const settings = env();
-  if (settings.DATABASE_URL) {
-    throw new BackupError('DATABASE_URL is set: back up PostgreSQL with its own tools (pg_dump, or your provider\'s backups; see docs/operations.md). npm run backup copies the embedded database.');
-  }
-  const dir = path.resolve(settings.DATA_DIR);
+runBackupCommand({
+  usage: USAGE,
+  withDatabaseUrl: 'DATABASE_URL is set: back up PostgreSQL with its own tools (pgBackRest, or your provider\'s backups; see docs/operations.md). npm run backup copies the embedded database.',
+  run: backUp,
+});
+
+async function backUp(file: string, dir: string) {
   if (!hasEmbeddedDatabase(dir)) throw new BackupError(`There is no embedded database in ${dir} (DATA_DIR): nothing to back up.`);
   const { bytes, via } = await take(dir);
   // The whole file is checked before it is written, as a restore will check it.
@@ -77,9 +72,3 @@ function safeJson(text: string): unknown {
     return undefined;
   }
 }
-
-main().catch((error) => {
-  const known = error instanceof UsageError || error instanceof BackupError || error instanceof ConfigError || error instanceof DataDirLockedError;
-  process.stderr.write(`${known ? error.message : error?.stack ?? error}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
-  process.exit(error instanceof UsageError ? 2 : 1);
-});
