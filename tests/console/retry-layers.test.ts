@@ -4,36 +4,27 @@
 // The browser's layer is react-query's own MutationObserver with the console's policy (retry-policy.ts);
 // the route between the two is modelled by what it does with an UpstreamError (its status and code).
 import { MutationObserver, QueryClient } from '@tanstack/react-query';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConsoleRequestError } from '@/lib/client/console-fetch';
 import { MAX_ATTEMPTS, retryWrite, stillTrying, writeRetryDelay } from '@/lib/client/retry-policy';
-import type { Db } from '@/lib/db/types';
 import { merchantApi } from '@/lib/upstream/merchant-api';
 import { createPaymentClient } from '@/lib/upstream/payment-client';
 import { UpstreamError } from '@/lib/upstream/upstream-error';
-import { startTestApi, type TestApi } from '../helpers/api-server';
+import { useTestApi } from '../helpers/api-server';
 import { pgliteBackend } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
 import { startFaultProxy, type Fault } from './fault-proxy';
 
-let db: Db;
-let api: TestApi;
-beforeAll(async () => {
-  db = await pgliteBackend.open();
-  api = await startTestApi(db);
-});
-afterAll(async () => {
-  await api.close();
-  await db.close();
-});
+// The real API on node:http over a fresh embedded database, for the whole file.
+const testApi = useTestApi(pgliteBackend);
 
 // Long enough that a busy machine never cuts an attempt the API answers: the faults here drop connections, they do not hang.
 const UPSTREAM_TIMEOUT_MS = 5_000;
 
 /** One click on "Send payout": the browser's layer over the route's one upstream attempt, through a faulty network. */
 async function click(amount: number, faults: Fault[], fallback?: Fault) {
-  const proxy = await startFaultProxy(api.url, faults, { fallback, hangMs: 1_000 });
-  const merchant = merchantApi(createPaymentClient({ baseUrl: proxy.url, timeoutMs: UPSTREAM_TIMEOUT_MS }), api.merchant.secretKey);
+  const proxy = await startFaultProxy(testApi().url, faults, { fallback, hangMs: 1_000 });
+  const merchant = merchantApi(createPaymentClient({ baseUrl: proxy.url, timeoutMs: UPSTREAM_TIMEOUT_MS }), testApi().merchant.secretKey);
   const observer = new MutationObserver(new QueryClient(), {
     mutationFn: (vars: { idempotency_key: string }) =>
       merchant.withdraw({ amount, bank_code: 'BCA', account_number: '1234567890' }, vars.idempotency_key).catch((error) => {
@@ -58,7 +49,7 @@ async function click(amount: number, faults: Fault[], fallback?: Fault) {
 }
 
 const payoutsOf = async (amount: number) =>
-  (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payouts WHERE merchant_id = $1 AND amount = $2', [api.merchant.id, amount]))[0]!.n;
+  (await testApi().db.query<{ n: number }>('SELECT count(*)::int AS n FROM payouts WHERE merchant_id = $1 AND amount = $2', [testApi().merchant.id, amount]))[0]!.n;
 
 describe('one retry layer for a write', () => {
   it('two lost answers: three upstream attempts under one key, one payout, the page says attempt 2 then 3 of 4', async () => {
@@ -80,7 +71,7 @@ describe('one retry layer for a write', () => {
     // 1 s + 2 s + 4 s between attempts, and each attempt bounded by the upstream timeout.
     expect(ms).toBeGreaterThanOrEqual(7_000);
     expect(ms).toBeLessThan(7_000 + MAX_ATTEMPTS * UPSTREAM_TIMEOUT_MS + 5_000);
-    const ledger = await ledgerCheck(db, api.merchant.id);
+    const ledger = await ledgerCheck(testApi().db, testApi().merchant.id);
     expect(ledger.available).toBe(ledger.ledger);
   });
 
