@@ -38,6 +38,7 @@ import {
   webhookEndpointWithSecretSchema,
   webhookUrlField,
 } from './webhooks';
+import { accountSettingsSchema, updateAccountSettingsFields } from './account-settings';
 import { refundFields, refundListFields, refundListSchema, refundSchema, simulateRefundFields } from './refunds';
 
 /**
@@ -407,6 +408,22 @@ export const ACTIONS = {
     mutates: false,
     permission: 'payouts:write',
     summary: "Looks up the account's holder name at the bank before a payout (test mode: 4000000001 is invalid); the result is reused for 24 hours.",
+  }),
+  // The merchant's settings (docs/api.md, "Account settings").
+  get_account_settings: define({
+    request: command('get_account_settings', {}),
+    response: accountSettingsSchema,
+    mutates: false,
+    permission: 'balance:read',
+    summary: 'The time zone the merchant\'s periods are read in (statements, summaries, the console) and its low-balance threshold.',
+  }),
+  update_account_settings: define({
+    request: command('update_account_settings', updateAccountSettingsFields),
+    response: accountSettingsSchema,
+    mutates: true,
+    permission: 'secret_key',
+    summary:
+      'Changes the time zone (an IANA name; Asia/Jakarta by default) and the low-balance threshold (an integer, or null for none); fields not given keep their value.',
   }),
 } as const satisfies Record<string, ActionContract>;
 

@@ -18,3 +18,4 @@ export * from './webhooks';
 export * from './balance-transactions';
 export * from './refunds';
 export * from './payout-approvals';
+export * from './account-settings';

@@ -25,6 +25,7 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
 } from './webhooks/endpoint-actions';
+import { getAccountSettings, updateAccountSettings } from './account/settings-actions';
 import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds/refund-actions';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
@@ -74,4 +75,6 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   approve_payouts: approvePayoutsAction,
   reject_payouts: rejectPayoutsAction,
   validate_bank_account: validateBankAccount,
+  get_account_settings: getAccountSettings,
+  update_account_settings: updateAccountSettings,
 };

@@ -69,6 +69,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       get_payout_approval_policy: {}, update_payout_approval_policy: { required: false },
       approve_payouts: { ids: [toApprove.id] }, reject_payouts: { ids: [toReject.id], reason: 'Not ours' },
       validate_bank_account: { bank_code: 'BCA', account_number: '1234567890' },
+      get_account_settings: {}, update_account_settings: { time_zone: 'Asia/Jakarta' },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);

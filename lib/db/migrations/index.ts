@@ -13,6 +13,7 @@ import { readIndexes, replacedIndexes } from './012-read-indexes';
 import { sql as batchCounts } from './013-batch-counts';
 import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
+import { sql as accountSettings } from './040-account-settings';
 
 import type { Migration } from './migration';
 
@@ -39,4 +40,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 13, name: 'batch-counts', sql: batchCounts },
   { version: 20, name: 'payout-approvals', sql: payoutApprovals },
   { version: 30, name: 'refunds', sql: refunds },
+  { version: 40, name: 'account-settings', sql: accountSettings },
 ];

@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
 import { credit } from '../ledger/ledger';
 import { newId } from '../random-id';
@@ -7,6 +8,8 @@ export interface Merchant {
   id: string;
   name: string;
   currency: string;
+  /** The IANA zone its periods are read in (update_account_settings; Asia/Jakarta by default). */
+  timeZone: string;
   /** Which of its payouts wait for approval (read with the key; absent: none do). */
   payoutApproval?: ApprovalPolicy;
 }
@@ -42,7 +45,7 @@ async function insertMerchant(
   if (!Number.isSafeInteger(input.openingBalance) || input.openingBalance < 0) {
     throw new RangeError('opening balance must be a non-negative integer');
   }
-  const merchant: Merchant = { id: newId('acct'), name: input.name, currency: input.currency ?? 'IDR' };
+  const merchant: Merchant = { id: newId('acct'), name: input.name, currency: input.currency ?? 'IDR', timeZone: DEFAULT_TIME_ZONE };
   const secretKey = input.secretKey ?? generateSecretKey();
   await tx.query('INSERT INTO merchants (id, name, currency) VALUES ($1, $2, $3)', [merchant.id, merchant.name, merchant.currency]);
   await insertKey(tx, merchant.id, secretKey);
@@ -60,7 +63,7 @@ async function insertKey(tx: Queryable, merchantId: string, secretKey: string) {
 /** Finds the merchant whose active key hashes to this; undefined for unknown, revoked or expired keys. */
 export async function merchantForKey(db: Queryable, secretKey: string): Promise<Merchant | undefined> {
   const [row] = await db.query<Merchant>(
-    `SELECT m.id, m.name, m.currency FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+    `SELECT m.id, m.name, m.currency, m.time_zone AS "timeZone" FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
      WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
     [hashSecretKey(secretKey)],
   );
@@ -75,7 +78,7 @@ export interface MerchantSummary extends Merchant {
 
 export async function listMerchants(db: Queryable): Promise<MerchantSummary[]> {
   const rows = await db.query<Merchant & { available: number; hints: string[] | null; created_at: Date }>(
-    `SELECT m.id, m.name, m.currency, b.available, m.created_at,
+    `SELECT m.id, m.name, m.currency, m.time_zone AS "timeZone", b.available, m.created_at,
             array_agg(k.hint ORDER BY k.created_at) FILTER (WHERE k.revoked_at IS NULL) AS hints
      FROM merchants m JOIN balances b ON b.merchant_id = m.id LEFT JOIN api_keys k ON k.merchant_id = m.id
      GROUP BY m.id, b.available ORDER BY m.created_at, m.id`,

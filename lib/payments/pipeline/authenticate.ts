@@ -29,7 +29,7 @@ export interface CallerKey {
  * minute's failures of the address and of all addresses (`$3`). One statement for
  * every request that authenticates at once (createAuthenticator).
  */
-export const AUTH_SQL = prepared(`SELECT m.id, m.name, m.currency, k.id AS key_id, k.type AS key_type, k.name AS key_name,
+export const AUTH_SQL = prepared(`SELECT m.id, m.name, m.currency, m.time_zone, k.id AS key_id, k.type AS key_type, k.name AS key_name,
          k.permissions, k.max_payout_amount,
          m.payout_approval_required, m.payout_approval_above_amount, m.payout_approval_for_keys,
          (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale,
@@ -40,7 +40,8 @@ export const AUTH_SQL = prepared(`SELECT m.id, m.name, m.currency, k.id AS key_i
   LEFT JOIN merchants m ON m.id = k.merchant_id
   ORDER BY r.ord`);
 
-interface AuthRow extends Partial<Merchant> {
+interface AuthRow extends Partial<Omit<Merchant, 'timeZone'>> {
+  time_zone: string;
   key_id: string;
   key_type: CallerKey['type'];
   key_name: string | null;
@@ -110,7 +111,7 @@ export function createAuthenticator(db: Queryable, limitPerMinute: number) {
         maxPayoutAmount: row.max_payout_amount, lastUseStale: row.last_use_stale,
       };
       const payoutApproval = { required: row.payout_approval_required, aboveAmount: row.payout_approval_above_amount, forKeys: row.payout_approval_for_keys };
-      return { merchant: { id: row.id, name: row.name!, currency: row.currency!, payoutApproval }, key };
+      return { merchant: { id: row.id, name: row.name!, currency: row.currency!, timeZone: row.time_zone, payoutApproval }, key };
     }
     if (row.all_failures >= limitPerMinute * GLOBAL_FACTOR) throw limited();
     await recordFailure(db, [clientAddress, ALL_ADDRESSES]);
