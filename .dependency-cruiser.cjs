@@ -29,7 +29,13 @@ module.exports = {
       comment: 'lib/payments imports nothing from Next, React, the console, the session or the upstream client.',
       severity: 'error',
       from: { path: '^lib/payments/' },
-      to: { path: ['^node_modules/(next|react|react-dom|server-only|iron-session|@tanstack)/', '^(app|components|pages)/', '^lib/(console|upstream|session|client)/'] },
+      to: {
+        path: [
+          '^node_modules/(next|react|react-dom|server-only|iron-session|@tanstack)/',
+          '^(app|components|pages)/',
+          '^lib/(console|upstream|session|client)/',
+        ],
+      },
     },
     {
       name: 'data-layer-below-core',
@@ -81,7 +87,7 @@ module.exports = {
     },
     {
       name: 'hosted-checkout-knows-no-console-session',
-      comment: 'The hosted checkout page is the provider\'s, for a customer: no merchant key, no console session, no payment client.',
+      comment: "The hosted checkout page is the provider's, for a customer: no merchant key, no console session, no payment client.",
       severity: 'error',
       from: { path: '^app/\\(hosted\\)/' },
       to: { path: '^lib/(session|upstream)/' },
@@ -109,7 +115,8 @@ module.exports = {
     },
     {
       name: 'app-does-not-depend-on-deployment-tooling',
-      comment: 'ops/ starts clusters for operators and tests (ops/cluster); the app, its libraries and scripts other than the CLI never import it.',
+      comment:
+        'ops/ starts clusters for operators and tests (ops/cluster); the app, its libraries and scripts other than the CLI never import it.',
       severity: 'error',
       from: { path: '^(app|lib|components|packages)/' },
       to: { path: '^ops/' },

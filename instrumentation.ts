@@ -7,7 +7,8 @@ export async function register() {
     const { consoleWired } = await import('./lib/session/console-wiring');
     const { sessionSecrets } = await import('./lib/session/session-secrets');
     try {
-      if (!consoleWired()) throw new Error('Start it with `npm start` or `npm run dev` (scripts/start.ts), which wires the console and the payment API.');
+      if (!consoleWired())
+        throw new Error('Start it with `npm start` or `npm run dev` (scripts/start.ts), which wires the console and the payment API.');
       sessionSecrets();
     } catch (error) {
       process.stderr.write(`\nThe payment app could not start:\n${(error as Error)?.message ?? error}\n\n`);

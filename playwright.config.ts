@@ -47,8 +47,24 @@ const chromium = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? '/usr/bin/chromiu
  * and its own checks (split.spec.ts). Layout, axe, keyboard and the other views run once, in process:
  * a page's markup, styles and focus order are the same wherever its data comes from.
  */
-const SPLIT_SPECS = ['split', 'session', 'keys', 'balance', 'payouts', 'payout-views', 'payout-batches', 'approvals', 'refunds', 'restricted-keys', 'webhooks', 'checkout'];
-const ALL_SPECS = fs.readdirSync(path.join(__dirname, 'tests/e2e')).filter((f) => f.endsWith('.spec.ts')).map((f) => f.slice(0, -'.spec.ts'.length));
+const SPLIT_SPECS = [
+  'split',
+  'session',
+  'keys',
+  'balance',
+  'payouts',
+  'payout-views',
+  'payout-batches',
+  'approvals',
+  'refunds',
+  'restricted-keys',
+  'webhooks',
+  'checkout',
+];
+const ALL_SPECS = fs
+  .readdirSync(path.join(__dirname, 'tests/e2e'))
+  .filter((f) => f.endsWith('.spec.ts'))
+  .map((f) => f.slice(0, -'.spec.ts'.length));
 const RUN = E2E_SPLIT ? SPLIT_SPECS : ALL_SPECS.filter((name) => name !== 'split');
 const files = (names: string[]) => names.map((name) => `**/${name}.spec.ts`);
 
@@ -69,7 +85,15 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: {
       executablePath: fs.existsSync(chromium) ? chromium : undefined,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     },
   },
   testMatch: files(RUN),

@@ -17,7 +17,11 @@ export function busyMerchantReport(busy: BusyMerchantFigures): string[] {
     const limitTarget = c === '64' ? 1.0 : 0.5;
     const targets = [`${pct(limitTarget)} of the limit: ${verdict(o.ofLimit >= limitTarget)}`];
     if (c === '64') {
-      targets.push(`3× not grouped: ${verdict(o.onOverOff >= 3)}`, `p99 no worse: ${verdict(o.on.p99 <= o.off.p99)}`, `CPU halved: ${verdict(total(o.on) <= total(o.off) / 2)}`);
+      targets.push(
+        `3× not grouped: ${verdict(o.onOverOff >= 3)}`,
+        `p99 no worse: ${verdict(o.on.p99 <= o.off.p99)}`,
+        `CPU halved: ${verdict(total(o.on) <= total(o.off) / 2)}`,
+      );
     }
     lines.push(`| hot-row limit | ${c} | ${busy.hotRowLimit[c]} |  |  | 100% |  |  |  |  |  |  |`);
     lines.push(
@@ -29,7 +33,9 @@ export function busyMerchantReport(busy: BusyMerchantFigures): string[] {
     `| 64 merchants | 64 | ${m.on.rps} | ${m.off.rps} | ${m.onOverOff}× |  | ${m.on.p50} / ${m.on.p99} | ${m.off.p50} / ${m.off.p99} | ${cpu(m.on)} | ${cpu(m.off)} | ${m.on.groupSize} | 2.5× not grouped: ${verdict(m.onOverOff >= 2.5)} |`,
   );
   const one = busy.oneClient;
-  lines.push(`| one client, p50 (µs timing) | 1 |  |  |  |  | ${one.onP50} ms | ${one.offP50} ms |  |  |  | within 1 ms: ${verdict(one.onP50 - one.offP50 <= 1)} |`);
+  lines.push(
+    `| one client, p50 (µs timing) | 1 |  |  |  |  | ${one.onP50} ms | ${one.offP50} ms |  |  |  | within 1 ms: ${verdict(one.onP50 - one.offP50 <= 1)} |`,
+  );
   lines.push(
     `| 10,000 payouts in batches of 1,000 | 1 | ${busy.batch.ms} ms in all |  |  |  |  |  |  |  | 5,000 ms: ${verdict(busy.batch.ms <= 5000)}; invariant ${busy.batch.invariantExact ? 'exact' : 'BROKEN'} |`,
   );

@@ -38,8 +38,11 @@ async function hotRowLimit(databaseUrl: string, merchantId: string, clients: num
 }
 
 const withdrawDrive = (key: string): Drive => ({
-  path: API_PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-  body: { action: 'withdraw', ...PAYOUT }, uniqueKey: 'header',
+  path: API_PATH,
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+  body: { action: 'withdraw', ...PAYOUT },
+  uniqueKey: 'header',
 });
 
 /** A server with group commit on or off, on a schema of its own, its backends named so that their CPU can be read. */
@@ -63,7 +66,9 @@ async function startSide(baseUrl: string, grouping: boolean, distDir: string): P
   // 12 connections serve 64 HTTP clients (the server is CPU-bound long before; a group needs one), and
   // two servers leave room under PostgreSQL's default 100 connections for the 64 of the hot-row limit.
   const server = await new ServerProcess({
-    kind: 'next', databaseUrl: url.toString(), distDir,
+    kind: 'next',
+    databaseUrl: url.toString(),
+    distDir,
     env: { LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '12', WITHDRAW_GROUP_COMMIT: String(grouping), METRICS_TOKEN },
   }).start();
   return { grouping, server, db, one, many, cpu: await cpuReader(baseUrl, appName) };
@@ -86,7 +91,8 @@ const METRICS_TOKEN = randomUUID();
 /** The sum and count of payments_withdraw_group_size, from the server's /metrics. */
 async function groupSizes(server: ServerProcess): Promise<{ sum: number; count: number }> {
   const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-  const read = (name: string) => Number(new RegExp(`^payments_withdraw_group_size_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  const read = (name: string) =>
+    Number(new RegExp(`^payments_withdraw_group_size_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return { sum: read('sum'), count: read('count') };
 }
 
@@ -96,15 +102,20 @@ async function withdrawals(side: Side, keys: string[], connections: number, seco
   const groupsBefore = await groupSizes(side.server);
   const before = await side.cpu.read(side.server.pid!);
   const r = await drive(side.server.url, withdrawDrive(keys[0]!), connections, seconds, (req) => ({
-    ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}`, 'x-service-idempotency': randomUUID() },
+    ...req,
+    headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}`, 'x-service-idempotency': randomUUID() },
   }));
   const spent = cpuSpent(before, await side.cpu.read(side.server.pid!));
   const groupsAfter = await groupSizes(side.server);
   const groups = groupsAfter.count - groupsBefore.count;
   const answered = Math.max(1, r.requests.total);
   return {
-    rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors,
-    serverCpuMs: spent.serverMs / answered, databaseCpuMs: spent.databaseMs / answered,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx + r.errors,
+    serverCpuMs: spent.serverMs / answered,
+    databaseCpuMs: spent.databaseMs / answered,
     groupSize: groups > 0 ? (groupsAfter.sum - groupsBefore.sum) / groups : 1,
   };
 }
@@ -113,7 +124,11 @@ async function withdrawals(side: Side, keys: string[], connections: number, seco
 async function tenThousandInBatches(url: string, key: string): Promise<number> {
   const t = performance.now();
   for (let b = 0; b < 10; b++) {
-    const payouts = Array.from({ length: 1000 }, (_, i) => ({ ...PAYOUT, account_number: String(1_000_000_000 + b * 1000 + i), reference: `run-${b}-${i}` }));
+    const payouts = Array.from({ length: 1000 }, (_, i) => ({
+      ...PAYOUT,
+      account_number: String(1_000_000_000 + b * 1000 + i),
+      reference: `run-${b}-${i}`,
+    }));
     const res = await fetch(url + API_PATH, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-service-idempotency': randomUUID() },
@@ -145,7 +160,9 @@ export interface BusyMerchantFigures {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const medianFigures = (fs: LoadFigures[]): LoadFigures => ({
-  rps: Math.round(median(fs.map((f) => f.rps))), p50: median(fs.map((f) => f.p50)), p99: median(fs.map((f) => f.p99)),
+  rps: Math.round(median(fs.map((f) => f.rps))),
+  p50: median(fs.map((f) => f.p50)),
+  p99: median(fs.map((f) => f.p99)),
   non2xx: fs.reduce((n, f) => n + f.non2xx, 0),
   serverCpuMs: Math.round(median(fs.map((f) => f.serverCpuMs)) * 1000) / 1000,
   databaseCpuMs: Math.round(median(fs.map((f) => f.databaseCpuMs)) * 1000) / 1000,
@@ -173,21 +190,42 @@ export async function busyMerchant(databaseUrl: string, distDir: string, seconds
     for (let round = 0; round < rounds; round++) {
       for (const clients of [8, 64]) {
         const l = await hotRowLimit(hot.url, hot.merchant.id, clients, seconds);
-        const w = { on: await withdrawals(on, [on.one.secretKey], clients, seconds), off: await withdrawals(off, [off.one.secretKey], clients, seconds) };
+        const w = {
+          on: await withdrawals(on, [on.one.secretKey], clients, seconds),
+          off: await withdrawals(off, [off.one.secretKey], clients, seconds),
+        };
         const c = single[clients]!;
         limit[clients]!.push(l);
         c.on.push(w.on);
         c.off.push(w.off);
         c.ratio.push(w.on.rps / w.off.rps);
         c.ofLimit.push(w.on.rps / l);
-        process.stdout.write(`  busy merchant round ${round + 1}: ${clients} clients, hot-row limit ${Math.round(l)}/s, one merchant ${Math.round(w.on.rps)}/s grouped, ${Math.round(w.off.rps)}/s not\n`);
+        process.stdout.write(
+          `  busy merchant round ${round + 1}: ${clients} clients, hot-row limit ${Math.round(l)}/s, one merchant ${Math.round(w.on.rps)}/s grouped, ${Math.round(w.off.rps)}/s not\n`,
+        );
       }
-      const m = { on: await withdrawals(on, on.many.map((x) => x.secretKey), 64, seconds), off: await withdrawals(off, off.many.map((x) => x.secretKey), 64, seconds) };
+      const m = {
+        on: await withdrawals(
+          on,
+          on.many.map((x) => x.secretKey),
+          64,
+          seconds,
+        ),
+        off: await withdrawals(
+          off,
+          off.many.map((x) => x.secretKey),
+          64,
+          seconds,
+        ),
+      };
       spread.on.push(m.on);
       spread.off.push(m.off);
       spread.ratio.push(m.on.rps / m.off.rps);
-      for (const s of sides) oneClient[s.grouping ? 'on' : 'off'].push(await sequentialP50(s.server.url, withdrawDrive(s.one.secretKey), Math.min(seconds, 3)));
-      process.stdout.write(`  busy merchant round ${round + 1}: 64 merchants ${Math.round(m.on.rps)}/s grouped, ${Math.round(m.off.rps)}/s not; one client p50 ${r2(oneClient.on.at(-1)!)} / ${r2(oneClient.off.at(-1)!)} ms\n`);
+      for (const s of sides)
+        oneClient[s.grouping ? 'on' : 'off'].push(await sequentialP50(s.server.url, withdrawDrive(s.one.secretKey), Math.min(seconds, 3)));
+      process.stdout.write(
+        `  busy merchant round ${round + 1}: 64 merchants ${Math.round(m.on.rps)}/s grouped, ${Math.round(m.off.rps)}/s not; one client p50 ${r2(oneClient.on.at(-1)!)} / ${r2(oneClient.off.at(-1)!)} ms\n`,
+      );
     }
     const batcher = await createMerchant(on.db, { name: 'Payroll', openingBalance: BIG });
     const ms = await tenThousandInBatches(on.server.url, batcher.secretKey);
@@ -199,7 +237,11 @@ export async function busyMerchant(databaseUrl: string, distDir: string, seconds
       oneMerchant: Object.fromEntries(Object.entries(single).map(([c, s]) => [c, { ...summary(s), ofLimit: r2(median(s.ofLimit)) }])),
       manyMerchants: { clients: 64, merchants: 64, ...summary(spread) },
       oneClient: { onP50: r2(median(oneClient.on)), offP50: r2(median(oneClient.off)) },
-      batch: { payouts: check.payouts, ms: Math.round(ms), invariantExact: check.ledger === check.available && check.pending === check.pendingSum && check.available === BIG - 10_000 * 10_000 },
+      batch: {
+        payouts: check.payouts,
+        ms: Math.round(ms),
+        invariantExact: check.ledger === check.available && check.pending === check.pendingSum && check.available === BIG - 10_000 * 10_000,
+      },
     };
   } finally {
     for (const s of sides) {

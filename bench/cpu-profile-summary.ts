@@ -3,8 +3,16 @@
 // and inclusive time per function.
 import fs from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /** Where a function's code lives: `lib/payments`, `pg`, `node:internal`, `(garbage collector)`. */
 function areaOf(url: string, name: string): string {
@@ -52,6 +60,9 @@ export function cpuProfileSummary(file: string, opts: { fromMs?: number; toMs?: 
     }
   }
   const rows = (m: Map<string, number>) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, opts.top ?? 15).map(([k, us]) => `${((100 * us) / busyUs).toFixed(1).padStart(5)}%  ${k}`);
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, opts.top ?? 15)
+      .map(([k, us]) => `${((100 * us) / busyUs).toFixed(1).padStart(5)}%  ${k}`);
   return { totalMs: totalUs / 1000, busyMs: busyUs / 1000, functions: rows(fns), areas: rows(areas), inclusive: rows(inclusive) };
 }

@@ -38,7 +38,13 @@ export function consoleDrive(action: Action, cookie: string): Drive {
 }
 
 /** `setup` rewrites each request (a key of its own, another merchant); by default `d.uniqueKey` decides. */
-export function drive(baseUrl: string, d: Drive, connections: number, seconds: number, setup?: (req: any) => any): Promise<autocannon.Result> {
+export function drive(
+  baseUrl: string,
+  d: Drive,
+  connections: number,
+  seconds: number,
+  setup?: (req: any) => any,
+): Promise<autocannon.Result> {
   const body = d.body && JSON.stringify(d.body);
   const fresh =
     setup ??
@@ -69,8 +75,7 @@ export async function sequentialP50(baseUrl: string, d: Drive, seconds: number):
   const times: number[] = [];
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
-    const body =
-      d.uniqueKey === 'body' ? JSON.stringify({ ...d.body, idempotency_key: randomUUID() }) : d.body && JSON.stringify(d.body);
+    const body = d.uniqueKey === 'body' ? JSON.stringify({ ...d.body, idempotency_key: randomUUID() }) : d.body && JSON.stringify(d.body);
     const headers = d.uniqueKey === 'header' ? { ...d.headers, 'x-service-idempotency': randomUUID() } : d.headers;
     const started = performance.now();
     const status = await new Promise<number>((resolve, reject) => {

@@ -19,8 +19,13 @@ export interface FiguresCostFigures {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const TRIGGERS = [
-  'ledger_daily_figures ON ledger_entries', 'payout_daily_insert ON payouts', 'payout_daily_update ON payouts', 'payout_daily_delete ON payouts',
-  'payout_batch_counts_insert ON payouts', 'payout_batch_counts_update ON payouts', 'payout_batch_counts_delete ON payouts',
+  'ledger_daily_figures ON ledger_entries',
+  'payout_daily_insert ON payouts',
+  'payout_daily_update ON payouts',
+  'payout_daily_delete ON payouts',
+  'payout_batch_counts_insert ON payouts',
+  'payout_batch_counts_update ON payouts',
+  'payout_batch_counts_delete ON payouts',
 ];
 
 async function prepare(withFigures: boolean): Promise<string> {
@@ -36,9 +41,17 @@ async function prepare(withFigures: boolean): Promise<string> {
   return databaseUrl;
 }
 
-export async function figuresCost(distDir: string, opts: { connections: number[]; seconds: number; rounds: number }): Promise<FiguresCostFigures[]> {
+export async function figuresCost(
+  distDir: string,
+  opts: { connections: number[]; seconds: number; rounds: number },
+): Promise<FiguresCostFigures[]> {
   const start = async (withFigures: boolean) =>
-    new ServerProcess({ kind: 'standalone', databaseUrl: await prepare(withFigures), distDir, env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600' } }).start();
+    new ServerProcess({
+      kind: 'standalone',
+      databaseUrl: await prepare(withFigures),
+      distDir,
+      env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600' },
+    }).start();
   const servers = { with: await start(true), without: await start(false) };
   const figures: FiguresCostFigures[] = [];
   try {
@@ -51,10 +64,14 @@ export async function figuresCost(distDir: string, opts: { connections: number[]
           if (r.non2xx + r.errors > 0) throw new Error(`withdraw answered ${r.non2xx} non-2xx and ${r.errors} errors`);
           rate[which].push(r.requests.average);
         }
-        process.stdout.write(`  figures round ${round + 1}, ${connections} connections: ${Math.round(rate.without.at(-1)!)}/s without, ${Math.round(rate.with.at(-1)!)}/s with\n`);
+        process.stdout.write(
+          `  figures round ${round + 1}, ${connections} connections: ${Math.round(rate.without.at(-1)!)}/s without, ${Math.round(rate.with.at(-1)!)}/s with\n`,
+        );
       }
       figures.push({
-        connections, withoutFigures: Math.round(median(rate.without)), withFigures: Math.round(median(rate.with)),
+        connections,
+        withoutFigures: Math.round(median(rate.without)),
+        withFigures: Math.round(median(rate.with)),
         ratio: Math.round(median(rate.with.map((w, i) => w / rate.without[i]!)) * 100) / 100,
       });
     }

@@ -19,12 +19,18 @@ async function read(req: http.IncomingMessage): Promise<any> {
 
 async function merchantFor(header: string | undefined, address: string) {
   const key = header?.slice(7) ?? '';
-  const [m] = await db.query<{ id: string | null; name: string; currency: string; failures: number; key_id: string; key_type: string; key_name: string | null }>(AUTH_SQL, [
-    [createHash('sha256').update(key, 'utf8').digest('hex')],
-    [address],
-    ALL_ADDRESSES,
-  ]);
-  return m?.id ? (m as { id: string; name: string; currency: string; key_id: string; key_type: string; key_name: string | null }) : undefined;
+  const [m] = await db.query<{
+    id: string | null;
+    name: string;
+    currency: string;
+    failures: number;
+    key_id: string;
+    key_type: string;
+    key_name: string | null;
+  }>(AUTH_SQL, [[createHash('sha256').update(key, 'utf8').digest('hex')], [address], ALL_ADDRESSES]);
+  return m?.id
+    ? (m as { id: string; name: string; currency: string; key_id: string; key_type: string; key_name: string | null })
+    : undefined;
 }
 
 async function balance(m: { id: string; name: string }) {
@@ -32,19 +38,47 @@ async function balance(m: { id: string; name: string }) {
     `SELECT currency, available, pending_payouts FROM balances WHERE merchant_id = $1`,
     [m.id],
   );
-  return { object: 'balance', merchant: { id: m.id, name: m.name }, currency: row!.currency, available: row!.available, pending_payouts: row!.pending_payouts };
+  return {
+    object: 'balance',
+    merchant: { id: m.id, name: m.name },
+    currency: row!.currency,
+    available: row!.available,
+    pending_payouts: row!.pending_payouts,
+  };
 }
 
 /** The core's withdraw transaction, SQL for SQL: claim, one statement that also stores the answer, COMMIT. */
-async function withdraw(m: { id: string; currency: string; key_id: string; key_type: string; key_name: string | null }, key: string, body: any) {
+async function withdraw(
+  m: { id: string; currency: string; key_id: string; key_type: string; key_name: string | null },
+  key: string,
+  body: any,
+) {
   return db.transaction(
     async (tx) => {
       const [claim] = await tx.query<{ now: Date }>(CLAIM_SQL, [m.id, key, 'withdraw', 'f', 86_400]);
       const id = `po_${randomBytes(12).toString('hex')}`;
-      const out = JSON.stringify({ object: 'payout', id, amount: body.amount, currency: m.currency, status: 'pending', created_at: claim!.now });
+      const out = JSON.stringify({
+        object: 'payout',
+        id,
+        amount: body.amount,
+        currency: m.currency,
+        status: 'pending',
+        created_at: claim!.now,
+      });
       const { sql, params } = withdrawStatement(
-        { payoutId: id, merchantId: m.id, amount: body.amount, currency: m.currency, bankCode: body.bank_code, accountNumber: body.account_number, settleDelaySeconds: 3,
-          createdBy: JSON.stringify({ key_id: m.key_id, key_name: m.key_name, type: m.key_type }), status: 'pending', accountHolderName: null, approvalExpirySeconds: null },
+        {
+          payoutId: id,
+          merchantId: m.id,
+          amount: body.amount,
+          currency: m.currency,
+          bankCode: body.bank_code,
+          accountNumber: body.account_number,
+          settleDelaySeconds: 3,
+          createdBy: JSON.stringify({ key_id: m.key_id, key_name: m.key_name, type: m.key_type }),
+          status: 'pending',
+          accountHolderName: null,
+          approvalExpirySeconds: null,
+        },
         (n, cte) => storeAnswerSql(m.id, key, out, n, cte),
       );
       await tx.query(sql, params);
@@ -55,22 +89,26 @@ async function withdraw(m: { id: string; currency: string; key_id: string; key_t
 }
 
 async function main() {
-  db = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  db = await openDb({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: process.env.DATA_DIR,
+    poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+  });
   http.createServer(handle).listen(Number(process.env.PORT), '127.0.0.1');
 }
 
 const handle: http.RequestListener = async (req, res) => {
-    try {
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      const m = await merchantFor(req.headers.authorization, req.socket.remoteAddress ?? 'unknown');
-      const body = await read(req);
-      if (!m) return void res.writeHead(401).end();
-      const out =
-        body.action === 'withdraw' ? await withdraw(m, String(req.headers['x-service-idempotency']), body) : JSON.stringify(await balance(m));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(out);
-    } catch (error) {
-      res.writeHead(500).end(String(error));
-    }
-  };
+  try {
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const m = await merchantFor(req.headers.authorization, req.socket.remoteAddress ?? 'unknown');
+    const body = await read(req);
+    if (!m) return void res.writeHead(401).end();
+    const out =
+      body.action === 'withdraw' ? await withdraw(m, String(req.headers['x-service-idempotency']), body) : JSON.stringify(await balance(m));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(out);
+  } catch (error) {
+    res.writeHead(500).end(String(error));
+  }
+};
 
 void main();

@@ -16,10 +16,15 @@ export async function startInProcessApi(db: Db, opts: { openingBalance: number; 
   const silent = createLogger({ level: 'silent' });
   const requestLog = createRequestLog(db, silent);
   const core = createPaymentCore({
-    db, requestLog, log: silent,
+    db,
+    requestLog,
+    log: silent,
     settings: {
-      idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: opts.settlementDelaySeconds,
-      authFailuresPerMinute: 1_000, secretBox: createSecretBox([randomBytes(32)]),
+      idempotencyTtlSeconds: 86_400,
+      idempotencyWaitSeconds: 5,
+      settlementDelaySeconds: opts.settlementDelaySeconds,
+      authFailuresPerMinute: 1_000,
+      secretBox: createSecretBox([randomBytes(32)]),
     },
   });
   const merchant = await createMerchant(db, { name: 'Busy', openingBalance: opts.openingBalance });

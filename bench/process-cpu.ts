@@ -37,7 +37,9 @@ export async function cpuReader(databaseUrl: string, applicationName: string) {
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   const backendPids = async () =>
-    (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((r) => r.pid);
+    (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map(
+      (r) => r.pid,
+    );
   return {
     async read(serverPid: number): Promise<CpuReading> {
       const pids = await backendPids();

@@ -28,12 +28,18 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'withdraw-profile-'));
   const spawned = performance.now();
   const server = await new ServerProcess({
-    kind: 'next', databaseUrl: url.toString(), distDir: await ensureNextBuild(), nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    kind: 'next',
+    databaseUrl: url.toString(),
+    distDir: await ensureNextBuild(),
+    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
     env: { LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '12', WITHDRAW_GROUP_COMMIT: process.env.WITHDRAW_GROUP_COMMIT ?? 'true' },
   }).start();
   const d: Drive = {
-    path: API_PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.secretKey}` },
-    body: { action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }, uniqueKey: 'header',
+    path: API_PATH,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.secretKey}` },
+    body: { action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' },
+    uniqueKey: 'header',
   };
   await drive(server.url, d, CLIENTS, 2); // warm-up
   const cpu = await cpuReader(postgresUrl, appName);
@@ -44,7 +50,11 @@ async function main() {
   const loadToMs = performance.now() - spawned;
   await cpu.close();
   await server.stop();
-  const file = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f)).sort()[0]!;
+  const file = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f))
+    .sort()[0]!;
   const s = cpuProfileSummary(file, { fromMs: loadFromMs, toMs: loadToMs, top: 25 });
   const n = r.requests.total;
   process.stdout.write(
@@ -56,7 +66,10 @@ async function main() {
   await dropSchemas();
 }
 
-main().then(() => process.exit(0), (error) => {
-  process.stderr.write(`profile failed: ${error?.stack ?? error}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`profile failed: ${error?.stack ?? error}\n`);
+    process.exit(1);
+  },
+);

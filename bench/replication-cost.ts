@@ -21,8 +21,11 @@ const CLIENTS = 64;
 const BIG = 1_000_000_000_000;
 
 const withdrawDrive = (key: string): Drive => ({
-  path: API_PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-  body: { action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }, uniqueKey: 'header',
+  path: API_PATH,
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+  body: { action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' },
+  uniqueKey: 'header',
 });
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -47,7 +50,10 @@ async function main() {
     const d = withdrawDrive(merchant.secretKey);
     // Warm-up at full load: the pool, the JIT and the tables, before either side is measured.
     await drive(server.url, d, CLIENTS, 5);
-    const figures = { sync: { rps: [] as number[], p50: [] as number[], non2xx: 0 }, async: { rps: [] as number[], p50: [] as number[], non2xx: 0 } };
+    const figures = {
+      sync: { rps: [] as number[], p50: [] as number[], non2xx: 0 },
+      async: { rps: [] as number[], p50: [] as number[], non2xx: 0 },
+    };
     const rounds: { round: number; mode: 'sync' | 'async'; rps: number; loneP50Ms: number }[] = [];
     const paired: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -61,7 +67,9 @@ async function main() {
         figures[mode].p50.push(p50);
         figures[mode].non2xx += r.non2xx + r.errors;
         rounds.push({ round: round + 1, mode, rps: Math.round(r.requests.average), loneP50Ms: r2(p50) });
-        process.stdout.write(`  round ${round + 1}, ${mode}: ${Math.round(r.requests.average)} withdrawals/s at ${CLIENTS} clients, lone client p50 ${r2(p50)} ms\n`);
+        process.stdout.write(
+          `  round ${round + 1}, ${mode}: ${Math.round(r.requests.average)} withdrawals/s at ${CLIENTS} clients, lone client p50 ${r2(p50)} ms\n`,
+        );
       }
       // The machine's other load moves both sides of a round alike: the ratio is paired by round.
       paired.push(figures.sync.rps.at(-1)! / figures.async.rps.at(-1)!);
@@ -71,7 +79,9 @@ async function main() {
     const result = {
       date: new Date().toISOString(),
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-      clients: CLIENTS, seconds: SECONDS, nodes: cluster.nodes.length,
+      clients: CLIENTS,
+      seconds: SECONDS,
+      nodes: cluster.nodes.length,
       synchronous: { rps: Math.round(median(figures.sync.rps)), loneP50Ms: r2(median(figures.sync.p50)), non2xx: figures.sync.non2xx },
       asynchronous: { rps: Math.round(median(figures.async.rps)), loneP50Ms: r2(median(figures.async.p50)), non2xx: figures.async.non2xx },
       ratio: r2(median(figures.sync.rps) / median(figures.async.rps)),

@@ -25,7 +25,12 @@ export async function requestLogCost(
 ): Promise<RequestLogCostFigures[]> {
   const where = { logged: await prepare(), unlogged: await prepare() };
   const start = (days: number, at: { databaseUrl?: string; dataDir?: string }) =>
-    new ServerProcess({ kind: 'standalone', ...at, distDir, env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600', REQUEST_LOG_RETENTION_DAYS: String(days) } }).start();
+    new ServerProcess({
+      kind: 'standalone',
+      ...at,
+      distDir,
+      env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600', REQUEST_LOG_RETENTION_DAYS: String(days) },
+    }).start();
   const servers = { logged: await start(30, where.logged), unlogged: await start(0, where.unlogged) };
   const figures: RequestLogCostFigures[] = [];
   let requests = 0;
@@ -45,7 +50,10 @@ export async function requestLogCost(
         );
       }
       figures.push({
-        mode, action, withoutLog: Math.round(median(rate.unlogged)), withLog: Math.round(median(rate.logged)),
+        mode,
+        action,
+        withoutLog: Math.round(median(rate.unlogged)),
+        withLog: Math.round(median(rate.logged)),
         ratio: Math.round(median(rate.logged.map((l, i) => l / rate.unlogged[i]!)) * 100) / 100,
       });
     }
@@ -63,7 +71,8 @@ export async function requestLogCost(
     }
   };
   const [logged, unlogged] = [await count(where.logged), await count(where.unlogged)];
-  if (logged < requests || unlogged !== 0) throw new Error(`request log rows: ${logged} for ${requests} measured requests, ${unlogged} on the server without a log`);
+  if (logged < requests || unlogged !== 0)
+    throw new Error(`request log rows: ${logged} for ${requests} measured requests, ${unlogged} on the server without a log`);
   process.stdout.write(`  ${mode.padEnd(8)} request log: ${logged} rows written for ${requests} measured requests\n`);
   return figures;
 }

@@ -38,7 +38,20 @@ const CONSOLE = process.env.BENCH_CONSOLE !== '0' && KINDS.includes('next');
 /** The busy-merchant section (PostgreSQL): hot-row limit, one merchant at 8 and 64 clients, 64 merchants, batches. */
 const BUSY = process.env.BENCH_BUSY !== '0' && MODES.includes('postgres');
 /** A narrowed run prints its figures but leaves bench/results/latest.json to full runs. */
-const NARROWED = ['BENCH_MODES', 'BENCH_SERVERS', 'BENCH_ACTIONS', 'BENCH_CONSOLE', 'BENCH_BUSY', 'BENCH_ONLY_BUSY', 'BENCH_WEBHOOKS', 'BENCH_ONLY_WEBHOOKS', 'BENCH_REQUEST_LOG', 'BENCH_ONLY_REQUEST_LOG', 'BENCH_ONLY_VOLUME', 'BENCH_ONLY_FIGURES'].some((name) => process.env[name]);
+const NARROWED = [
+  'BENCH_MODES',
+  'BENCH_SERVERS',
+  'BENCH_ACTIONS',
+  'BENCH_CONSOLE',
+  'BENCH_BUSY',
+  'BENCH_ONLY_BUSY',
+  'BENCH_WEBHOOKS',
+  'BENCH_ONLY_WEBHOOKS',
+  'BENCH_REQUEST_LOG',
+  'BENCH_ONLY_REQUEST_LOG',
+  'BENCH_ONLY_VOLUME',
+  'BENCH_ONLY_FIGURES',
+].some((name) => process.env[name]);
 /** BENCH_ONLY_BUSY=1: the busy-merchant section alone. */
 const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
 /** BENCH_ONLY_WEBHOOKS=1: the cost of events and webhooks alone; BENCH_WEBHOOKS=0 leaves it out. */
@@ -57,7 +70,7 @@ const VOLUME_EMBEDDED_SIZE = Number(process.env.BENCH_VOLUME_EMBEDDED_SIZE ?? 10
 const ONLY_FIGURES = process.env.BENCH_ONLY_FIGURES === '1';
 const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES;
 const FIGURES = postgresUrl !== undefined && (ONLY_FIGURES || (!ONLY_ONE && process.env.BENCH_FIGURES !== '0'));
-const VOLUME = (ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1'));
+const VOLUME = ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1');
 const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '0');
 const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0');
 
@@ -76,7 +89,8 @@ interface Case {
 
 /** A fresh database with the demo merchant and a balance no withdraw run can exhaust. */
 async function prepareDatabase(mode: 'postgres' | 'embedded') {
-  const where = mode === 'postgres' ? { databaseUrl: await createSchemaUrl() } : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-')) };
+  const where =
+    mode === 'postgres' ? { databaseUrl: await createSchemaUrl() } : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-')) };
   const db = await openDb(where);
   const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
   await db.transaction((tx) => credit(tx, merchant.id, 1_000_000_000_000, 'adjustment', 'bench'));
@@ -109,14 +123,20 @@ async function consoleOverhead(mode: string, url: string): Promise<ConsoleRow[]>
     const direct = round2(median(p50.direct));
     const proxy = round2(median(p50.proxy));
     rows.push({ mode, action, directP50: direct, proxyP50: proxy, addedMs: round2(proxy - direct) });
-    process.stdout.write(`  ${mode.padEnd(8)} console proxy ${action.padEnd(11)} p50 ${direct} ms direct, ${proxy} ms through the console\n`);
+    process.stdout.write(
+      `  ${mode.padEnd(8)} console proxy ${action.padEnd(11)} p50 ${direct} ms direct, ${proxy} ms through the console\n`,
+    );
   }
   return rows;
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const shuffled = <T>(xs: T[]) => xs.map((x) => [Math.random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+const shuffled = <T>(xs: T[]) =>
+  xs
+    .map((x) => [Math.random(), x] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, x]) => x);
 
 async function main() {
   const distDir = await ensureNextBuild();
@@ -144,7 +164,9 @@ async function main() {
           const r = await load(s.server.url, action, DURATION_S);
           clearInterval(sampler);
           rounds.set(`${kind} ${action}`, [...(rounds.get(`${kind} ${action}`) ?? []), r]);
-          process.stdout.write(`  ${mode.padEnd(8)} round ${round + 1} ${kind.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`);
+          process.stdout.write(
+            `  ${mode.padEnd(8)} round ${round + 1} ${kind.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`,
+          );
         }
       }
     }
@@ -154,7 +176,9 @@ async function main() {
         const rs = rounds.get(`${kind} ${action}`)!;
         const floor = rounds.get(`floor ${action}`)!;
         cases.push({
-          mode, server: kind, action,
+          mode,
+          server: kind,
+          action,
           // Paired: each round's req/s over the floor's in the same round (seconds apart), then the median.
           ratio: median(rs.map((r, i) => r.requests.average / floor[i]!.requests.average)),
           rps: median(rs.map((r) => r.requests.average)),
@@ -170,12 +194,15 @@ async function main() {
       if (s.dataDir) fs.rmSync(s.dataDir, { recursive: true, force: true });
     }
   }
-  const busy = (BUSY && !ONLY_ONE) || ONLY_BUSY ? await busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)) : undefined;
+  const busy =
+    (BUSY && !ONLY_ONE) || ONLY_BUSY ? await busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)) : undefined;
   const webhooks: WebhookCostFigures[] = [];
-  for (const mode of WEBHOOKS ? MODES : []) webhooks.push(await webhookCost(mode, await prepareDatabase(mode), distDir, CONNECTIONS, DURATION_S, ROUNDS));
+  for (const mode of WEBHOOKS ? MODES : [])
+    webhooks.push(await webhookCost(mode, await prepareDatabase(mode), distDir, CONNECTIONS, DURATION_S, ROUNDS));
   const requestLog: RequestLogCostFigures[] = [];
   const logOpts = { actions: ACTIONS, connections: CONNECTIONS, seconds: DURATION_S, rounds: ROUNDS };
-  for (const mode of REQUEST_LOG ? MODES : []) requestLog.push(...(await requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts)));
+  for (const mode of REQUEST_LOG ? MODES : [])
+    requestLog.push(...(await requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts)));
   const figures = FIGURES ? await figuresCost(distDir, { connections: [8, 64], seconds: DURATION_S, rounds: ROUNDS }) : [];
   const volume: VolumeFigures[] = [];
   if (VOLUME && MODES.includes('postgres')) volume.push(await volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE));
@@ -190,7 +217,12 @@ async function main() {
 }
 
 /** `next` is `npm start`'s server: the API ahead of Next's router, at the standalone server's speed. */
-const TARGETS: Record<string, number> = { 'standalone withdraw': 0.9, 'standalone get_balance': 0.8, 'next withdraw': 0.9, 'next get_balance': 0.9 };
+const TARGETS: Record<string, number> = {
+  'standalone withdraw': 0.9,
+  'standalone get_balance': 0.8,
+  'next withdraw': 0.9,
+  'next get_balance': 0.9,
+};
 
 function report(
   cases: Case[],
@@ -202,7 +234,13 @@ function report(
   volume: VolumeFigures[] = [],
   figures: FiguresCostFigures[] = [],
 ) {
-  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+  const machine = {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
   const lines = [
     `\nBenchmark: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION_S} s per case (after a 2 s warm-up); ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}`,
     '| database | server | action | req/s | p50 ms | p99 ms | non-2xx | ratio to floor (paired by round) | target |',
@@ -211,37 +249,90 @@ function report(
   for (const c of cases) {
     const target = TARGETS[`${c.server} ${c.action}`];
     const verdict = target === undefined ? '' : `${Math.round(target * 100)}%: ${c.ratio >= target ? 'met' : 'NOT met'}`;
-    lines.push(`| ${c.mode} | ${c.server} | ${c.action} | ${Math.round(c.rps)} | ${c.p50} | ${c.p99} | ${c.non2xx + c.errors} | ${Math.round(c.ratio * 100)}% | ${verdict} |`);
+    lines.push(
+      `| ${c.mode} | ${c.server} | ${c.action} | ${Math.round(c.rps)} | ${c.p50} | ${c.p99} | ${c.non2xx + c.errors} | ${Math.round(c.ratio * 100)}% | ${verdict} |`,
+    );
   }
-  lines.push('', 'Console proxy (Next, one connection: p50 through /api/balance and /api/payouts vs the API directly; target: adds at most 2 ms)');
+  lines.push(
+    '',
+    'Console proxy (Next, one connection: p50 through /api/balance and /api/payouts vs the API directly; target: adds at most 2 ms)',
+  );
   lines.push('| database | action | direct p50 ms | through the console p50 ms | added ms | target |', '|---|---|---:|---:|---:|---|');
-  for (const p of proxy) lines.push(`| ${p.mode} | ${p.action} | ${p.directP50} | ${p.proxyP50} | ${p.addedMs} | ${p.addedMs <= 2 ? 'met' : 'NOT met'} |`);
+  for (const p of proxy)
+    lines.push(`| ${p.mode} | ${p.action} | ${p.directP50} | ${p.proxyP50} | ${p.addedMs} | ${p.addedMs <= 2 ? 'met' : 'NOT met'} |`);
   lines.push('', '| database | server | RSS idle MiB | RSS peak under load MiB |', '|---|---|---:|---:|');
   for (const m of memory) lines.push(`| ${m.mode} | ${m.server} | ${m.idleMiB} | ${m.loadMiB} |`);
   if (busy) lines.push('', ...busyMerchantReport(busy));
   if (webhooks.length > 0) {
-    lines.push('', 'Events and webhooks (standalone server; withdrawals of a merchant with one endpoint subscribed to every event, against one without, paired rounds)');
-    lines.push('| database | withdraw/s without endpoints | withdraw/s with one endpoint | ratio (paired by round) | deliveries/s during the load | deliveries/s after it (backlog) | target |', '|---|---:|---:|---:|---:|---:|---|');
+    lines.push(
+      '',
+      'Events and webhooks (standalone server; withdrawals of a merchant with one endpoint subscribed to every event, against one without, paired rounds)',
+    );
+    lines.push(
+      '| database | withdraw/s without endpoints | withdraw/s with one endpoint | ratio (paired by round) | deliveries/s during the load | deliveries/s after it (backlog) | target |',
+      '|---|---:|---:|---:|---:|---:|---|',
+    );
     for (const w of webhooks) {
-      lines.push(`| ${w.mode} | ${w.withoutEndpoint} | ${w.withEndpoint} | ${Math.round(w.ratio * 100)}% | ${w.deliveredDuringLoadPerSecond} | ${w.drainPerSecond} | 90%: ${w.ratio >= 0.9 ? 'met' : 'NOT met'} |`);
+      lines.push(
+        `| ${w.mode} | ${w.withoutEndpoint} | ${w.withEndpoint} | ${Math.round(w.ratio * 100)}% | ${w.deliveredDuringLoadPerSecond} | ${w.drainPerSecond} | 90%: ${w.ratio >= 0.9 ? 'met' : 'NOT met'} |`,
+      );
     }
   }
   if (requestLog.length > 0) {
-    lines.push('', 'The request log (standalone servers on databases prepared alike: REQUEST_LOG_RETENTION_DAYS=30, the default, against 0, no log; paired rounds)');
-    lines.push('| database | action | req/s without the log | req/s with it | ratio (paired by round) | target |', '|---|---|---:|---:|---:|---|');
-    for (const r of requestLog) lines.push(`| ${r.mode} | ${r.action} | ${r.withoutLog} | ${r.withLog} | ${Math.round(r.ratio * 100)}% | 90%: ${r.ratio >= 0.9 ? 'met' : 'NOT met'} |`);
+    lines.push(
+      '',
+      'The request log (standalone servers on databases prepared alike: REQUEST_LOG_RETENTION_DAYS=30, the default, against 0, no log; paired rounds)',
+    );
+    lines.push(
+      '| database | action | req/s without the log | req/s with it | ratio (paired by round) | target |',
+      '|---|---|---:|---:|---:|---|',
+    );
+    for (const r of requestLog)
+      lines.push(
+        `| ${r.mode} | ${r.action} | ${r.withoutLog} | ${r.withLog} | ${Math.round(r.ratio * 100)}% | 90%: ${r.ratio >= 0.9 ? 'met' : 'NOT met'} |`,
+      );
   }
   if (figures.length > 0) {
-    lines.push('', 'Per-day figures (standalone servers, PostgreSQL: withdrawals of one merchant, with the figures triggers against without them, paired rounds)');
+    lines.push(
+      '',
+      'Per-day figures (standalone servers, PostgreSQL: withdrawals of one merchant, with the figures triggers against without them, paired rounds)',
+    );
     lines.push('| connections | withdraw/s without | withdraw/s with | ratio (paired by round) | target |', '|---:|---:|---:|---:|---|');
-    for (const f of figures) lines.push(`| ${f.connections} | ${f.withoutFigures} | ${f.withFigures} | ${Math.round(f.ratio * 100)}% | 95%: ${f.ratio >= 0.95 ? 'met' : 'NOT met'} |`);
+    for (const f of figures)
+      lines.push(
+        `| ${f.connections} | ${f.withoutFigures} | ${f.withFigures} | ${Math.round(f.ratio * 100)}% | 95%: ${f.ratio >= 0.95 ? 'met' : 'NOT met'} |`,
+      );
   }
   for (const v of volume) lines.push('', ...volumeReport(v));
   process.stdout.write(lines.join('\n') + '\n');
-  if (volume.length > 0) fs.writeFileSync(path.join(ROOT, 'bench/results/volume.json'), JSON.stringify({ date: new Date().toISOString(), machine, volume }, null, 2) + '\n');
+  if (volume.length > 0)
+    fs.writeFileSync(
+      path.join(ROOT, 'bench/results/volume.json'),
+      JSON.stringify({ date: new Date().toISOString(), machine, volume }, null, 2) + '\n',
+    );
   if (NARROWED) return void process.stdout.write('\nA narrowed run: bench/results/latest.json left as it was.\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, cases, consoleProxy: proxy, memory, busyMerchant: busy, webhooks, requestLog, figures }, null, 2) + '\n');
+  fs.writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION_S,
+        rounds: ROUNDS,
+        cases,
+        consoleProxy: proxy,
+        memory,
+        busyMerchant: busy,
+        webhooks,
+        requestLog,
+        figures,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
 }
 

@@ -14,7 +14,10 @@ async function main() {
   const api = await startInProcessApi(db, { openingBalance: 1_000_000_000_000, settlementDelaySeconds: 0 });
   for (let b = 0; b < N / 1000; b++) {
     const payouts = Array.from({ length: 1000 }, (_, i) => ({
-      amount: 10_000 + i, bank_code: 'BCA', account_number: i % 50 === 0 ? '4000000002' : String(1_000_000_000 + ((b * 1000 + i) * 7919) % 8_999_999_999), reference: `vol-${b}-${i}`,
+      amount: 10_000 + i,
+      bank_code: 'BCA',
+      account_number: i % 50 === 0 ? '4000000002' : String(1_000_000_000 + (((b * 1000 + i) * 7919) % 8_999_999_999)),
+      reference: `vol-${b}-${i}`,
     }));
     const res = await api.call({ action: 'create_payout_batch', payouts }, randomUUID());
     if (res.status !== 200) throw new Error(res.text);
@@ -31,7 +34,9 @@ async function main() {
      ORDER BY 3 DESC`,
   );
   const total = rows.reduce((s, r) => s + Number(r.bytes), 0);
-  process.stdout.write(`${N} payouts, all settled, after VACUUM: ${Math.round(total / N)} bytes per payout\n| relation | bytes per payout |\n|---|---:|\n`);
+  process.stdout.write(
+    `${N} payouts, all settled, after VACUUM: ${Math.round(total / N)} bytes per payout\n| relation | bytes per payout |\n|---|---:|\n`,
+  );
   for (const r of rows) if (Number(r.bytes) / N >= 1) process.stdout.write(`| ${r.name} | ${Math.round(Number(r.bytes) / N)} |\n`);
   await db.close();
   await dropSchemas();

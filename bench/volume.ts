@@ -54,7 +54,10 @@ export interface VolumeFigures {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
 /** One HTTP request, timed from send to the last byte of the answer (or to its first byte, then dropped). */
-function timed(url: string, init: { method: string; headers: Record<string, string>; body?: string; firstByte?: boolean; countLines?: boolean; maxLines?: number }): Promise<{ ms: number; status: number; text: string; lines?: number }> {
+function timed(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; firstByte?: boolean; countLines?: boolean; maxLines?: number },
+): Promise<{ ms: number; status: number; text: string; lines?: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = http.request(url, { method: init.method, headers: init.headers, agent: init.firstByte ? false : agent }, (res) => {
@@ -76,7 +79,9 @@ function timed(url: string, init: { method: string; headers: Record<string, stri
           res.destroy();
         }
       });
-      res.once('end', () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), lines }));
+      res.once('end', () =>
+        resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), lines }),
+      );
     });
     req.once('error', reject).end(init.body);
   });
@@ -101,7 +106,8 @@ const pct = (xs: number[], p: number) => {
 };
 
 /** Payouts still pending, asked of the API (summarize_payouts reads the per-day figures: a few rows). */
-const pendingCount = async (base: string) => (await call(base, DEMO_KEY, { action: 'summarize_payouts', status: 'pending' })).count as number;
+const pendingCount = async (base: string) =>
+  (await call(base, DEMO_KEY, { action: 'summarize_payouts', status: 'pending' })).count as number;
 const payoutCount = async (base: string) => (await call(base, DEMO_KEY, { action: 'summarize_payouts' })).count as number;
 
 /** What the build leaves for the reads to aim at deep in the history. */
@@ -125,7 +131,12 @@ async function build(base: string, count: number, marks: Marks) {
           bank_code: 'BCA',
           // 2% fail; one payout in 10,000 goes to the searched account (a last-four search also finds the
           // random accounts that end alike: about one in 10,000 of them).
-          account_number: i % 50 === 0 ? FAILING : (b * BATCH + i) % 10_000 === 1 ? SEARCHED : String(1_000_000_000 + ((b * BATCH + i) * 7919) % 8_999_999_999),
+          account_number:
+            i % 50 === 0
+              ? FAILING
+              : (b * BATCH + i) % 10_000 === 1
+                ? SEARCHED
+                : String(1_000_000_000 + (((b * BATCH + i) * 7919) % 8_999_999_999)),
           reference: `vol-${b}-${i}`,
         }));
         const key = randomUUID();
@@ -152,7 +163,13 @@ async function build(base: string, count: number, marks: Marks) {
     await new Promise((r) => setTimeout(r, 1000));
     pending = await pendingCount(base);
   }
-  return { seconds, payoutsPerSecond: count / seconds, settledPerSecond: settledDuring / seconds, drainSeconds: (performance.now() - drainStart) / 1000, pending };
+  return {
+    seconds,
+    payoutsPerSecond: count / seconds,
+    settledPerSecond: settledDuring / seconds,
+    drainSeconds: (performance.now() - drainStart) / 1000,
+    pending,
+  };
 }
 
 /** Bytes on disk per table, indexes and TOAST included (PostgreSQL); the whole folder for the embedded database. */
@@ -199,14 +216,46 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
   const receiver = http.createServer((req, res) => req.resume().once('end', () => res.writeHead(204).end()));
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const server = await new ServerProcess({ kind: 'next', ...where, distDir, env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '1' } }).start();
+  const server = await new ServerProcess({
+    kind: 'next',
+    ...where,
+    distDir,
+    env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '1' },
+  }).start();
   const base = server.url;
-  const figures: VolumeFigures = { mode: where.dataDir ? 'embedded' : 'postgres', size, sizes: [], buildSeconds: [], payoutsPerSecond: [], settledPerSecondDuringBuild: [], settleDrainSeconds: [], pendingWhenTimed: [], bytesPerPayout: [], exportRowsPerSecond: [], tables: [], reads: [] };
+  const figures: VolumeFigures = {
+    mode: where.dataDir ? 'embedded' : 'postgres',
+    size,
+    sizes: [],
+    buildSeconds: [],
+    payoutsPerSecond: [],
+    settledPerSecondDuringBuild: [],
+    settleDrainSeconds: [],
+    pendingWhenTimed: [],
+    bytesPerPayout: [],
+    exportRowsPerSecond: [],
+    tables: [],
+    reads: [],
+  };
   try {
-    const failedHook = await call(base, DEMO_KEY, { action: 'create_webhook_endpoint', url: hook, enabled_events: ['payout.failed'] }, randomUUID());
-    await call(base, DEMO_KEY, { action: 'create_webhook_endpoint', url: hook, enabled_events: ['checkout_session.completed'] }, randomUUID());
+    const failedHook = await call(
+      base,
+      DEMO_KEY,
+      { action: 'create_webhook_endpoint', url: hook, enabled_events: ['payout.failed'] },
+      randomUUID(),
+    );
+    await call(
+      base,
+      DEMO_KEY,
+      { action: 'create_webhook_endpoint', url: hook, enabled_events: ['checkout_session.completed'] },
+      randomUUID(),
+    );
     const keys: string[] = [];
-    for (const [name, permissions] of [['Support', ['payouts:read', 'balance:read']], ['Finance', ['payouts:read', 'payouts:write', 'balance:read', 'events:read']], ['Auditor', ['requests:read', 'events:read']]] as const) {
+    for (const [name, permissions] of [
+      ['Support', ['payouts:read', 'balance:read']],
+      ['Finance', ['payouts:read', 'payouts:write', 'balance:read', 'events:read']],
+      ['Auditor', ['requests:read', 'events:read']],
+    ] as const) {
       keys.push((await call(base, DEMO_KEY, { action: 'create_restricted_key', name, permissions }, randomUUID())).secret);
     }
     const reader = keys[1]!;
@@ -230,7 +279,9 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const deepPayout = marks.payout!;
       const deepEvent = (await call(base, DEMO_KEY, { action: 'list_events', object_id: deepPayout, type: 'payout.created' })).data[0];
-      const failedEvent = (await call(base, DEMO_KEY, { action: 'list_webhook_deliveries', endpoint_id: failedHook.id, limit: 20 })).data.at(-1);
+      const failedEvent = (
+        await call(base, DEMO_KEY, { action: 'list_webhook_deliveries', endpoint_id: failedHook.id, limit: 20 })
+      ).data.at(-1);
       const reqLog = (await call(base, DEMO_KEY, { action: 'list_requests', idempotency_key: marks.idempotencyKey })).data[0];
       const actions: [string, Record<string, unknown>, ReadFigure['kind']?][] = [
         ['list_payouts first page', { action: 'list_payouts', limit: 20 }],
@@ -239,9 +290,15 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
         ['list_payouts status=paid', { action: 'list_payouts', limit: 20, status: 'paid' }],
         ['list_payouts status=pending', { action: 'list_payouts', limit: 20, status: 'pending' }],
         ['list_payouts last4', { action: 'list_payouts', limit: 20, account_last4: SEARCHED.slice(-4) }],
-        ['list_payouts empty date range', { action: 'list_payouts', limit: 20, created_gte: `${yesterday}T00:00:00Z`, created_lt: `${today}T00:00:00Z` }],
+        [
+          'list_payouts empty date range',
+          { action: 'list_payouts', limit: 20, created_gte: `${yesterday}T00:00:00Z`, created_lt: `${today}T00:00:00Z` },
+        ],
         ['list_payouts today', { action: 'list_payouts', limit: 20, created_gte: `${today}T00:00:00Z` }],
-        ['list_payouts failed+last4+today', { action: 'list_payouts', limit: 20, status: 'failed', account_last4: FAILING.slice(-4), created_gte: `${today}T00:00:00Z` }],
+        [
+          'list_payouts failed+last4+today',
+          { action: 'list_payouts', limit: 20, status: 'failed', account_last4: FAILING.slice(-4), created_gte: `${today}T00:00:00Z` },
+        ],
         ['get_payout by id', { action: 'get_payout', id: deepPayout }],
         ['summarize_payouts all', { action: 'summarize_payouts' }, 'summary'],
         ['summarize_payouts failed', { action: 'summarize_payouts', status: 'failed' }, 'summary'],
@@ -296,7 +353,9 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
         await measure(name, kind ?? 'action', () => api(base, key, body));
       }
       for (const [name, route] of consoleRoutes) {
-        await measure(name, 'console', () => timed(base + route, { method: 'GET', headers: { cookie }, firstByte: name.includes('first byte') }));
+        await measure(name, 'console', () =>
+          timed(base + route, { method: 'GET', headers: { cookie }, firstByte: name.includes('first byte') }),
+        );
       }
       // The export of every payout, once, its first EXPORT_SAMPLE_ROWS rows: rows per second while streaming.
       const want = Math.min(target, EXPORT_SAMPLE_ROWS);
@@ -312,7 +371,11 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
   return figures;
 }
 
-const TARGET_MS: Record<ReadFigure['kind'], { p50: number; p99: number }> = { action: { p50: 20, p99: 100 }, summary: { p50: 50, p99: 100 }, console: { p50: 150, p99: 150 } };
+const TARGET_MS: Record<ReadFigure['kind'], { p50: number; p99: number }> = {
+  action: { p50: 20, p99: 100 },
+  summary: { p50: 50, p99: 100 },
+  console: { p50: 150, p99: 150 },
+};
 /** The embedded database: every page under a second at its size. */
 const EMBEDDED_MS = { p50: 1000, p99: 1000 };
 
@@ -331,13 +394,27 @@ export function volumeReport(f: VolumeFigures): string[] {
     const growth = r.p50[1] !== undefined ? Math.round((r.p50[1] / Math.max(r.p50[0]!, 0.1)) * 100) / 100 : NaN;
     const met = r.p50.every((x) => x <= t.p50) && r.p99.every((x) => x <= t.p99) && !(growth > 1.2);
     const want = embedded ? '< 1 s' : r.kind === 'console' ? `≤${t.p50} ms, growth ≤1.2` : `p50 ≤${t.p50}, p99 ≤${t.p99}, growth ≤1.2`;
-    lines.push(`| ${r.name} | ${r.p50[0]} | ${r.p99[0]} | ${r.p50[1] ?? ''} | ${r.p99[1] ?? ''} | ${growth}× | ${want}: ${met ? 'met' : 'NOT met'} |`);
+    lines.push(
+      `| ${r.name} | ${r.p50[0]} | ${r.p99[0]} | ${r.p50[1] ?? ''} | ${r.p99[1] ?? ''} | ${growth}× | ${want}: ${met ? 'met' : 'NOT met'} |`,
+    );
   }
-  lines.push('', '| size | build s | payouts/s sent | settled/s while sending | drain waited s | still pending when timed | export rows/s | bytes per payout (tables + indexes) | target ≤ 1,250 |', '|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  lines.push(
+    '',
+    '| size | build s | payouts/s sent | settled/s while sending | drain waited s | still pending when timed | export rows/s | bytes per payout (tables + indexes) | target ≤ 1,250 |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  );
   f.sizes.forEach((s, i) =>
-    lines.push(`| ${s.toLocaleString('en-US')} | ${f.buildSeconds[i]} | ${f.payoutsPerSecond[i]} | ${f.settledPerSecondDuringBuild[i]} | ${f.settleDrainSeconds[i]} | ${f.pendingWhenTimed[i]} | ${f.exportRowsPerSecond[i]} | ${f.bytesPerPayout[i]} | ${f.bytesPerPayout[i]! <= 1250 ? 'met' : 'NOT met'} |`),
+    lines.push(
+      `| ${s.toLocaleString('en-US')} | ${f.buildSeconds[i]} | ${f.payoutsPerSecond[i]} | ${f.settledPerSecondDuringBuild[i]} | ${f.settleDrainSeconds[i]} | ${f.pendingWhenTimed[i]} | ${f.exportRowsPerSecond[i]} | ${f.bytesPerPayout[i]} | ${f.bytesPerPayout[i]! <= 1250 ? 'met' : 'NOT met'} |`,
+    ),
   );
   const last = f.tables.at(-1) ?? {};
-  lines.push('', `On disk at ${(b ?? a)?.toLocaleString('en-US')} payouts (MB): ${Object.entries(last).filter(([, v]) => v > 1_000_000).map(([k, v]) => `${k} ${Math.round(v / 1e6)}`).join(', ')}`);
+  lines.push(
+    '',
+    `On disk at ${(b ?? a)?.toLocaleString('en-US')} payouts (MB): ${Object.entries(last)
+      .filter(([, v]) => v > 1_000_000)
+      .map(([k, v]) => `${k} ${Math.round(v / 1e6)}`)
+      .join(', ')}`,
+  );
   return lines;
 }

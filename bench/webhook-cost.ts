@@ -28,17 +28,27 @@ export interface WebhookCostFigures {
 
 /** One API call (the tests' helper imports vitest, which a bench process cannot load). */
 async function callApi(url: string, key: string, body: unknown) {
-  const res = await fetch(url + API_PATH, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url + API_PATH, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function withdrawals(url: string, key: string, connections: number, seconds: number) {
-  const r = await drive(url, { path: API_PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: PAYOUT }, connections, seconds, (req) => ({
-    ...req,
-    headers: { ...req.headers, 'x-service-idempotency': randomUUID() },
-  }));
+  const r = await drive(
+    url,
+    { path: API_PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: PAYOUT },
+    connections,
+    seconds,
+    (req) => ({
+      ...req,
+      headers: { ...req.headers, 'x-service-idempotency': randomUUID() },
+    }),
+  );
   if (r.non2xx + r.errors > 0) throw new Error(`withdrawals answered ${r.non2xx} non-2xx and ${r.errors} errors`);
   return r.requests.average;
 }
@@ -69,7 +79,12 @@ export async function webhookCost(
   const hooked = await createMerchant(db, { name: 'One endpoint', openingBalance: 1_000_000_000_000 });
   await db.close();
   // Settlement an hour away: the rounds measure withdrawals and their payout.created deliveries alone.
-  const server = await new ServerProcess({ kind: 'standalone', ...where, distDir, env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600' } }).start();
+  const server = await new ServerProcess({
+    kind: 'standalone',
+    ...where,
+    distDir,
+    env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600' },
+  }).start();
   try {
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const ep = await callApi(server.url, hooked.secretKey, { action: 'create_webhook_endpoint', url });
@@ -99,8 +114,13 @@ export async function webhookCost(
     // Paired: each round's rate with an endpoint over the rate without, seconds apart; then the median.
     const ratio = median(withHook.map((h, i) => h / without[i]!));
     return {
-      mode, withoutEndpoint: Math.round(median(without)), withEndpoint: Math.round(median(withHook)), ratio: Math.round(ratio * 100) / 100,
-      deliveredDuringLoadPerSecond: Math.round(median(duringLoad)), drainPerSecond: Math.round(median(drainRates)), delivered: received,
+      mode,
+      withoutEndpoint: Math.round(median(without)),
+      withEndpoint: Math.round(median(withHook)),
+      ratio: Math.round(ratio * 100) / 100,
+      deliveredDuringLoadPerSecond: Math.round(median(duringLoad)),
+      drainPerSecond: Math.round(median(drainRates)),
+      delivered: received,
     };
   } finally {
     await server.stop();

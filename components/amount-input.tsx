@@ -15,7 +15,11 @@ export function parseAmount(text: string): number | undefined {
   return /^[0-9]{1,15}$/.test(digits) ? Number(digits) : NaN;
 }
 
-type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & { value: string; onValue: (text: string) => void; currency?: string };
+type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
+  value: string;
+  onValue: (text: string) => void;
+  currency?: string;
+};
 
 /** An amount field that shows its currency and groups thousands as the merchant types. */
 export function AmountInput({ value, onValue, currency = 'IDR', ...props }: Props) {

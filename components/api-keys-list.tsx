@@ -12,7 +12,11 @@ import { TableFrame } from './data-table';
 
 /** The keys that work now (or until their expiry), with their last use; restricted and expiring ones can be revoked. */
 export function ApiKeysList() {
-  const keys = useQuery<List<ApiKey>, ConsoleRequestError>({ queryKey: consoleKeys.apiKeys(), queryFn: () => consoleFetch<List<ApiKey>>('/api/api-keys'), refetchInterval: 15_000 });
+  const keys = useQuery<List<ApiKey>, ConsoleRequestError>({
+    queryKey: consoleKeys.apiKeys(),
+    queryFn: () => consoleFetch<List<ApiKey>>('/api/api-keys'),
+    refetchInterval: 15_000,
+  });
   if (keys.isPending) return <p>Loading…</p>;
   if (keys.isError) return <p className="error">{errorMessage(keys.error).text}</p>;
   return (
@@ -58,7 +62,12 @@ function KeyRow({ apiKey: key }: { apiKey: ApiKey }) {
         )}
         {confirming && (
           <span className="actions">
-            <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ idempotency_key: newIdempotencyKey() })}>
+            <button
+              type="button"
+              className="danger"
+              disabled={revoke.isPending}
+              onClick={() => revoke.mutate({ idempotency_key: newIdempotencyKey() })}
+            >
               Revoke “{label}” now
             </button>
             <button type="button" className="secondary" disabled={revoke.isPending} onClick={() => setConfirming(false)}>

@@ -26,7 +26,8 @@ export function ApprovalPolicyForm({ initial, retentionSeconds }: { initial: Pay
   function submit(event: FormEvent) {
     event.preventDefault();
     const amount = above.trim() === '' ? 0 : parseAmount(above);
-    if (amount === undefined || !Number.isSafeInteger(amount)) return setError('Enter a whole number of rupiah, or leave it empty for every payout.');
+    if (amount === undefined || !Number.isSafeInteger(amount))
+      return setError('Enter a whole number of rupiah, or leave it empty for every payout.');
     setError(null);
     intent.send({ required, above_amount: amount, for_keys: forKeys });
   }
@@ -42,12 +43,19 @@ export function ApprovalPolicyForm({ initial, retentionSeconds }: { initial: Pay
       </p>
       <div className="field">
         <label>
-          <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Payouts need a second key&apos;s approval
+          <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Payouts need a second key&apos;s
+          approval
         </label>
       </div>
       <div className="field">
         <label htmlFor="policy-above">Only above this amount (IDR)</label>
-        <AmountInput id="policy-above" value={above} onValue={setAbove} aria-describedby={error ? 'policy-above-error' : 'policy-above-hint'} aria-invalid={error ? true : undefined} />
+        <AmountInput
+          id="policy-above"
+          value={above}
+          onValue={setAbove}
+          aria-describedby={error ? 'policy-above-error' : 'policy-above-hint'}
+          aria-invalid={error ? true : undefined}
+        />
         <span id="policy-above-hint" className="field-hint">
           Empty: every payout.
         </span>
@@ -77,7 +85,11 @@ export function ApprovalPolicyForm({ initial, retentionSeconds }: { initial: Pay
           Save policy
         </button>
       )}
-      {mutation.isPending && <p className="muted" role="status">Saving…</p>}
+      {mutation.isPending && (
+        <p className="muted" role="status">
+          Saving…
+        </p>
+      )}
       {mutation.isError && (
         <p className="error" role="alert">
           Not saved: <ErrorText error={mutation.error} />

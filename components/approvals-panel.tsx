@@ -22,7 +22,15 @@ const WAITING = { status: 'awaiting_approval' as const };
  * Each decision is one intent with one idempotency key: a double click or a lost
  * answer acts once. A key never decides its own payouts (the API refuses it too).
  */
-export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { canApprove: boolean; ownKeyId: string; retentionSeconds: number }) {
+export function ApprovalsPanel({
+  canApprove,
+  ownKeyId,
+  retentionSeconds,
+}: {
+  canApprove: boolean;
+  ownKeyId: string;
+  retentionSeconds: number;
+}) {
   const list = useQuery(payoutsQuery('awaiting_approval', 100));
   const summary = useQuery(payoutSummaryQuery(WAITING));
   const intent = useIdempotentMutation<Decision, List<Payout>>({
@@ -42,8 +50,7 @@ export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { can
   const chosen = payouts.filter((p) => selected.ids.includes(p.id));
   const chosenTotal = chosen.reduce((sum, p) => sum + p.amount, 0);
 
-  const toggle = (id: string) =>
-    setSelected((s) => ({ ids: s.ids.includes(id) ? s.ids.filter((x) => x !== id) : [...s.ids, id] }));
+  const toggle = (id: string) => setSelected((s) => ({ ids: s.ids.includes(id) ? s.ids.filter((x) => x !== id) : [...s.ids, id] }));
   const target = (): Pick<Decision, 'ids' | 'batch_id'> => (selected.batchId ? { batch_id: selected.batchId } : { ids: selected.ids });
   const done = () => {
     intent.reset();
@@ -104,7 +111,11 @@ export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { can
                 ),
             },
             { header: 'Amount', cell: (p) => formatMoney(p.amount, p.currency) },
-            { header: 'Account holder', cell: (p) => p.account_holder_name ?? <span className="error">No such account</span>, testId: 'holder-name' },
+            {
+              header: 'Account holder',
+              cell: (p) => p.account_holder_name ?? <span className="error">No such account</span>,
+              testId: 'holder-name',
+            },
             { header: 'Bank', cell: (p) => `${p.bank_code} •••• ${p.account_last4}` },
             { header: 'Requested by', cell: (p) => createdByLabel(p.created_by), testId: 'requested-by' },
             { header: 'Requested', cell: (p) => formatTime(p.created_at) },
@@ -138,7 +149,9 @@ export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { can
             </button>
           ))}
           <p role="status" data-testid="selection">
-            {chosen.length === 0 ? 'Nothing chosen.' : `${chosen.length} chosen, ${formatMoney(chosenTotal, chosen[0]!.currency)}${selected.batchId ? ` (the whole batch ${selected.batchId})` : ''}.`}
+            {chosen.length === 0
+              ? 'Nothing chosen.'
+              : `${chosen.length} chosen, ${formatMoney(chosenTotal, chosen[0]!.currency)}${selected.batchId ? ` (the whole batch ${selected.batchId})` : ''}.`}
           </p>
           <button type="button" disabled={busy || chosen.length === 0} onClick={() => intent.send({ decision: 'approve', ...target() })}>
             Approve {chosen.length > 0 ? chosen.length : ''}
@@ -204,7 +217,9 @@ export function ApprovalsPanel({ canApprove, ownKeyId, retentionSeconds }: { can
         <div className="success" role="status" data-testid="decision-done">
           <p>
             {mutation.data.data.length} {mutation.data.data.length === 1 ? 'payout' : 'payouts'}{' '}
-            {mutation.data.data[0]?.status === 'rejected' ? 'rejected: the money is back in your available balance.' : 'approved: on their way to the bank.'}
+            {mutation.data.data[0]?.status === 'rejected'
+              ? 'rejected: the money is back in your available balance.'
+              : 'approved: on their way to the bank.'}
           </p>
           <button type="button" onClick={done}>
             Done

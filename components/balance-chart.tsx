@@ -24,9 +24,18 @@ const dayLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'shor
 export function BalanceChart({ points, currency }: { points: DailyPoint[]; currency: string }) {
   const values = points.map((p) => p.balance);
   const dates = points.map((p) => new Date(`${p.day}T00:00:00Z`));
-  const x = scaleUtc().domain([dates[0]!, dates.at(-1)!]).range([M.left, W - M.right]);
-  const y = scaleLinear().domain([Math.min(0, ...values), Math.max(1, ...values)]).nice(4).range([H - M.bottom, M.top]);
-  const path = line<DailyPoint>((_, i) => x(dates[i]!), (p) => y(p.balance)).curve(curveStepAfter)(points) ?? '';
+  const x = scaleUtc()
+    .domain([dates[0]!, dates.at(-1)!])
+    .range([M.left, W - M.right]);
+  const y = scaleLinear()
+    .domain([Math.min(0, ...values), Math.max(1, ...values)])
+    .nice(4)
+    .range([H - M.bottom, M.top]);
+  const path =
+    line<DailyPoint>(
+      (_, i) => x(dates[i]!),
+      (p) => y(p.balance),
+    ).curve(curveStepAfter)(points) ?? '';
   const summary = `Available balance over the last ${points.length} days: ${formatMoney(values[0]!, currency)} on ${points[0]!.day}, ${formatMoney(values.at(-1)!, currency)} today; lowest ${formatMoney(Math.min(...values), currency)}, highest ${formatMoney(Math.max(...values), currency)}.`;
   return (
     <figure className="chart">

@@ -50,10 +50,13 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
   const holders = useQuery({
     queryKey: ['batch-holders', file?.name, valid.map((r) => r.line)],
     queryFn: () =>
-      consoleFetch<{ data: { status: string; account_holder_name: string | null; failure_code: string | null }[] }>('/api/bank-accounts/validate-many', {
-        method: 'POST',
-        body: { accounts: valid.map((r) => ({ bank_code: r.item!.bank_code, account_number: r.item!.account_number })) },
-      }),
+      consoleFetch<{ data: { status: string; account_holder_name: string | null; failure_code: string | null }[] }>(
+        '/api/bank-accounts/validate-many',
+        {
+          method: 'POST',
+          body: { accounts: valid.map((r) => ({ bank_code: r.item!.bank_code, account_number: r.item!.account_number })) },
+        },
+      ),
     enabled: valid.length > 0 && !file?.error,
     staleTime: Infinity,
     retry: 1,
@@ -136,16 +139,21 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
           )}
           <button
             type="button"
-            disabled={!hydrated || invalid.length > 0 || valid.length === 0 || mutation.isPending || !holders.isSuccess || unknownAccounts > 0}
+            disabled={
+              !hydrated || invalid.length > 0 || valid.length === 0 || mutation.isPending || !holders.isSuccess || unknownAccounts > 0
+            }
             onClick={() => intent.send({ payouts: valid.map((r) => r.item!) })}
           >
             {mutation.isPending ? 'Sending…' : `Send ${valid.length} payouts`}
           </button>
           {mutation.isPending && intent.outcomeUnknown && <RetryingNote failureCount={mutation.failureCount} />}
-          {invalid.length > 0 && <p className="muted">Fix the rows with errors and choose the file again: nothing is sent until every row is right.</p>}
+          {invalid.length > 0 && (
+            <p className="muted">Fix the rows with errors and choose the file again: nothing is sent until every row is right.</p>
+          )}
           {unknownAccounts > 0 && (
             <p className="error" data-testid="batch-unknown-accounts">
-              {unknownAccounts} {unknownAccounts === 1 ? 'row pays an account' : 'rows pay accounts'} the bank does not know: fix {unknownAccounts === 1 ? 'it' : 'them'} and choose the file again.
+              {unknownAccounts} {unknownAccounts === 1 ? 'row pays an account' : 'rows pay accounts'} the bank does not know: fix{' '}
+              {unknownAccounts === 1 ? 'it' : 'them'} and choose the file again.
             </p>
           )}
           {holders.isError && (

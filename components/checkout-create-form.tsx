@@ -31,7 +31,8 @@ export function CheckoutCreateForm({ retentionSeconds }: { retentionSeconds: num
     const amount = checkoutFields.amount.safeParse(amountInput);
     const text = String(form.get('description') ?? '').trim();
     const description = checkoutFields.description.safeParse(text === '' ? undefined : text);
-    if (!amount.success) return setError(fieldMessage('amount', { code: amount.error.issues[0]!.code, input: amountInput }, CHECKOUT_LIMITS));
+    if (!amount.success)
+      return setError(fieldMessage('amount', { code: amount.error.issues[0]!.code, input: amountInput }, CHECKOUT_LIMITS));
     if (!description.success) return setError(fieldMessage('description', { code: description.error.issues[0]!.code, input: text }));
     setError(null);
     intent.send({ amount: amount.data, ...(description.data ? { description: description.data } : {}) });
@@ -44,9 +45,7 @@ export function CheckoutCreateForm({ retentionSeconds }: { retentionSeconds: num
   if (mutation.isSuccess) {
     return (
       <div className="success" role="status">
-        <p>
-          Checkout session created{mutation.data.replayed ? ' (replayed: an earlier attempt had already created it)' : ''}.
-        </p>
+        <p>Checkout session created{mutation.data.replayed ? ' (replayed: an earlier attempt had already created it)' : ''}.</p>
         <CopyLink url={mutation.data.url} />
         <button type="button" onClick={intent.reset}>
           New checkout session
@@ -58,7 +57,13 @@ export function CheckoutCreateForm({ retentionSeconds }: { retentionSeconds: num
     <form onSubmit={submit} noValidate>
       <div className="field">
         <label htmlFor="checkout-amount">Amount (IDR)</label>
-        <AmountInput id="checkout-amount" value={amountText} onValue={setAmountText} disabled={mutation.isPending} aria-describedby="checkout-amount-hint" />
+        <AmountInput
+          id="checkout-amount"
+          value={amountText}
+          onValue={setAmountText}
+          disabled={mutation.isPending}
+          aria-describedby="checkout-amount-hint"
+        />
         <span id="checkout-amount-hint" className="field-hint">
           From {formatMoney(CHECKOUT_LIMITS.min, 'IDR')} to {formatMoney(CHECKOUT_LIMITS.max, 'IDR')}.
         </span>

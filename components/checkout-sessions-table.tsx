@@ -14,7 +14,12 @@ export function CheckoutSessionsTable() {
   const query = useInfiniteQuery(checkoutSessionPagesQuery());
   const { data, error, isPending } = query;
   if (isPending) return <p className="muted">Loading checkout sessions…</p>;
-  if (error && !data) return <p className="error" role="alert">The checkout sessions could not be loaded: <ErrorText error={error} /></p>;
+  if (error && !data)
+    return (
+      <p className="error" role="alert">
+        The checkout sessions could not be loaded: <ErrorText error={error} />
+      </p>
+    );
   if (data.length === 0) return <NoCheckoutSessions />;
   return (
     <>
@@ -22,7 +27,12 @@ export function CheckoutSessionsTable() {
         label="Checkout sessions"
         rows={data}
         rowKey={(s) => s.id}
-        rowProps={(s) => ({ 'data-testid': 'checkout-row', 'data-session-id': s.id, 'data-status': s.status, 'data-refund': refundMark(s) ?? 'none' })}
+        rowProps={(s) => ({
+          'data-testid': 'checkout-row',
+          'data-session-id': s.id,
+          'data-status': s.status,
+          'data-refund': refundMark(s) ?? 'none',
+        })}
         columns={[
           { header: 'Amount', cell: (s) => <Link href={`/checkout-sessions/${s.id}`}>{formatMoney(s.amount, s.currency)}</Link> },
           { header: 'Description', cell: (s) => s.description ?? <span className="muted">none</span> },
@@ -33,7 +43,8 @@ export function CheckoutSessionsTable() {
                 <span className={`status status-${s.status}`}>{s.status}</span>
                 {refundMark(s) === 'partly refunded' && (
                   <span className="status status-partly-refunded" title={`${formatMoney(s.amount_refunded, s.currency)} refunded`}>
-                    {' '}partly refunded
+                    {' '}
+                    partly refunded
                   </span>
                 )}
               </>

@@ -12,7 +12,10 @@ export function CopyLink({ url }: { url: string }) {
         type="button"
         className="secondary"
         onClick={async () => {
-          await navigator.clipboard.writeText(url).then(() => setCopied(true), () => setCopied(false));
+          await navigator.clipboard.writeText(url).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
         }}
       >
         {copied ? 'Copied' : 'Copy link'}

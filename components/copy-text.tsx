@@ -11,7 +11,12 @@ export function CopyText({ value, label }: { value: string; label: string }) {
         type="button"
         className="secondary"
         aria-label={`Copy ${label}`}
-        onClick={() => navigator.clipboard.writeText(value).then(() => setCopied(true), () => setCopied(false))}
+        onClick={() =>
+          navigator.clipboard.writeText(value).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
       >
         {copied ? 'Copied' : 'Copy'}
       </button>

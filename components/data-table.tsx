@@ -18,7 +18,15 @@ type RowProps = ComponentProps<'tr'> & { [data: `data-${string}`]: string | numb
  * narrow screen. `DataTable` draws rows from columns; `TableFrame` takes rows of its own (a row
  * with state of its own, such as a key with its revoke button).
  */
-export function DataTable<R>({ label, columns, rows, rowKey, rowProps, footer, empty }: {
+export function DataTable<R>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  rowProps,
+  footer,
+  empty,
+}: {
   label: string;
   /** A column may be left out (false) for a viewer who cannot use it. */
   columns: (Column<R> | false)[];
@@ -54,7 +62,17 @@ export function DataTable<R>({ label, columns, rows, rowKey, rowProps, footer, e
   );
 }
 
-export function TableFrame({ label, headers, footer, children }: { label: string; headers: ReactNode[]; footer?: ReactNode; children: ReactNode }) {
+export function TableFrame({
+  label,
+  headers,
+  footer,
+  children,
+}: {
+  label: string;
+  headers: ReactNode[];
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <TableScroll label={`${label} table`}>
       <table className="table" aria-label={label}>

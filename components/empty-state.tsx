@@ -23,7 +23,8 @@ export function NoPayouts({ filtered }: { filtered?: boolean }) {
   return (
     <EmptyState>
       <p>
-        No payouts yet. Send one from the <Link href="/dashboard">dashboard</Link>, many at once from a <Link href="/payout-batches">CSV file</Link>, or with the API:
+        No payouts yet. Send one from the <Link href="/dashboard">dashboard</Link>, many at once from a{' '}
+        <Link href="/payout-batches">CSV file</Link>, or with the API:
       </p>
       <pre>
         <code>{`{"action":"withdraw","amount":50000,"bank_code":"BCA","account_number":"1234567890"}`}</code>

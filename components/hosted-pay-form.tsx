@@ -8,7 +8,9 @@ import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
 export function HostedPayForm({ sessionId, payLabel }: { sessionId: string; payLabel: string }) {
   const hydrated = useHydrated();
   const [card, setCard] = useState('');
-  const [state, setState] = useState<{ kind: 'idle' | 'paying' | 'paid' } | { kind: 'error'; message: string; closed: boolean }>({ kind: 'idle' });
+  const [state, setState] = useState<{ kind: 'idle' | 'paying' | 'paid' } | { kind: 'error'; message: string; closed: boolean }>({
+    kind: 'idle',
+  });
 
   async function pay(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -24,7 +26,11 @@ export function HostedPayForm({ sessionId, payLabel }: { sessionId: string; payL
       if (result.success_url) window.location.assign(result.success_url);
     } catch (e) {
       const closed = e instanceof ConsoleRequestError && e.code === 'checkout_session_not_open';
-      setState({ kind: 'error', message: errorMessage(e instanceof ConsoleRequestError ? e : { code: 'network_error', message: String(e) }).text, closed });
+      setState({
+        kind: 'error',
+        message: errorMessage(e instanceof ConsoleRequestError ? e : { code: 'network_error', message: String(e) }).text,
+        closed,
+      });
     }
   }
 
@@ -40,7 +46,14 @@ export function HostedPayForm({ sessionId, payLabel }: { sessionId: string; payL
     <form onSubmit={pay} noValidate method="post" action={noScriptAction(`/checkout/${encodeURIComponent(sessionId)}`)}>
       <label>
         Card number
-        <input value={card} onChange={(e) => setCard(e.target.value)} inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" disabled={closed} />
+        <input
+          value={card}
+          onChange={(e) => setCard(e.target.value)}
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="4242 4242 4242 4242"
+          disabled={closed}
+        />
       </label>
       <noscript>
         <p className="error">This payment page needs JavaScript.</p>

@@ -33,7 +33,9 @@ export function IntentStatus({ error, intent, limits }: { error?: string | null;
       )}
       {intent.outcomeUnknown && intent.mutation.isPending && <RetryingNote failureCount={intent.mutation.failureCount} />}
       {intent.outcomeUnknown && !intent.mutation.isPending && (
-        <p className="warning">Outcome unknown after {MAX_ATTEMPTS} attempts: sending again uses the same idempotency key, so it cannot act twice.</p>
+        <p className="warning">
+          Outcome unknown after {MAX_ATTEMPTS} attempts: sending again uses the same idempotency key, so it cannot act twice.
+        </p>
       )}
     </>
   );
@@ -50,7 +52,14 @@ interface SentIntent<I> {
  * again with the same key; an outcome still unknown, to check again (`safeAgain` says why that cannot
  * act twice); a refusal, to edit. The success is each form's own.
  */
-export function SentIntentStatus<I>({ intent, input, noun, safeAgain, refusedTestId, onEdit }: {
+export function SentIntentStatus<I>({
+  intent,
+  input,
+  noun,
+  safeAgain,
+  refusedTestId,
+  onEdit,
+}: {
   intent: SentIntent<I>;
   input: I;
   noun: string;

@@ -2,7 +2,10 @@
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
 import { ErrorText } from './error-text';
 
-type PagedQuery = Pick<UseInfiniteQueryResult<unknown, Error>, 'hasNextPage' | 'isFetchingNextPage' | 'isFetchNextPageError' | 'error' | 'fetchNextPage'>;
+type PagedQuery = Pick<
+  UseInfiniteQueryResult<unknown, Error>,
+  'hasNextPage' | 'isFetchingNextPage' | 'isFetchNextPageError' | 'error' | 'fetchNextPage'
+>;
 
 /** "Load more" under a list: there while the API has more, disabled while the next page loads; appends it. */
 export function LoadMoreButton({ query, noun }: { query: PagedQuery; noun: string }) {

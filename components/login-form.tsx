@@ -23,7 +23,11 @@ export function LoginForm({ next }: { next: string }) {
       form.reset();
       window.location.assign(next);
     } catch (e) {
-      setError(e instanceof ConsoleRequestError && e.status === 401 ? 'That API key was not accepted. Check it and try again.' : errorMessage(e as ConsoleRequestError).text);
+      setError(
+        e instanceof ConsoleRequestError && e.status === 401
+          ? 'That API key was not accepted. Check it and try again.'
+          : errorMessage(e as ConsoleRequestError).text,
+      );
       setBusy(false);
     }
   }
@@ -34,7 +38,15 @@ export function LoginForm({ next }: { next: string }) {
       <h1>Sign in</h1>
       <label>
         API key
-        <input ref={keyField} type="password" required autoComplete="off" spellCheck={false} placeholder="sk_test_… or rk_test_…" aria-describedby="key-hint" />
+        <input
+          ref={keyField}
+          type="password"
+          required
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="sk_test_… or rk_test_…"
+          aria-describedby="key-hint"
+        />
       </label>
       {error && (
         <p className="error" role="alert">
@@ -48,8 +60,8 @@ export function LoginForm({ next }: { next: string }) {
         Sign in
       </button>
       <p className="hint" id="key-hint">
-        Your secret key, or a restricted key the account owner gave you (the console then shows only what it may do). The key is
-        checked by the server and kept there, sealed in an httpOnly cookie. This page never stores it.
+        Your secret key, or a restricted key the account owner gave you (the console then shows only what it may do). The key is checked by
+        the server and kept there, sealed in an httpOnly cookie. This page never stores it.
       </p>
     </form>
   );

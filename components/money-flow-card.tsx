@@ -22,9 +22,8 @@ export function MoneyFlowCard({ flow, currency }: { flow: MoneyFlow; currency: s
         </div>
       </dl>
       <p className="muted">
-        {`From ${flow.entries.toLocaleString('en-US')} balance changes since ${flow.since.slice(0, 10)} (UTC)`}
-        {' '}
-        (payments, payouts, refunds, returned payouts and refunds, and top-ups). <Link href="/balance">Balance history</Link>
+        {`From ${flow.entries.toLocaleString('en-US')} balance changes since ${flow.since.slice(0, 10)} (UTC)`} (payments, payouts, refunds,
+        returned payouts and refunds, and top-ups). <Link href="/balance">Balance history</Link>
       </p>
     </section>
   );

@@ -12,14 +12,18 @@ export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
   const router = useRouter();
   const { data: p, error, isPending } = useQuery({ ...payoutQuery(id), initialData: initial });
   // Settled, or decided (approved, rejected, expired) while this page was open: the server renders the timeline again.
-  const settledHere = p !== undefined && p.status !== initial.status && (initial.status === 'pending' || initial.status === 'awaiting_approval');
+  const settledHere =
+    p !== undefined && p.status !== initial.status && (initial.status === 'pending' || initial.status === 'awaiting_approval');
   useEffect(() => {
     if (settledHere) router.refresh();
   }, [settledHere, router]);
   if (isPending) return <p className="muted">Loading the payout…</p>;
-  if (error && !p) return <p className="error" role="alert">
+  if (error && !p)
+    return (
+      <p className="error" role="alert">
         The payout could not be loaded: <ErrorText error={error} />
-      </p>;
+      </p>
+    );
   return (
     <section className="card" aria-label="Payout details">
       <dl className="details">

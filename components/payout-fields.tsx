@@ -37,7 +37,8 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
     setWaiting(null);
     if (!result) return setHolderError('The account could not be looked up. Try again in a moment.');
     // The review shows whose account it is; an account the bank does not know stops here.
-    if (result.status === 'invalid') return setHolderError('This account does not exist at the bank. Check the bank and the account number.');
+    if (result.status === 'invalid')
+      return setHolderError('This account does not exist at the bank. Check the bank and the account number.');
     setHolderError(null);
     // Sent along: the payout is refused should the bank's name have changed since this look-up.
     onReview({ ...waiting, account_holder_name: result.account_holder_name! }, draft);
@@ -86,7 +87,9 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
       {field(
         'amount',
         'Amount (IDR)',
-        (a11y) => <AmountInput value={draft.amount} onValue={set('amount')} {...a11y} />,
+        (a11y) => (
+          <AmountInput value={draft.amount} onValue={set('amount')} {...a11y} />
+        ),
         `From ${formatMoney(PAYOUT_LIMITS.min, 'IDR')} to ${formatMoney(PAYOUT_LIMITS.max, 'IDR')} per payout.`,
       )}
       {field('bank_code', 'Bank', (a11y) => (
@@ -100,10 +103,20 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
         </select>
       ))}
       {field('account_number', 'Account number', (a11y) => (
-        <input value={draft.account_number} onChange={(e) => set('account_number')(e.target.value)} inputMode="numeric" autoComplete="off" {...a11y} />
+        <input
+          value={draft.account_number}
+          onChange={(e) => set('account_number')(e.target.value)}
+          inputMode="numeric"
+          autoComplete="off"
+          {...a11y}
+        />
       ))}
       <p aria-live="polite" data-testid="account-holder-lookup">
-        {holder.result?.status === 'valid' && <>Account holder: <strong data-testid="account-holder">{holder.result.account_holder_name}</strong></>}
+        {holder.result?.status === 'valid' && (
+          <>
+            Account holder: <strong data-testid="account-holder">{holder.result.account_holder_name}</strong>
+          </>
+        )}
         {holder.result?.status === 'invalid' && (
           <span className="error" data-testid="account-invalid">
             This account does not exist at the bank ({holder.result.failure_code}).

@@ -36,7 +36,12 @@ export function PayoutFilters({ view, onApply }: { view: PayoutView; onApply: (f
       </div>
       <div className="field">
         <label htmlFor="payout-status">Status</label>
-        <select id="payout-status" name="status" defaultValue={view.status ?? 'all'} onChange={(e) => e.currentTarget.form && onApply(e.currentTarget.form)}>
+        <select
+          id="payout-status"
+          name="status"
+          defaultValue={view.status ?? 'all'}
+          onChange={(e) => e.currentTarget.form && onApply(e.currentTarget.form)}
+        >
           <option value="all">All statuses</option>
           {PAYOUT_STATUSES.map((s) => (
             <option key={s} value={s}>

@@ -96,7 +96,9 @@ export function PayoutPanel({ currency, retentionSeconds }: { currency: string; 
             Payout <Link href={`/payouts/${mutation.data.id}`}>{mutation.data.id}</Link> created: {mutation.data.status}.
           </p>
           {mutation.data.status === 'awaiting_approval' && (
-            <p data-testid="awaits-approval">It waits for a second person to approve it in Approvals; nothing goes to the bank before that.</p>
+            <p data-testid="awaits-approval">
+              It waits for a second person to approve it in Approvals; nothing goes to the bank before that.
+            </p>
           )}
           {mutation.data.replayed && (
             <p data-testid="replayed">Replayed: an earlier attempt had already created this payout; nothing was sent twice.</p>

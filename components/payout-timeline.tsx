@@ -15,7 +15,8 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
         <li data-testid="timeline-created">
           <h3>Created</h3>
           <p>
-            {formatTime(p.created_at)} by {createdByLabel(p.created_by)}: {formatMoney(p.amount, p.currency)} to {p.bank_code} •••• {p.account_last4}
+            {formatTime(p.created_at)} by {createdByLabel(p.created_by)}: {formatMoney(p.amount, p.currency)} to {p.bank_code} ••••{' '}
+            {p.account_last4}
             {p.account_holder_name && <> ({p.account_holder_name})</>}
           </p>
         </li>
@@ -84,7 +85,9 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
               {formatMoney(reversal.balance_after, reversal.currency)}. Entry <CopyText value={reversal.id} label="balance entry id" />
             </p>
             <p>
-              <Link href={`/balance?entry=${reversal.id}&until=${encodeURIComponent(new Date(Date.parse(reversal.created_at) + 1).toISOString())}`}>
+              <Link
+                href={`/balance?entry=${reversal.id}&until=${encodeURIComponent(new Date(Date.parse(reversal.created_at) + 1).toISOString())}`}
+              >
                 See it in the balance history
               </Link>
             </p>
@@ -112,7 +115,11 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
                   <span className="muted">none (no endpoint subscribed)</span>
                 ) : (
                   deliveries.map((d) => (
-                    <span key={d.id} className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`} data-testid="payout-delivery">
+                    <span
+                      key={d.id}
+                      className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`}
+                      data-testid="payout-delivery"
+                    >
                       {d.status}, {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
                       {d.last_response_status !== null ? ` (HTTP ${d.last_response_status})` : ''}
                     </span>

@@ -20,7 +20,12 @@ export function PayoutsList({ filter }: { filter: PayoutListFilter }) {
   const query = useInfiniteQuery(payoutPagesQuery(filter));
   const { data, error, isPending } = query;
   if (isPending) return <p className="muted">Loading payouts…</p>;
-  if (error && !data) return <p className="error" role="alert">The payouts could not be loaded: <ErrorText error={error} /></p>;
+  if (error && !data)
+    return (
+      <p className="error" role="alert">
+        The payouts could not be loaded: <ErrorText error={error} />
+      </p>
+    );
   if (data.length === 0) return <NoPayouts filtered={Object.keys(filter).length > 0} />;
   return (
     <>

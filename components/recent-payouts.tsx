@@ -9,7 +9,12 @@ import { ErrorText } from './error-text';
 export function RecentPayouts() {
   const { data, error, isPending } = useQuery(payoutsQuery('all'));
   if (isPending) return <p className="muted">Loading payouts…</p>;
-  if (error && !data) return <p className="error" role="alert">The payouts could not be loaded: <ErrorText error={error} /></p>;
+  if (error && !data)
+    return (
+      <p className="error" role="alert">
+        The payouts could not be loaded: <ErrorText error={error} />
+      </p>
+    );
   if (data.data.length === 0) return <NoPayouts />;
   return <PayoutsTable payouts={data.data} note={data.has_more ? `Showing the newest ${data.data.length}.` : undefined} />;
 }

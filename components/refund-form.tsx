@@ -18,7 +18,17 @@ type RefundInput = { amount: number; reason?: string };
  * a real answer). The amount reviewed is the amount sent, "full" included, so a
  * refund made meanwhile elsewhere is refused rather than a different amount refunded.
  */
-export function RefundForm({ sessionId, left, currency, retentionSeconds }: { sessionId: string; left: number; currency: string; retentionSeconds: number }) {
+export function RefundForm({
+  sessionId,
+  left,
+  currency,
+  retentionSeconds,
+}: {
+  sessionId: string;
+  left: number;
+  currency: string;
+  retentionSeconds: number;
+}) {
   const router = useRouter();
   const intent = useIdempotentMutation<RefundInput, Refund>({
     path: `/api/checkout-sessions/${encodeURIComponent(sessionId)}/refunds`,
@@ -38,7 +48,14 @@ export function RefundForm({ sessionId, left, currency, retentionSeconds }: { se
     event.preventDefault();
     const typed = parseAmount(amountText);
     const amount = kind === 'full' ? { success: true as const, data: left } : refundFields.amount.safeParse(typed);
-    if (!amount.success || amount.data === undefined) return setError(fieldMessage('amount', { code: amount.success ? 'invalid_type' : amount.error.issues[0]!.code, input: typed }, { min: 1, max: left }));
+    if (!amount.success || amount.data === undefined)
+      return setError(
+        fieldMessage(
+          'amount',
+          { code: amount.success ? 'invalid_type' : amount.error.issues[0]!.code, input: typed },
+          { min: 1, max: left },
+        ),
+      );
     if (amount.data > left) return setError(fieldMessage('amount', { code: 'too_big', input: typed }, { min: 1, max: left }));
     const text = reason.trim();
     const why = refundFields.reason.safeParse(text === '' ? undefined : text);
@@ -53,7 +70,13 @@ export function RefundForm({ sessionId, left, currency, retentionSeconds }: { se
   };
 
   if (intent.staleIntent) {
-    return <StaleIntent what={`A refund of ${formatMoney(intent.staleIntent.amount, currency)}`} checkIn="the refunds below" onDismiss={intent.dismissStale} />;
+    return (
+      <StaleIntent
+        what={`A refund of ${formatMoney(intent.staleIntent.amount, currency)}`}
+        checkIn="the refunds below"
+        onDismiss={intent.dismissStale}
+      />
+    );
   }
 
   if (!input) {
@@ -101,7 +124,9 @@ export function RefundForm({ sessionId, left, currency, retentionSeconds }: { se
         <dd>{input.reason ?? <span className="muted">none</span>}</dd>
       </dl>
       {!sent && <p className="hint">The amount leaves your available balance now and goes back to the customer&apos;s card.</p>}
-      {intent.resumed && !intent.finished && <p className="warning">A refund was being sent when the page was left. Asking the server what became of it…</p>}
+      {intent.resumed && !intent.finished && (
+        <p className="warning">A refund was being sent when the page was left. Asking the server what became of it…</p>
+      )}
       {!sent && (
         <div className="actions">
           <button type="button" onClick={() => intent.send(input)}>

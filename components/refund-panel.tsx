@@ -18,10 +18,23 @@ interface PaidSession {
  * status (polled while one is pending), and the Refund action for a key that may.
  * "Left" counts the refunds that did not fail, as the API's amount_refunded does.
  */
-export function RefundPanel({ session, canRefund, retentionSeconds }: { session: PaidSession; canRefund: boolean; retentionSeconds: number }) {
+export function RefundPanel({
+  session,
+  canRefund,
+  retentionSeconds,
+}: {
+  session: PaidSession;
+  canRefund: boolean;
+  retentionSeconds: number;
+}) {
   const query = useQuery(sessionRefundsQuery(session.id));
   if (query.isPending) return <p className="muted">Loading refunds…</p>;
-  if (query.error && !query.data) return <p className="error" role="alert">The refunds could not be loaded: <ErrorText error={query.error} /></p>;
+  if (query.error && !query.data)
+    return (
+      <p className="error" role="alert">
+        The refunds could not be loaded: <ErrorText error={query.error} />
+      </p>
+    );
   const refunds = query.data.data;
   const refunded = refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
   const left = session.amount - refunded;
@@ -45,7 +58,13 @@ export function RefundPanel({ session, canRefund, retentionSeconds }: { session:
           label="Refunds"
           rows={refunds}
           rowKey={(r) => r.id}
-          rowProps={(r) => ({ id: r.id, 'data-testid': 'refund-row', 'data-refund-id': r.id, 'data-status': r.status, 'data-amount': r.amount })}
+          rowProps={(r) => ({
+            id: r.id,
+            'data-testid': 'refund-row',
+            'data-refund-id': r.id,
+            'data-status': r.status,
+            'data-amount': r.amount,
+          })}
           columns={[
             { header: 'Created', cell: (r) => formatTime(r.created_at) },
             { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency) },

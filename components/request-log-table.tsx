@@ -21,7 +21,13 @@ export function RequestLogTable({ rows }: { rows: Entry[] }) {
       label="Request log"
       rows={rows}
       rowKey={(r) => r.id}
-      rowProps={(r) => ({ 'data-testid': 'request-row', 'data-request-id': r.id, 'data-action': r.action, 'data-key-id': r.key_id, 'data-status': r.status })}
+      rowProps={(r) => ({
+        'data-testid': 'request-row',
+        'data-request-id': r.id,
+        'data-action': r.action,
+        'data-key-id': r.key_id,
+        'data-status': r.status,
+      })}
       columns={[
         { header: 'Time', cell: (r) => formatTime(r.created_at) },
         { header: 'Action', cell: (r) => <code>{r.action}</code> },

@@ -23,7 +23,7 @@ const PERMISSION_TEXT: Record<(typeof PERMISSIONS)[number], string> = {
   'requests:read': 'Read the request log',
   'refunds:read': 'See refunds',
   'refunds:write': 'Refund payments',
-  'payouts:approve': "Approve or reject payouts other keys made",
+  'payouts:approve': 'Approve or reject payouts other keys made',
 };
 
 /** Make a restricted key: a name, permissions, an optional payout limit; its secret is shown once. */
@@ -58,8 +58,20 @@ export function RestrictedKeyForm({ retentionSeconds }: { retentionSeconds: numb
     return (
       <div className="success" role="status">
         <p>Restricted key “{name}” created.</p>
-        <SecretShownOnce secret={secret} replayed={replayed} noun="Its key" use="Hand it to the person or system that needs it; it cannot be shown again" getAnother="Revoke the key and create another." />
-        <button type="button" onClick={() => { intent.reset(); setLimit(''); }}>
+        <SecretShownOnce
+          secret={secret}
+          replayed={replayed}
+          noun="Its key"
+          use="Hand it to the person or system that needs it; it cannot be shown again"
+          getAnother="Revoke the key and create another."
+        />
+        <button
+          type="button"
+          onClick={() => {
+            intent.reset();
+            setLimit('');
+          }}
+        >
           Done
         </button>
       </div>
@@ -81,9 +93,17 @@ export function RestrictedKeyForm({ retentionSeconds }: { retentionSeconds: numb
       </fieldset>
       <label>
         Payout limit (optional)
-        <AmountInput name="max_payout_amount" value={limit} onValue={setLimit} aria-describedby="limit-hint" disabled={mutation.isPending} />
+        <AmountInput
+          name="max_payout_amount"
+          value={limit}
+          onValue={setLimit}
+          aria-describedby="limit-hint"
+          disabled={mutation.isPending}
+        />
       </label>
-      <p className="hint" id="limit-hint">A payout above it with this key is refused and nothing is debited.</p>
+      <p className="hint" id="limit-hint">
+        A payout above it with this key is refused and nothing is debited.
+      </p>
       <IntentStatus error={error} intent={intent} />
       <button type="submit" disabled={mutation.isPending}>
         Create restricted key

@@ -37,8 +37,20 @@ export function RollKeyForm({ retentionSeconds }: { retentionSeconds: number }) 
     const { secret, replayed } = mutation.data;
     return (
       <div className="success" role="status">
-        <SecretShownOnce secret={secret} replayed={replayed} noun="New secret key" use="Put it where your servers read their key; this console already uses it" getAnother="Roll again to get one." />
-        <button type="button" onClick={() => { intent.reset(); setConfirming(null); }}>
+        <SecretShownOnce
+          secret={secret}
+          replayed={replayed}
+          noun="New secret key"
+          use="Put it where your servers read their key; this console already uses it"
+          getAnother="Roll again to get one."
+        />
+        <button
+          type="button"
+          onClick={() => {
+            intent.reset();
+            setConfirming(null);
+          }}
+        >
           Done
         </button>
       </div>
@@ -60,8 +72,17 @@ export function RollKeyForm({ retentionSeconds }: { retentionSeconds: number }) 
       <IntentStatus intent={intent} />
       {chosen ? (
         <p className="actions">
-          <span>{chosen.seconds === 0 ? 'The current secret key stops working at once.' : `The current secret key stops working in ${chosen.label}.`}</span>
-          <button type="button" className="danger" disabled={mutation.isPending} onClick={() => intent.send({ expires_in_seconds: chosen.seconds })}>
+          <span>
+            {chosen.seconds === 0
+              ? 'The current secret key stops working at once.'
+              : `The current secret key stops working in ${chosen.label}.`}
+          </span>
+          <button
+            type="button"
+            className="danger"
+            disabled={mutation.isPending}
+            onClick={() => intent.send({ expires_in_seconds: chosen.seconds })}
+          >
             Roll the secret key
           </button>
           <button type="button" className="secondary" disabled={mutation.isPending} onClick={() => setConfirming(null)}>

@@ -6,7 +6,13 @@ import { useState } from 'react';
  * A replayed answer carries no secret (the idempotency store never keeps one), so a retry says
  * where the secret went and how to get another.
  */
-export function SecretShownOnce({ secret, replayed, noun, use, getAnother }: {
+export function SecretShownOnce({
+  secret,
+  replayed,
+  noun,
+  use,
+  getAnother,
+}: {
   secret: string | null | undefined;
   replayed?: boolean;
   /** What it is, e.g. "Its signing secret". */
@@ -27,7 +33,11 @@ export function SecretShownOnce({ secret, replayed, noun, use, getAnother }: {
     );
   }
   if (!replayed) return null;
-  return <p className="warning">This was a retry of an earlier request whose answer was lost: the secret was shown then and is not shown again. {getAnother}</p>;
+  return (
+    <p className="warning">
+      This was a retry of an earlier request whose answer was lost: the secret was shown then and is not shown again. {getAnother}
+    </p>
+  );
 }
 
 /** A secret with a copy button; it lives in this component's memory only (never stored in the browser). */
@@ -39,7 +49,12 @@ function CopySecret({ secret }: { secret: string }) {
       <button
         type="button"
         className="secondary"
-        onClick={() => navigator.clipboard.writeText(secret).then(() => setCopied(true), () => setCopied(false))}
+        onClick={() =>
+          navigator.clipboard.writeText(secret).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
       >
         {copied ? 'Copied' : 'Copy secret'}
       </button>

@@ -37,9 +37,15 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
         empty="No deliveries yet: make a payout, and its events arrive here."
         columns={[
           { header: 'Event', cell: (d) => <Link href={`/webhooks/events/${d.event_id}`}>{d.event_type}</Link> },
-          { header: 'Status', cell: (d) => <span className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`}>{d.status}</span> },
+          {
+            header: 'Status',
+            cell: (d) => <span className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`}>{d.status}</span>,
+          },
           { header: 'Attempts', cell: (d) => d.attempts },
-          { header: 'Last answer', cell: (d) => <span title={d.last_response_body ?? undefined}>{d.last_response_status ?? d.last_error ?? '—'}</span> },
+          {
+            header: 'Last answer',
+            cell: (d) => <span title={d.last_response_body ?? undefined}>{d.last_response_status ?? d.last_error ?? '—'}</span>,
+          },
           { header: 'Next retry', cell: (d) => when(d.next_attempt_at) },
           {
             header: 'Actions',
@@ -57,9 +63,11 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
           },
         ]}
       />
-      {resend.isError && !resend.error.outcomeUnknown && <p className="error" role="alert">
+      {resend.isError && !resend.error.outcomeUnknown && (
+        <p className="error" role="alert">
           <ErrorText error={resend.error} />
-        </p>}
+        </p>
+      )}
     </div>
   );
 }

@@ -36,8 +36,12 @@ export function WebhooksPanel({ retentionSeconds }: { retentionSeconds: number }
             The endpoints could not be loaded: <ErrorText error={endpoints.error} />
           </p>
         )}
-        {endpoints.data?.data.length === 0 && <p className="hint">No endpoints yet. Add one above; `npm run webhook-receiver` runs a local one.</p>}
-        {endpoints.data?.data.map((ep) => <EndpointCard key={ep.id} endpoint={ep} />)}
+        {endpoints.data?.data.length === 0 && (
+          <p className="hint">No endpoints yet. Add one above; `npm run webhook-receiver` runs a local one.</p>
+        )}
+        {endpoints.data?.data.map((ep) => (
+          <EndpointCard key={ep.id} endpoint={ep} />
+        ))}
       </section>
     </>
   );
@@ -71,7 +75,13 @@ function CreateEndpointForm({ retentionSeconds }: { retentionSeconds: number }) 
     return (
       <div className="success" role="status">
         <p>Endpoint added for {url}.</p>
-        <SecretShownOnce secret={secret} replayed={replayed} noun="Its signing secret" use="Keep it with your receiver (for example `WEBHOOK_SECRET`)" getAnother="Rotate the secret to get a new one." />
+        <SecretShownOnce
+          secret={secret}
+          replayed={replayed}
+          noun="Its signing secret"
+          use="Keep it with your receiver (for example `WEBHOOK_SECRET`)"
+          getAnother="Rotate the secret to get a new one."
+        />
         <button type="button" onClick={intent.reset}>
           Done
         </button>
@@ -127,16 +137,24 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
     <article className="endpoint" aria-label={`Endpoint ${endpoint.url}`} data-testid="webhook-endpoint">
       <h3>
         <code>{endpoint.url}</code>{' '}
-        <span className={`status ${endpoint.disabled ? "status-failed" : "status-paid"}`}>{endpoint.disabled ? 'Disabled' : 'Enabled'}</span>
+        <span className={`status ${endpoint.disabled ? 'status-failed' : 'status-paid'}`}>
+          {endpoint.disabled ? 'Disabled' : 'Enabled'}
+        </span>
       </h3>
       {endpoint.description && <p>{endpoint.description}</p>}
       {endpoint.disabled_reason && <p className="hint">{endpoint.disabled_reason}</p>}
       <p className="hint">
         Events: {endpoint.enabled_events.join(', ') === '*' ? 'all' : endpoint.enabled_events.join(', ')} · <code>{endpoint.id}</code>
-        {endpoint.previous_secret_expires_at && ` · previous secret signs until ${new Date(endpoint.previous_secret_expires_at).toLocaleString()}`}
+        {endpoint.previous_secret_expires_at &&
+          ` · previous secret signs until ${new Date(endpoint.previous_secret_expires_at).toLocaleString()}`}
       </p>
       <div className="actions">
-        <button type="button" className="secondary" disabled={action.isPending} onClick={() => run(endpoint.disabled ? 'enable' : 'disable')}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={action.isPending}
+          onClick={() => run(endpoint.disabled ? 'enable' : 'disable')}
+        >
           {endpoint.disabled ? 'Enable' : 'Disable'}
         </button>
         <button type="button" className="secondary" disabled={action.isPending} onClick={() => run('rotate')}>
@@ -146,12 +164,19 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
           Delete
         </button>
       </div>
-      {action.isError && !action.error.outcomeUnknown && <p className="error" role="alert">
+      {action.isError && !action.error.outcomeUnknown && (
+        <p className="error" role="alert">
           <ErrorText error={action.error} />
-        </p>}
+        </p>
+      )}
       {rotated && (
         <div className="success" role="status">
-          <SecretShownOnce secret={rotated} noun="New signing secret" use="The old one signs alongside it for 24 hours; give your receiver this one" getAnother="Rotate again to get one." />
+          <SecretShownOnce
+            secret={rotated}
+            noun="New signing secret"
+            use="The old one signs alongside it for 24 hours; give your receiver this one"
+            getAnother="Rotate again to get one."
+          />
           <button type="button" onClick={() => action.reset()}>
             Done
           </button>

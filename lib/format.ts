@@ -7,9 +7,12 @@ const MINOR_UNITS: Record<string, number> = { IDR: 0, JPY: 0, KRW: 0 };
 export function formatMoney(amount: number, currency: string): string {
   const digits = MINOR_UNITS[currency] ?? 2;
   // Division only for display; the integer stays the value everywhere else.
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-    amount / 10 ** digits,
-  );
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(amount / 10 ** digits);
 }
 
 export function formatTime(iso: string): string {

@@ -7,11 +7,29 @@ export type { Logger };
  * replaced, so a secret logged by mistake is still not written.
  */
 export const REDACT_PATHS = [
-  'secretKey', '*.secretKey', 'secret_key', '*.secret_key', 'key', '*.key',
-  'authorization', '*.authorization', 'headers.authorization', 'req.headers.authorization', 'req.headers.cookie',
-  'cookie', '*.cookie', 'headers.cookie', 'headers["set-cookie"]',
-  'account_number', '*.account_number', 'accountNumber', '*.accountNumber',
-  'password', '*.password', 'sessionSecret', '*.sessionSecret',
+  'secretKey',
+  '*.secretKey',
+  'secret_key',
+  '*.secret_key',
+  'key',
+  '*.key',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'cookie',
+  '*.cookie',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  'account_number',
+  '*.account_number',
+  'accountNumber',
+  '*.accountNumber',
+  'password',
+  '*.password',
+  'sessionSecret',
+  '*.sessionSecret',
 ];
 
 /**

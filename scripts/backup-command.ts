@@ -9,7 +9,10 @@ import { DataDirLockedError } from '../lib/db/dir-lock';
 
 export function runBackupCommand(opts: { usage: string; withDatabaseUrl: string; run: (file: string, dir: string) => Promise<void> }) {
   const main = async () => {
-    const { positionals, values } = parseArgs({ allowPositionals: true, options: { help: { type: 'boolean', short: 'h', default: false } } });
+    const { positionals, values } = parseArgs({
+      allowPositionals: true,
+      options: { help: { type: 'boolean', short: 'h', default: false } },
+    });
     if (values.help) return void process.stdout.write(`${opts.usage}\n`);
     if (positionals.length !== 1) throw new UsageError('name one backup file');
     const file = path.resolve(positionals[0]!);
@@ -18,8 +21,9 @@ export function runBackupCommand(opts: { usage: string; withDatabaseUrl: string;
     await opts.run(file, path.resolve(settings.DATA_DIR));
   };
   main().catch((error) => {
-    const known = error instanceof UsageError || error instanceof BackupError || error instanceof ConfigError || error instanceof DataDirLockedError;
-    process.stderr.write(`${known ? error.message : error?.stack ?? error}\n${error instanceof UsageError ? `\n${opts.usage}\n` : ''}`);
+    const known =
+      error instanceof UsageError || error instanceof BackupError || error instanceof ConfigError || error instanceof DataDirLockedError;
+    process.stderr.write(`${known ? error.message : (error?.stack ?? error)}\n${error instanceof UsageError ? `\n${opts.usage}\n` : ''}`);
     process.exit(error instanceof UsageError ? 2 : 1);
   });
 }

@@ -17,7 +17,8 @@ Restore with: npm run restore -- FILE (into an empty DATA_DIR).`;
 
 runBackupCommand({
   usage: USAGE,
-  withDatabaseUrl: 'DATABASE_URL is set: back up PostgreSQL with its own tools (pgBackRest, or your provider\'s backups; see docs/operations.md). npm run backup copies the embedded database.',
+  withDatabaseUrl:
+    "DATABASE_URL is set: back up PostgreSQL with its own tools (pgBackRest, or your provider's backups; see docs/operations.md). npm run backup copies the embedded database.",
   run: backUp,
 });
 
@@ -48,13 +49,19 @@ async function take(dir: string): Promise<{ bytes: Buffer; via: string }> {
     if (!(error instanceof DataDirLockedError)) throw error;
     const access = readAdminAccess(dir);
     if (!access) throw error;
-    const res = await fetch(access.url + ADMIN_BACKUP_PATH, { method: 'POST', headers: { authorization: `Bearer ${access.token}` } }).catch((cause) => {
-      throw new BackupError(`The server holding ${dir} (process ${error.pid}) did not answer at ${access.url}: ${cause?.cause?.code ?? cause?.message}.`);
-    });
+    const res = await fetch(access.url + ADMIN_BACKUP_PATH, { method: 'POST', headers: { authorization: `Bearer ${access.token}` } }).catch(
+      (cause) => {
+        throw new BackupError(
+          `The server holding ${dir} (process ${error.pid}) did not answer at ${access.url}: ${cause?.cause?.code ?? cause?.message}.`,
+        );
+      },
+    );
     const bytes = Buffer.from(await res.arrayBuffer());
     if (res.status !== 200) {
       const body = errorBodySchema.safeParse(safeJson(bytes.toString('utf8')));
-      throw new BackupError(`The server holding ${dir} (process ${error.pid}) answered ${res.status}: ${body.success ? body.data.error.message : 'no error message'}`);
+      throw new BackupError(
+        `The server holding ${dir} (process ${error.pid}) answered ${res.status}: ${body.success ? body.data.error.message : 'no error message'}`,
+      );
     }
     return { bytes, via: ` (taken by the running server, process ${error.pid})` };
   }

@@ -32,9 +32,9 @@ export function consolePageTrees(root = ROOT): string[] {
 }
 
 function hasPage(dir: string): boolean {
-  return fs.readdirSync(dir, { withFileTypes: true }).some((entry) =>
-    entry.isDirectory() ? hasPage(path.join(dir, entry.name)) : /^page\.(tsx|ts|jsx|js)$/.test(entry.name),
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .some((entry) => (entry.isDirectory() ? hasPage(path.join(dir, entry.name)) : /^page\.(tsx|ts|jsx|js)$/.test(entry.name)));
 }
 
 function consolePagesSource(): string {

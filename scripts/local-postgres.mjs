@@ -9,7 +9,10 @@ export function useLocalPostgresIfPresent() {
   if (process.env.DATABASE_URL) return;
   const probe = spawnSync(
     process.execPath,
-    ['-e', `const c=new (require('pg').Client)(${JSON.stringify(LOCAL_POSTGRES_URL)});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))`],
+    [
+      '-e',
+      `const c=new (require('pg').Client)(${JSON.stringify(LOCAL_POSTGRES_URL)});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))`,
+    ],
     { timeout: 5000 },
   );
   if (probe.status === 0) {

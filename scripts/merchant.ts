@@ -38,8 +38,14 @@ async function main() {
   const [command] = positionals;
   if (values.help || !command) return void process.stdout.write(`${USAGE}\n`);
   const c: MerchantCommand = {
-    command, name: values.name, balance: values.balance, currency: values.currency, id: values.id,
-    permissions: values.permissions, maxPayout: values['max-payout'], expiresIn: values['expires-in'],
+    command,
+    name: values.name,
+    balance: values.balance,
+    currency: values.currency,
+    id: values.id,
+    permissions: values.permissions,
+    maxPayout: values['max-payout'],
+    expiresIn: values['expires-in'],
   };
   const { human, data } = await run(c);
   process.stdout.write(values.json ? `${JSON.stringify(data)}\n` : `${human}\n`);
@@ -73,8 +79,11 @@ async function run(c: MerchantCommand): Promise<{ human: string; data: unknown }
 }
 
 main().catch((error) => {
-  const known = error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirLockedError ||
+  const known =
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
     /^no merchant with id/.test(error?.message ?? '');
-  process.stderr.write(`${known ? error.message : error?.stack ?? error}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
+  process.stderr.write(`${known ? error.message : (error?.stack ?? error)}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -5,7 +5,17 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..');
 
 /** What a build is made of: a build newer than all of them is current. */
-const SOURCES = ['app', 'lib', 'components', 'public', 'instrumentation.ts', 'next.config.js', 'package.json', 'package-lock.json', 'proxy.ts'];
+const SOURCES = [
+  'app',
+  'lib',
+  'components',
+  'public',
+  'instrumentation.ts',
+  'next.config.js',
+  'package.json',
+  'package-lock.json',
+  'proxy.ts',
+];
 
 function newestSourceMtime(): number {
   let newest = 0;

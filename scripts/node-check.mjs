@@ -16,7 +16,12 @@ import { freePortBlock } from './free-ports.mjs';
 
 // The start below covers what tests/db/embedded-database and tests/server/app-server would add here
 // (a cluster and the migrations from nothing, the process server), for a fraction of their time.
-const QUICK_FILES = ['tests/architecture/layering.test.ts', 'tests/api/payouts.test.ts', 'tests/api/webhooks.test.ts', 'tests/console/session.test.ts'];
+const QUICK_FILES = [
+  'tests/architecture/layering.test.ts',
+  'tests/api/payouts.test.ts',
+  'tests/api/webhooks.test.ts',
+  'tests/console/session.test.ts',
+];
 const DEMO_KEY = 'sk_test_NodeCheckDemoKey0123456789abcdefghijklmnop';
 const started = Date.now();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'node-check-'));
@@ -32,7 +37,9 @@ let ok = vitest.status === 0;
 process.stdout.write('\n=== npm start\n');
 ok = (await startAndAsk(base + 100)) && ok;
 
-process.stdout.write(`\nquick check on Node ${process.version}: ${ok ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+process.stdout.write(
+  `\nquick check on Node ${process.version}: ${ok ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s\n`,
+);
 process.exit(ok ? 0 : 1);
 
 /** Starts npm start's server on a new embedded database; true when it answers and stops cleanly. */
@@ -62,7 +69,10 @@ async function startAndAsk(port) {
     const deadline = Date.now() + 300_000;
     let ready = false;
     while (!ready && Date.now() < deadline && server.exitCode === null) {
-      ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+      ready = await fetch(`${url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (!ready) await new Promise((r) => setTimeout(r, 500));
     }
     if (!check(`/readyz answers 200 (${Math.round((Date.now() - started) / 1000)} s into the check)`, ready)) return false;
@@ -72,7 +82,10 @@ async function startAndAsk(port) {
       body: JSON.stringify({ action: 'get_balance' }),
     });
     const body = await balance.json().catch(() => ({}));
-    let pass = check(`get_balance with the demo key answers 200 with an integer balance`, balance.status === 200 && Number.isInteger(body.available));
+    let pass = check(
+      `get_balance with the demo key answers 200 with an integer balance`,
+      balance.status === 200 && Number.isInteger(body.available),
+    );
     const login = await fetch(`${url}/login`);
     pass = check('the console renders /login (200, HTML)', login.status === 200 && (await login.text()).includes('<form')) && pass;
     server.kill('SIGTERM');

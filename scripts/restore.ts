@@ -11,7 +11,8 @@ loaded, brought up to this version's schema, and opened once before it is moved 
 
 runBackupCommand({
   usage: USAGE,
-  withDatabaseUrl: 'DATABASE_URL is set: restore PostgreSQL with its own tools (pgBackRest; see docs/operations.md). npm run restore fills an embedded DATA_DIR; unset DATABASE_URL to use it.',
+  withDatabaseUrl:
+    'DATABASE_URL is set: restore PostgreSQL with its own tools (pgBackRest; see docs/operations.md). npm run restore fills an embedded DATA_DIR; unset DATABASE_URL to use it.',
   run: restore,
 });
 

@@ -12,6 +12,6 @@ composeApiProcess(settings, log)
   .then((api) => serve(api, { log, admin: true }))
   .catch((error) => {
     const known = error instanceof ConfigError || error instanceof DataDirLockedError;
-    process.stderr.write(`The payment API could not start:\n${known ? error.message : error?.stack ?? error}\n`);
+    process.stderr.write(`The payment API could not start:\n${known ? error.message : (error?.stack ?? error)}\n`);
     process.exit(1);
   });

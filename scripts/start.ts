@@ -34,6 +34,6 @@ async function main() {
 
 main().catch((error) => {
   const known = error instanceof ConfigError || error instanceof DataDirLockedError;
-  process.stderr.write(`\nThe payment app could not start:\n${known ? error.message : error?.stack ?? error}\n\n`);
+  process.stderr.write(`\nThe payment app could not start:\n${known ? error.message : (error?.stack ?? error)}\n\n`);
   process.exit(1);
 });

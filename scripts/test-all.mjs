@@ -54,7 +54,8 @@ function vitestStep(title, name, args, env) {
   for (const file of r.testResults ?? []) {
     const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
     for (const t of failed) failures.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${t.fullName}`);
-    if (!failed.length && file.status === 'failed') failures.push(`${name}: ${path.relative(process.cwd(), file.name)} (${String(file.message).split('\n')[0]})`);
+    if (!failed.length && file.status === 'failed')
+      failures.push(`${name}: ${path.relative(process.cwd(), file.name)} (${String(file.message).split('\n')[0]})`);
   }
 }
 
@@ -97,5 +98,7 @@ playwrightStep('end-to-end tests, console and API split (Playwright, Chromium)',
 vitestStep('stress, quick size (vitest.stress.config.ts)', 'stress', ['--config', 'vitest.stress.config.ts'], { STRESS_SIZE: 'quick' });
 
 if (failures.length) process.stdout.write(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
-process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+process.stdout.write(
+  `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''} in ${Math.round((Date.now() - started) / 1000)} s\n`,
+);
 process.exit(ok && totals.failed === 0 ? 0 : 1);

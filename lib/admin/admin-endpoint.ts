@@ -50,7 +50,13 @@ const isLoopback = (address: string | undefined) => !!address && (/^(::ffff:)?12
 export function adminHandler(db: Db, token: string, dataDir: string) {
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const reply = (status: number, text: string) =>
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) }).end(text);
+      res
+        .writeHead(status, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-length': Buffer.byteLength(text),
+        })
+        .end(text);
     const refuse = (code: ErrorCode, message: string) => {
       const { status, body } = errorAnswer(code, message);
       reply(status, body);
@@ -64,7 +70,9 @@ export function adminHandler(db: Db, token: string, dataDir: string) {
       req.resume();
       try {
         const file = await createBackup(db, dataDir);
-        res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store', 'content-length': file.length }).end(file);
+        res
+          .writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store', 'content-length': file.length })
+          .end(file);
       } catch (error) {
         refuse('internal_error', `The backup failed: ${(error as Error)?.message ?? error}`);
       }
@@ -82,7 +90,8 @@ export function adminHandler(db: Db, token: string, dataDir: string) {
       command = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       reply(200, JSON.stringify(await runMerchantCommand(db, command)));
     } catch (error) {
-      const known = error instanceof UsageError || error instanceof SyntaxError || /^no merchant with id/.test((error as Error)?.message ?? '');
+      const known =
+        error instanceof UsageError || error instanceof SyntaxError || /^no merchant with id/.test((error as Error)?.message ?? '');
       if (known) refuse('invalid_request', (error as Error).message);
       else refuse('internal_error', 'The command failed.');
     }

@@ -67,7 +67,10 @@ export const hasEmbeddedDatabase = (dataDir: string) => fs.existsSync(path.join(
  * compression runs after, off the event loop.
  */
 export async function createBackup(db: Db, dataDir: string): Promise<Buffer> {
-  if (!db.dumpDataDir) throw new BackupError('Only the embedded database is backed up here: back up PostgreSQL with its own tools (pg_dump, or your provider\'s backups).');
+  if (!db.dumpDataDir)
+    throw new BackupError(
+      "Only the embedded database is backed up here: back up PostgreSQL with its own tools (pg_dump, or your provider's backups).",
+    );
   const [info] = await db.query<{ version: number; postgres: string }>(
     `SELECT (SELECT COALESCE(max(version), 0) FROM schema_migrations)::int AS version, current_setting('server_version') AS postgres`,
   );
@@ -121,7 +124,9 @@ function readHeader(head: Buffer, size: number, label: string): { header: Backup
   try {
     const raw = JSON.parse(head.subarray(magic.length, end).toString('utf8'));
     if (typeof raw?.format === 'number' && raw.format > BACKUP_FORMAT) {
-      throw new BackupError(`${label} is a backup of format ${raw.format}, newer than this version reads (${BACKUP_FORMAT}): restore it with the version that made it.`);
+      throw new BackupError(
+        `${label} is a backup of format ${raw.format}, newer than this version reads (${BACKUP_FORMAT}): restore it with the version that made it.`,
+      );
     }
     header = headerSchema.parse(raw);
   } catch (error) {
@@ -131,9 +136,12 @@ function readHeader(head: Buffer, size: number, label: string): { header: Backup
   const payloadAt = end + 1;
   const held = size - payloadAt;
   if (held < header.payload_bytes) {
-    throw new BackupError(`${label} is truncated: it holds ${held} of the ${header.payload_bytes} bytes its header announces. Take the backup again.`);
+    throw new BackupError(
+      `${label} is truncated: it holds ${held} of the ${header.payload_bytes} bytes its header announces. Take the backup again.`,
+    );
   }
-  if (held > header.payload_bytes) throw new BackupError(`${label} is damaged: it has ${held - header.payload_bytes} bytes more than its header announces.`);
+  if (held > header.payload_bytes)
+    throw new BackupError(`${label} is damaged: it has ${held - header.payload_bytes} bytes more than its header announces.`);
   const names = header.sections.map((s) => s.name);
   if (
     header.sections.reduce((sum, s) => sum + s.bytes, 0) !== header.payload_bytes ||

@@ -47,8 +47,9 @@ export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ 
       const merchants = await listMerchants(db);
       return {
         human:
-          merchants.map((m) => `${m.id}  ${m.name}  ${m.available} ${m.currency}  keys: ${m.active_keys.join(', ') || '(none)'}`).join('\n') ||
-          'No merchants.',
+          merchants
+            .map((m) => `${m.id}  ${m.name}  ${m.available} ${m.currency}  keys: ${m.active_keys.join(', ') || '(none)'}`)
+            .join('\n') || 'No merchants.',
         data: merchants,
       };
     }
@@ -75,7 +76,10 @@ export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ 
       if (!input.success) throw new UsageError(`${describeFirstIssue(input.error).message} (permissions: ${PERMISSIONS.join(', ')})`);
       await requireMerchant(db, id);
       const key = await insertRestrictedKey(db, id, input.data);
-      return { human: `Restricted key ${key.id} "${key.name}" for ${id} (${key.permissions!.join(', ')}), shown only now: ${key.secret}`, data: key };
+      return {
+        human: `Restricted key ${key.id} "${key.name}" for ${id} (${key.permissions!.join(', ')}), shown only now: ${key.secret}`,
+        data: key,
+      };
     }
     case 'revoke': {
       const id = requireId();

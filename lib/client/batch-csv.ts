@@ -19,11 +19,17 @@ export const CSV_COLUMNS = ['amount', 'bank_code', 'account_number', 'reference'
  * that the API would give it. Parsed by papaparse (quotes, BOM, CRLF).
  */
 export function parseBatchCsv(text: string): { rows: CsvRow[]; fileError?: string } {
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim().toLowerCase() });
+  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: 'greedy',
+    transformHeader: (h) => h.trim().toLowerCase(),
+  });
   const missing = CSV_COLUMNS.slice(0, 3).filter((c) => !parsed.meta.fields?.includes(c));
-  if (missing.length > 0) return { rows: [], fileError: `The file needs the columns ${CSV_COLUMNS.join(',')}; missing: ${missing.join(', ')}.` };
+  if (missing.length > 0)
+    return { rows: [], fileError: `The file needs the columns ${CSV_COLUMNS.join(',')}; missing: ${missing.join(', ')}.` };
   if (parsed.data.length === 0) return { rows: [], fileError: 'The file has no payout rows.' };
-  if (parsed.data.length > MAX_BATCH_PAYOUTS) return { rows: [], fileError: `A batch holds at most ${MAX_BATCH_PAYOUTS} payouts; this file has ${parsed.data.length}.` };
+  if (parsed.data.length > MAX_BATCH_PAYOUTS)
+    return { rows: [], fileError: `A batch holds at most ${MAX_BATCH_PAYOUTS} payouts; this file has ${parsed.data.length}.` };
   const rows = parsed.data.map((r, i): CsvRow => {
     const amountText = (r.amount ?? '').trim().replace(/[\s,_]/g, '');
     const candidate = {
@@ -32,7 +38,12 @@ export function parseBatchCsv(text: string): { rows: CsvRow[]; fileError?: strin
       account_number: (r.account_number ?? '').trim().replace(/[\s-]/g, ''),
       ...(r.reference?.trim() ? { reference: r.reference.trim() } : {}),
     };
-    const shown = { amount: r.amount ?? '', bank_code: candidate.bank_code, account_last4: candidate.account_number.slice(-4), reference: candidate.reference ?? '' };
+    const shown = {
+      amount: r.amount ?? '',
+      bank_code: candidate.bank_code,
+      account_last4: candidate.account_number.slice(-4),
+      reference: candidate.reference ?? '',
+    };
     const result = batchItemSchema.safeParse(candidate);
     if (result.success) return { line: i + 2, item: result.data, shown };
     // The row's first problem in the forms' words; a field without a sentence keeps the schema's.

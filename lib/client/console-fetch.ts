@@ -44,7 +44,8 @@ export async function consoleFetch<T>(path: string, init: { method?: string; bod
   try {
     res = await fetch(path, {
       method: init.method ?? 'GET',
-      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       credentials: 'same-origin',
       cache: 'no-store',
@@ -64,5 +65,10 @@ export async function consoleFetch<T>(path: string, init: { method?: string; bod
     window.location.assign('/login?ended=1');
   }
   const error = body?.error;
-  throw new ConsoleRequestError(res.status, error?.code ?? 'http_error', error?.message ?? `The console answered HTTP ${res.status}.`, error?.param);
+  throw new ConsoleRequestError(
+    res.status,
+    error?.code ?? 'http_error',
+    error?.message ?? `The console answered HTTP ${res.status}.`,
+    error?.param,
+  );
 }

@@ -98,7 +98,10 @@ const BY_CODE: Record<ErrorCode | 'network_error', string> = {
 };
 
 /** A failed request, for a person: the sentence and the API's code as a secondary detail. */
-export function errorMessage(error: { code: string; param?: string; message: string }, limits?: { min: number; max: number }): { text: string; code: string } {
+export function errorMessage(
+  error: { code: string; param?: string; message: string },
+  limits?: { min: number; max: number },
+): { text: string; code: string } {
   const code = error.code as keyof typeof BY_CODE;
   // A field's own sentence is for a bad value; a refusal with a field (a key's payout limit) has its own.
   if (error.param && error.code === 'invalid_request') {

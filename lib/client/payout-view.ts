@@ -22,7 +22,9 @@ export const payoutViewQuery = z.object({
   q: z
     .string()
     .trim()
-    .refine((q) => q === '' || isId('po', q) || /^[0-9]{4}$/.test(q), { error: 'q must be a payout id (po_…) or the last four digits of an account' })
+    .refine((q) => q === '' || isId('po', q) || /^[0-9]{4}$/.test(q), {
+      error: 'q must be a payout id (po_…) or the last four digits of an account',
+    })
     .optional(),
   status: payoutStatusField.optional(),
   from: day('from'),

@@ -51,7 +51,8 @@ export const payoutQuery = (id: string) =>
     queryKey: consoleKeys.payouts.detail(id),
     queryFn: () => consoleFetch<Payout>(`/api/payouts/${encodeURIComponent(id)}`),
     // A payout waiting for approval may be decided from another screen: poll it slowly.
-    refetchInterval: (q) => (q.state.data?.status === 'pending' ? SETTLING_MS : q.state.data?.status === 'awaiting_approval' ? IDLE_MS : false),
+    refetchInterval: (q) =>
+      q.state.data?.status === 'pending' ? SETTLING_MS : q.state.data?.status === 'awaiting_approval' ? IDLE_MS : false,
   });
 
 /** Checkout sessions page after page. */

@@ -13,7 +13,8 @@ const RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 export const ATTEMPT_TIMEOUT_MS = 30_000;
 
 /** react-query's `retry` of a write: only an unknown outcome, and only while attempts are left. */
-export const retryWrite = (failureCount: number, error: { outcomeUnknown: boolean }) => error.outcomeUnknown && failureCount < MAX_ATTEMPTS - 1;
+export const retryWrite = (failureCount: number, error: { outcomeUnknown: boolean }) =>
+  error.outcomeUnknown && failureCount < MAX_ATTEMPTS - 1;
 
 /** react-query's `retryDelay` of a write (failureCount counts from 0 before the first retry). */
 export const writeRetryDelay = (failureCount: number): number => RETRY_DELAYS_MS[Math.min(failureCount, RETRY_DELAYS_MS.length - 1)]!;

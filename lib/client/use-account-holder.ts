@@ -21,7 +21,11 @@ export function useAccountHolder(bankCode: string, accountNumber: string) {
   const current = settled && settled.bank === bankCode && settled.account === accountNumber ? settled : null;
   const query = useQuery({
     queryKey: ['bank-account', current?.bank, current?.account],
-    queryFn: () => consoleFetch<BankAccountValidation>('/api/bank-accounts/validate', { method: 'POST', body: { bank_code: current!.bank, account_number: current!.account } }),
+    queryFn: () =>
+      consoleFetch<BankAccountValidation>('/api/bank-accounts/validate', {
+        method: 'POST',
+        body: { bank_code: current!.bank, account_number: current!.account },
+      }),
     enabled: current !== null,
     staleTime: 10 * 60_000,
     gcTime: 10 * 60_000,
@@ -31,5 +35,11 @@ export function useAccountHolder(bankCode: string, accountNumber: string) {
   const now = () => {
     if (ready && !current) setSettled({ bank: bankCode, account: accountNumber });
   };
-  return { now, ready, checking: ready && (current === null || query.isPending), result: current ? query.data : undefined, error: current ? query.error : null };
+  return {
+    now,
+    ready,
+    checking: ready && (current === null || query.isPending),
+    result: current ? query.data : undefined,
+    error: current ? query.error : null,
+  };
 }

@@ -51,7 +51,8 @@ export function useIdempotentMutation<I extends object, R>(opts: {
     onMutate: (vars) => {
       // The first send of this intent dates it; a resend keeps that date.
       const stored = readStored<I>(opts.storageKey);
-      const storedAt = stored?.vars?.idempotency_key === vars.idempotency_key && typeof stored.storedAt === 'number' ? stored.storedAt : Date.now();
+      const storedAt =
+        stored?.vars?.idempotency_key === vars.idempotency_key && typeof stored.storedAt === 'number' ? stored.storedAt : Date.now();
       sessionStorage.setItem(opts.storageKey, JSON.stringify({ vars, storedAt } satisfies StoredIntent<I>));
     },
     onSettled: (_data, error) => {

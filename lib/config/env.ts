@@ -52,10 +52,20 @@ const envSchema = z.object({
   /** How long a duplicate waits for the original request before 409. */
   IDEMPOTENCY_WAIT_SECONDS: withDefault(z.coerce.number().min(0.1).max(60), 5),
   /** Concurrent withdrawals are committed together, one transaction per group; false: one transaction each. */
-  WITHDRAW_GROUP_COMMIT: withDefault(z.enum(['true', 'false']).transform((v) => v === 'true'), 'true'),
+  WITHDRAW_GROUP_COMMIT: withDefault(
+    z.enum(['true', 'false']).transform((v) => v === 'true'),
+    'true',
+  ),
   SETTLEMENT_DELAY_SECONDS: withDefault(z.coerce.number().min(0).max(86_400), 3),
   /** An unapproved payout expires (money back to available) this long after it was made; 7 days by default. */
-  PAYOUT_APPROVAL_EXPIRY_SECONDS: withDefault(z.coerce.number().int().min(1).max(90 * 86_400), 7 * 86_400),
+  PAYOUT_APPROVAL_EXPIRY_SECONDS: withDefault(
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(90 * 86_400),
+    7 * 86_400,
+  ),
   /** Proxies in front of the app whose X-Forwarded-For entries are believed; 0 uses the socket's address. */
   TRUSTED_PROXY_HOPS: withDefault(z.coerce.number().int().min(0).max(10), 0),
   /** Failed authentications allowed per client address per minute before 429. */
@@ -79,8 +89,16 @@ const envSchema = z.object({
   ALLOWED_HOSTS: withDefault(
     z
       .string()
-      .regex(/^(\s*[A-Za-z0-9.\-\[\]:]+(\s*,\s*[A-Za-z0-9.\-\[\]:]+)*\s*)?$/, 'must be comma-separated host names, e.g. pay.internal,pay.internal:8080')
-      .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+      .regex(
+        /^(\s*[A-Za-z0-9.\-\[\]:]+(\s*,\s*[A-Za-z0-9.\-\[\]:]+)*\s*)?$/,
+        'must be comma-separated host names, e.g. pay.internal,pay.internal:8080',
+      )
+      .transform((v) =>
+        v
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+      ),
     '',
   ),
   /** Per-attempt timeout of the console's calls to the payment API. */
@@ -106,7 +124,10 @@ const envSchema = z.object({
     '5,300,1800,7200,18000,36000,50400,72000,86400',
   ),
   /** Lets webhook endpoints resolve to private network addresses (10/8, 172.16/12, 192.168/16, fc00::/7). Link-local never. */
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: withDefault(z.enum(['true', 'false']).transform((v) => v === 'true'), 'false'),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: withDefault(
+    z.enum(['true', 'false']).transform((v) => v === 'true'),
+    'false',
+  ),
   /** The request log (list_requests) keeps each call this long; 0 keeps none. */
   REQUEST_LOG_RETENTION_DAYS: withDefault(z.coerce.number().int().min(0).max(3650), 30),
   /** Events (and their deliveries) are kept this long, then purged. */

@@ -24,6 +24,7 @@ export function checkBeforeOpening(settings: Env, opts: { console: boolean }): v
   const problems: string[] = [];
   if (opts.console && settings.DATABASE_URL && !settings.SESSION_SECRET) problems.push(SESSION_SECRET_REQUIRED);
   if (!settings.PAYMENT_API_BASE_URL && settings.DATABASE_URL && !settings.SECRETS_ENCRYPTION_KEY) problems.push(SEALING_KEY_REQUIRED);
-  if (settings.DATABASE_URL && settings.DATABASE_POOLER === 'transaction' && !settings.DATABASE_DIRECT_URL) problems.push(DIRECT_URL_REQUIRED);
+  if (settings.DATABASE_URL && settings.DATABASE_POOLER === 'transaction' && !settings.DATABASE_DIRECT_URL)
+    problems.push(DIRECT_URL_REQUIRED);
   if (problems.length > 0) throw new ConfigError(problems.join('\n\n'));
 }

@@ -31,7 +31,11 @@ export function toErrorResponse(error: unknown): { response: Response; unexpecte
   }
   // The console's own store (its sessions) unreachable, as during a database failover: retry, not a 500.
   if (isDatabaseUnavailable(error)) {
-    return toErrorResponse(new ApiError('service_unavailable', 'The console cannot reach its database right now. Try again in a moment.', undefined, { 'Retry-After': '1' }));
+    return toErrorResponse(
+      new ApiError('service_unavailable', 'The console cannot reach its database right now. Try again in a moment.', undefined, {
+        'Retry-After': '1',
+      }),
+    );
   }
   const internal = new ApiError('internal_error', 'An internal error occurred.');
   return { response: jsonResponse(ERROR_CODES.internal_error.status, internal.toBody()), unexpected: true };

@@ -4,7 +4,6 @@ import type { BalanceTransaction, Payout } from '../contract';
 import type { MerchantApi } from '../upstream/merchant-api';
 import { unlessForbidden } from './page-data';
 
-
 /**
  * The reversal is written in the transaction that fails the payout, so its
  * created_at is the payout's settled_at: a one-millisecond window of
@@ -19,7 +18,10 @@ async function findReversal(api: MerchantApi, payout: Payout): Promise<BalanceTr
   for (;;) {
     const page = (
       await api.listBalanceTransactions({
-        type: 'payout_reversal', limit: 100, created_gte: new Date(at).toISOString(), created_lt: new Date(at + 1).toISOString(),
+        type: 'payout_reversal',
+        limit: 100,
+        created_gte: new Date(at).toISOString(),
+        created_lt: new Date(at + 1).toISOString(),
         ...(after ? { starting_after: after } : {}),
       })
     ).data;

@@ -5,7 +5,18 @@ import { createdByLabel } from '../format';
 import type { MerchantApi } from '../upstream/merchant-api';
 import type { PayoutFilter } from '../client/payout-view';
 
-export const PAYOUT_CSV_COLUMNS = ['id', 'created_at', 'amount', 'currency', 'bank_code', 'account_last4', 'status', 'failure_code', 'reference', 'created_by'] as const;
+export const PAYOUT_CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'amount',
+  'currency',
+  'bank_code',
+  'account_last4',
+  'status',
+  'failure_code',
+  'reference',
+  'created_by',
+] as const;
 
 /** Payouts per API page while exporting: memory holds one page, whatever the export's length. */
 export const EXPORT_PAGE_SIZE = 100;
@@ -36,7 +47,15 @@ export function payoutsCsv(rows: Payout[], header = true): string {
     {
       fields: [...PAYOUT_CSV_COLUMNS],
       data: rows.map((p) => [
-        p.id, p.created_at, String(p.amount), p.currency, p.bank_code, p.account_last4, p.status, p.failure_code ?? '', p.reference ?? '',
+        p.id,
+        p.created_at,
+        String(p.amount),
+        p.currency,
+        p.bank_code,
+        p.account_last4,
+        p.status,
+        p.failure_code ?? '',
+        p.reference ?? '',
         p.created_by ? createdByLabel(p.created_by) : '',
       ]),
     },
@@ -54,21 +73,24 @@ export async function payoutsCsvStream(pages: AsyncIterator<Payout[]>): Promise<
   const encoder = new TextEncoder();
   let next: IteratorResult<Payout[]> | undefined = await pages.next();
   let first = true;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const page = next ?? (await pages.next());
-      next = undefined;
-      if (page.done) {
-        if (first) controller.enqueue(encoder.encode(payoutsCsv([])));
-        controller.close();
-        return;
-      }
-      const chunk = payoutsCsv(page.value, first);
-      controller.enqueue(encoder.encode(first ? chunk : `\r\n${chunk}`));
-      first = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const page = next ?? (await pages.next());
+        next = undefined;
+        if (page.done) {
+          if (first) controller.enqueue(encoder.encode(payoutsCsv([])));
+          controller.close();
+          return;
+        }
+        const chunk = payoutsCsv(page.value, first);
+        controller.enqueue(encoder.encode(first ? chunk : `\r\n${chunk}`));
+        first = false;
+      },
+      async cancel() {
+        await pages.return?.();
+      },
     },
-    async cancel() {
-      await pages.return?.();
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }

@@ -1,6 +1,24 @@
 import { z } from 'zod';
-import { approvalTargetFields, MAX_BATCH_PAYOUTS, rejectionReasonField, updateApprovalPolicyFields, validateBankAccountFields } from '../contract';
-import { ACTION_NAMES, ACTIONS, API_KEY_PATTERN, checkoutFields, refundFields, enabledEventsField, idempotencyKeySchema, idField, payoutFields, payoutFilterFields, webhookUrlField } from '../contract';
+import {
+  approvalTargetFields,
+  MAX_BATCH_PAYOUTS,
+  rejectionReasonField,
+  updateApprovalPolicyFields,
+  validateBankAccountFields,
+} from '../contract';
+import {
+  ACTION_NAMES,
+  ACTIONS,
+  API_KEY_PATTERN,
+  checkoutFields,
+  refundFields,
+  enabledEventsField,
+  idempotencyKeySchema,
+  idField,
+  payoutFields,
+  payoutFilterFields,
+  webhookUrlField,
+} from '../contract';
 
 /**
  * Bodies and queries of the console's routes. The payout and checkout fields are
@@ -33,7 +51,10 @@ export const validateManyAccountsSchema = z.strictObject({
   accounts: z.array(z.strictObject(validateBankAccountFields)).min(1).max(MAX_BATCH_PAYOUTS),
 });
 
-export const createPayoutBatchSchema = z.strictObject({ payouts: ACTIONS.create_payout_batch.request.shape.payouts, idempotency_key: idempotencyKeySchema });
+export const createPayoutBatchSchema = z.strictObject({
+  payouts: ACTIONS.create_payout_batch.request.shape.payouts,
+  idempotency_key: idempotencyKeySchema,
+});
 
 export const payoutBatchIdParam = idField('pb');
 
@@ -75,8 +96,7 @@ export const payCheckoutSchema = z.strictObject({
 });
 
 /** URLSearchParams as a plain object, empty values dropped. */
-export const queryObject = (url: string) =>
-  Object.fromEntries([...new URL(url).searchParams].filter(([, v]) => v !== ''));
+export const queryObject = (url: string) => Object.fromEntries([...new URL(url).searchParams].filter(([, v]) => v !== ''));
 
 export const createWebhookEndpointSchema = z.strictObject({
   url: webhookUrlField,

@@ -1,7 +1,21 @@
 import { z } from 'zod';
-import { amountField, batchItemSchema, checkoutFields, idField, listFields, MAX_BATCH_PAYOUTS, payoutFields, payoutFilterFields } from './fields';
+import {
+  amountField,
+  batchItemSchema,
+  checkoutFields,
+  idField,
+  listFields,
+  MAX_BATCH_PAYOUTS,
+  payoutFields,
+  payoutFilterFields,
+} from './fields';
 import { PAYOUT_FAILURE_CODES } from './test-accounts';
-import { balanceSummaryFields, balanceSummarySchema, balanceTransactionFilters, balanceTransactionListSchema } from './balance-transactions';
+import {
+  balanceSummaryFields,
+  balanceSummarySchema,
+  balanceTransactionFilters,
+  balanceTransactionListSchema,
+} from './balance-transactions';
 import {
   balanceSchema,
   checkoutSessionListSchema,
@@ -22,7 +36,14 @@ import {
   validateBankAccountFields,
 } from './payout-approvals';
 import { idempotentRequestSchema, listRequestsFields, requestLogListSchema } from './requests';
-import { apiKeyListSchema, apiKeySchema, apiKeyWithSecretSchema, currentKeySchema, MAX_KEY_GRACE_SECONDS, permissionsField } from './api-keys';
+import {
+  apiKeyListSchema,
+  apiKeySchema,
+  apiKeyWithSecretSchema,
+  currentKeySchema,
+  MAX_KEY_GRACE_SECONDS,
+  permissionsField,
+} from './api-keys';
 import {
   deletedWebhookEndpointSchema,
   enabledEventsField,
@@ -57,8 +78,7 @@ export interface ActionContract<Req extends z.ZodType = z.ZodType, Res extends z
   summary: string;
 }
 
-const command = <N extends string, S extends z.ZodRawShape>(name: N, shape: S) =>
-  z.strictObject({ action: z.literal(name), ...shape });
+const command = <N extends string, S extends z.ZodRawShape>(name: N, shape: S) => z.strictObject({ action: z.literal(name), ...shape });
 
 const define = <Req extends z.ZodType, Res extends z.ZodType>(c: ActionContract<Req, Res>) => c;
 
@@ -108,7 +128,8 @@ export const ACTIONS = {
     response: payoutBatchSchema,
     mutates: true,
     permission: 'payouts:write',
-    summary: 'Up to 1,000 payouts in one request and one transaction: all reserved against available together, or none (insufficient_funds).',
+    summary:
+      'Up to 1,000 payouts in one request and one transaction: all reserved against available together, or none (insufficient_funds).',
   }),
   get_payout_batch: define({
     request: command('get_payout_batch', { id: idField('pb') }),
@@ -162,7 +183,8 @@ export const ACTIONS = {
     response: payoutSchema,
     mutates: true,
     permission: 'payouts:write',
-    summary: 'Test mode: settles a pending payout now, as the settlement job would (same ledger entries); a settled one is 409 payout_not_pending.',
+    summary:
+      'Test mode: settles a pending payout now, as the settlement job would (same ledger entries); a settled one is 409 payout_not_pending.',
   }),
   simulate_checkout_payment: define({
     request: command('simulate_checkout_payment', {
@@ -186,7 +208,11 @@ export const ACTIONS = {
     request: command('list_events', {
       ...listFields('evt'),
       type: eventTypeField.optional(),
-      object_id: z.string({ error: 'object_id must be a string' }).min(1, { error: 'object_id must not be empty' }).max(100, { error: 'object_id is too long' }).optional(),
+      object_id: z
+        .string({ error: 'object_id must be a string' })
+        .min(1, { error: 'object_id must not be empty' })
+        .max(100, { error: 'object_id is too long' })
+        .optional(),
     }),
     response: eventListSchema,
     mutates: false,
@@ -204,7 +230,10 @@ export const ACTIONS = {
     request: command('create_webhook_endpoint', {
       url: webhookUrlField,
       enabled_events: enabledEventsField.optional(),
-      description: z.string({ error: 'description must be a string' }).max(500, { error: 'description must be at most 500 characters' }).optional(),
+      description: z
+        .string({ error: 'description must be a string' })
+        .max(500, { error: 'description must be at most 500 characters' })
+        .optional(),
     }),
     response: webhookEndpointWithSecretSchema,
     mutates: true,
@@ -273,7 +302,11 @@ export const ACTIONS = {
   // Keys (docs/api.md, "Keys"): only a secret key manages them.
   create_restricted_key: define({
     request: command('create_restricted_key', {
-      name: z.string({ error: 'name must be a string' }).trim().min(1, { error: 'name must not be empty' }).max(100, { error: 'name must be at most 100 characters' }),
+      name: z
+        .string({ error: 'name must be a string' })
+        .trim()
+        .min(1, { error: 'name must not be empty' })
+        .max(100, { error: 'name must be at most 100 characters' }),
       permissions: permissionsField,
       max_payout_amount: amountField(1, 9_007_199_254_740_991).optional(),
     }),
@@ -287,7 +320,8 @@ export const ACTIONS = {
     response: currentKeySchema,
     mutates: false,
     permission: 'any_key',
-    summary: 'The key making this request (type, name, permissions, payout limit; never its secret) and its merchant: what this key may do.',
+    summary:
+      'The key making this request (type, name, permissions, payout limit; never its secret) and its merchant: what this key may do.',
   }),
   list_api_keys: define({
     request: command('list_api_keys', {}),
@@ -305,7 +339,11 @@ export const ACTIONS = {
   }),
   roll_secret_key: define({
     request: command('roll_secret_key', {
-      expires_in_seconds: z.int({ error: 'expires_in_seconds must be an integer' }).min(0, { error: 'expires_in_seconds must be at least 0' }).max(MAX_KEY_GRACE_SECONDS, { error: `expires_in_seconds must be at most ${MAX_KEY_GRACE_SECONDS}` }).optional(),
+      expires_in_seconds: z
+        .int({ error: 'expires_in_seconds must be an integer' })
+        .min(0, { error: 'expires_in_seconds must be at least 0' })
+        .max(MAX_KEY_GRACE_SECONDS, { error: `expires_in_seconds must be at most ${MAX_KEY_GRACE_SECONDS}` })
+        .optional(),
     }),
     response: apiKeyWithSecretSchema,
     mutates: true,
@@ -318,23 +356,29 @@ export const ACTIONS = {
     response: requestLogListSchema,
     mutates: false,
     permission: 'requests:read',
-    summary: 'The request log: every authenticated call, newest first, filtered by request_action, status, idempotency_key or key_id; no bodies.',
+    summary:
+      'The request log: every authenticated call, newest first, filtered by request_action, status, idempotency_key or key_id; no bodies.',
   }),
   get_idempotent_request: define({
     request: command('get_idempotent_request', {
-      idempotency_key: z.string({ error: 'idempotency_key must be a string' }).min(1, { error: 'idempotency_key is required' }).max(255, { error: 'idempotency_key is too long' }),
+      idempotency_key: z
+        .string({ error: 'idempotency_key must be a string' })
+        .min(1, { error: 'idempotency_key is required' })
+        .max(255, { error: 'idempotency_key is too long' }),
     }),
     response: idempotentRequestSchema,
     mutates: false,
     permission: 'requests:read',
-    summary: 'What the idempotency store holds for a key: the stored status and answer, when it was first seen, how often replayed, when it expires.',
+    summary:
+      'What the idempotency store holds for a key: the stored status and answer, when it was first seen, how often replayed, when it expires.',
   }),
   list_balance_transactions: define({
     request: command('list_balance_transactions', { ...listFields('txn'), ...balanceTransactionFilters }),
     response: balanceTransactionListSchema,
     mutates: false,
     permission: 'balance:read',
-    summary: 'The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it.',
+    summary:
+      'The ledger: every change of available (signed amount, balance_after, type, source), newest first, in cursor pages; `type`, `created_gte`, `created_lt` filter it.',
   }),
   // Refunds of paid checkout sessions (docs/api.md, "Refunds").
   create_refund: define({
@@ -364,14 +408,16 @@ export const ACTIONS = {
     response: refundSchema,
     mutates: true,
     permission: 'refunds:write',
-    summary: 'Test mode: settles a pending refund now, as the settlement job would (a failure returns the money to available); a settled one is 409 refund_not_pending.',
+    summary:
+      'Test mode: settles a pending refund now, as the settlement job would (a failure returns the money to available); a settled one is 409 refund_not_pending.',
   }),
   summarize_balance: define({
     request: command('summarize_balance', balanceSummaryFields),
     response: balanceSummarySchema,
     mutates: false,
     permission: 'balance:read',
-    summary: 'The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change.',
+    summary:
+      'The last `days` UTC days (today last): money in, money out, balance transactions and the closing balance of each, from per-day figures kept with every change.',
   }),
   // Payout approvals and account holders (docs/api.md, "Payout approvals").
   get_payout_approval_policy: define({
@@ -379,7 +425,8 @@ export const ACTIONS = {
     response: payoutApprovalPolicySchema,
     mutates: false,
     permission: 'payouts:read',
-    summary: 'Which payouts wait for approval: none (the default), or those above above_amount made by restricted keys (for_keys "restricted") or by any key ("all").',
+    summary:
+      'Which payouts wait for approval: none (the default), or those above above_amount made by restricted keys (for_keys "restricted") or by any key ("all").',
   }),
   update_payout_approval_policy: define({
     request: command('update_payout_approval_policy', updateApprovalPolicyFields),
@@ -393,21 +440,24 @@ export const ACTIONS = {
     response: payoutListSchema,
     mutates: true,
     permission: 'payouts:approve',
-    summary: 'Approves payouts awaiting approval (ids, or every waiting payout of batch_id): each becomes pending and settles as usual. All or nothing; never the calling key\'s own payouts.',
+    summary:
+      "Approves payouts awaiting approval (ids, or every waiting payout of batch_id): each becomes pending and settles as usual. All or nothing; never the calling key's own payouts.",
   }),
   reject_payouts: define({
     request: command('reject_payouts', { ...approvalTargetFields, reason: rejectionReasonField }),
     response: payoutListSchema,
     mutates: true,
     permission: 'payouts:approve',
-    summary: 'Rejects payouts awaiting approval with a reason: each ends rejected and its amount returns to available. All or nothing; never the calling key\'s own payouts.',
+    summary:
+      "Rejects payouts awaiting approval with a reason: each ends rejected and its amount returns to available. All or nothing; never the calling key's own payouts.",
   }),
   validate_bank_account: define({
     request: command('validate_bank_account', validateBankAccountFields),
     response: bankAccountValidationSchema,
     mutates: false,
     permission: 'payouts:write',
-    summary: "Looks up the account's holder name at the bank before a payout (test mode: 4000000001 is invalid); the result is reused for 24 hours.",
+    summary:
+      "Looks up the account's holder name at the bank before a payout (test mode: 4000000001 is invalid); the result is reused for 24 hours.",
   }),
   // The merchant's settings (docs/api.md, "Account settings").
   get_account_settings: define({
@@ -415,7 +465,7 @@ export const ACTIONS = {
     response: accountSettingsSchema,
     mutates: false,
     permission: 'balance:read',
-    summary: 'The time zone the merchant\'s periods are read in (statements, summaries, the console) and its low-balance threshold.',
+    summary: "The time zone the merchant's periods are read in (statements, summaries, the console) and its low-balance threshold.",
   }),
   update_account_settings: define({
     request: command('update_account_settings', updateAccountSettingsFields),

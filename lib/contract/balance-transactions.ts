@@ -3,7 +3,16 @@ import { createdRangeFields } from './fields';
 import { listOf } from './objects';
 
 /** The ledger as the API shows it: one balance transaction per change of `available`. */
-export const BALANCE_TRANSACTION_TYPES = ['opening_balance', 'adjustment', 'payout', 'payout_reversal', 'checkout_payment', 'topup', 'refund', 'refund_reversal'] as const;
+export const BALANCE_TRANSACTION_TYPES = [
+  'opening_balance',
+  'adjustment',
+  'payout',
+  'payout_reversal',
+  'checkout_payment',
+  'topup',
+  'refund',
+  'refund_reversal',
+] as const;
 
 const isoTime = z.iso.datetime({ offset: true });
 

@@ -57,7 +57,6 @@ export async function readJsonObject(req: BodySource, limit = MAX_BODY_BYTES): P
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** `application/json`, with or without parameters such as a charset. */
-export const isJsonContentType = (header: string | null) =>
-  (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+export const isJsonContentType = (header: string | null) => (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 
 const tooLarge = (limit: number) => new ApiError('payload_too_large', `The request body must be at most ${limit} bytes.`);

@@ -17,9 +17,13 @@ export const PAYOUT_LIMITS = { min: 10_000, max: 100_000_000 } as const;
 export const ACCOUNT_NUMBER_PATTERN = /^[0-9]{6,20}$/;
 
 export const PAYOUT_STATUSES = [
-  'pending', 'paid', 'failed',
+  'pending',
+  'paid',
+  'failed',
   // Payout approvals: waiting for a second key, and the two ways a wait ends without money leaving.
-  'awaiting_approval', 'rejected', 'expired',
+  'awaiting_approval',
+  'rejected',
+  'expired',
 ] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 /** `refunded`: paid, then refunded in full (amount_refunded = amount); a partly refunded one stays `complete`. */
@@ -83,7 +87,11 @@ const resourceId = (prefix: string) =>
     .regex(idPattern(prefix), { error: `id must be ${prefix}_ followed by letters and digits` });
 
 export const listFields = (prefix: string) => ({
-  limit: z.int({ error: 'limit must be an integer' }).min(1, { error: 'limit must be at least 1' }).max(100, { error: 'limit must be at most 100' }).optional(),
+  limit: z
+    .int({ error: 'limit must be an integer' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(100, { error: 'limit must be at most 100' })
+    .optional(),
   starting_after: resourceId(prefix).optional(),
 });
 
@@ -99,7 +107,10 @@ export const createdRangeFields = {
 export const payoutFilterFields = {
   status: payoutStatusField.optional(),
   ...createdRangeFields,
-  account_last4: z.string({ error: 'account_last4 must be a string of 4 digits' }).regex(/^[0-9]{4}$/, { error: 'account_last4 must be exactly 4 digits' }).optional(),
+  account_last4: z
+    .string({ error: 'account_last4 must be a string of 4 digits' })
+    .regex(/^[0-9]{4}$/, { error: 'account_last4 must be exactly 4 digits' })
+    .optional(),
 };
 
 const httpUrl = z
@@ -111,9 +122,17 @@ export const CHECKOUT_LIMITS = { min: 1_000, max: 1_000_000_000 } as const;
 
 export const checkoutFields = {
   amount: amountField(CHECKOUT_LIMITS.min, CHECKOUT_LIMITS.max),
-  description: z.string({ error: 'description must be a string' }).min(1, { error: 'description must not be empty' }).max(500, { error: 'description must be at most 500 characters' }).optional(),
+  description: z
+    .string({ error: 'description must be a string' })
+    .min(1, { error: 'description must not be empty' })
+    .max(500, { error: 'description must be at most 500 characters' })
+    .optional(),
   success_url: httpUrl.optional(),
   cancel_url: httpUrl.optional(),
   /** Seconds until the session expires: 30 minutes to 24 hours, 24 hours by default. */
-  expires_in: z.int({ error: 'expires_in must be an integer number of seconds' }).min(1800, { error: 'expires_in must be at least 1800' }).max(86_400, { error: 'expires_in must be at most 86400' }).optional(),
+  expires_in: z
+    .int({ error: 'expires_in must be an integer number of seconds' })
+    .min(1800, { error: 'expires_in must be at least 1800' })
+    .max(86_400, { error: 'expires_in must be at most 86400' })
+    .optional(),
 };

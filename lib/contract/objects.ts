@@ -65,8 +65,12 @@ export const payoutBatchSchema = z.object({
   total_amount: money,
   payout_count: z.int().positive(),
   counts: z.object({
-    pending: z.int().nonnegative(), paid: z.int().nonnegative(), failed: z.int().nonnegative(),
-    awaiting_approval: z.int().nonnegative(), rejected: z.int().nonnegative(), expired: z.int().nonnegative(),
+    pending: z.int().nonnegative(),
+    paid: z.int().nonnegative(),
+    failed: z.int().nonnegative(),
+    awaiting_approval: z.int().nonnegative(),
+    rejected: z.int().nonnegative(),
+    expired: z.int().nonnegative(),
   }),
   /** Its payouts' ids in item order (get and create only: a list leaves them out; list_payouts { batch_id } pages through them). */
   payout_ids: z.array(z.string()),
@@ -106,8 +110,7 @@ export const payoutSummarySchema = z.object({
 });
 
 /** Cursor pages, newest first: the shape every list_* action returns. */
-export const listOf = <T extends z.ZodType>(item: T) =>
-  z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean() });
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean() });
 export const payoutListSchema = listOf(payoutSchema);
 export const checkoutSessionListSchema = listOf(checkoutSessionSchema);
 export const payoutBatchListSchema = listOf(payoutBatchListItemSchema);

@@ -26,11 +26,27 @@ export const requestLogListSchema = z.object({ object: z.literal('list'), data: 
 
 export const listRequestsFields = {
   /** `action` already chooses the command. */
-  request_action: z.string({ error: 'request_action must be a string' }).min(1).max(100, { error: 'request_action is too long' }).optional(),
-  status: z.int({ error: 'status must be an HTTP status' }).min(100, { error: 'status must be an HTTP status' }).max(599, { error: 'status must be an HTTP status' }).optional(),
-  idempotency_key: z.string({ error: 'idempotency_key must be a string' }).min(1).max(255, { error: 'idempotency_key is too long' }).optional(),
+  request_action: z
+    .string({ error: 'request_action must be a string' })
+    .min(1)
+    .max(100, { error: 'request_action is too long' })
+    .optional(),
+  status: z
+    .int({ error: 'status must be an HTTP status' })
+    .min(100, { error: 'status must be an HTTP status' })
+    .max(599, { error: 'status must be an HTTP status' })
+    .optional(),
+  idempotency_key: z
+    .string({ error: 'idempotency_key must be a string' })
+    .min(1)
+    .max(255, { error: 'idempotency_key is too long' })
+    .optional(),
   key_id: idField('key').optional(),
-  limit: z.int({ error: 'limit must be an integer' }).min(1, { error: 'limit must be at least 1' }).max(100, { error: 'limit must be at most 100' }).optional(),
+  limit: z
+    .int({ error: 'limit must be an integer' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(100, { error: 'limit must be at most 100' })
+    .optional(),
   starting_after: idField('req').optional(),
 };
 

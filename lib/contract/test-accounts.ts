@@ -4,9 +4,7 @@
  */
 
 export type SimulatedOutcome =
-  | { kind: 'paid' }
-  | { kind: 'failed'; failureCode: string; failureMessage: string }
-  | { kind: 'slow'; delaySeconds: number };
+  { kind: 'paid' } | { kind: 'failed'; failureCode: string; failureMessage: string } | { kind: 'slow'; delaySeconds: number };
 
 /** Why a payout can fail, and what the API says about it (the failing test accounts, and simulate_payout). */
 export const PAYOUT_FAILURES = {
@@ -32,8 +30,7 @@ export const TEST_ACCOUNTS: Readonly<Record<string, { outcome: SimulatedOutcome;
   },
 };
 
-export const simulatedOutcome = (accountNumber: string): SimulatedOutcome =>
-  TEST_ACCOUNTS[accountNumber]?.outcome ?? { kind: 'paid' };
+export const simulatedOutcome = (accountNumber: string): SimulatedOutcome => TEST_ACCOUNTS[accountNumber]?.outcome ?? { kind: 'paid' };
 
 /** "•••• 6789": all the console and the API ever show of an account number. */
 export const maskAccountNumber = (accountNumber: string) => `•••• ${accountNumber.slice(-4)}`;

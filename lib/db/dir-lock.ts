@@ -8,7 +8,10 @@ import path from 'node:path';
  * rely on; a live owner makes the second opener fail with a clear message.
  */
 export class DataDirLockedError extends Error {
-  constructor(readonly dir: string, readonly pid: number) {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
     super(
       `The embedded database in ${dir} is in use by process ${pid}. ` +
         'Stop that process first, or use DATABASE_URL for several processes on one database.',

@@ -33,7 +33,7 @@ export async function migrate(db: Db, list: ReadonlyArray<Migration> = migration
       const done = new Set((await conn.query<{ version: number }>(`SELECT version FROM ${table}`)).map((r) => r.version));
       const pending = list.filter((m) => !done.has(m.version));
       const applied: number[] = [];
-      for (let i = 0; i < pending.length; ) {
+      for (let i = 0; i < pending.length;) {
         const m = pending[i]!;
         if ('indexes' in m) {
           await buildIndexes(conn, db.kind, m);
@@ -75,7 +75,9 @@ export async function migrate(db: Db, list: ReadonlyArray<Migration> = migration
 async function buildIndexes(conn: Queryable, kind: Db['kind'], m: Extract<Migration, { indexes: unknown }>) {
   const concurrently = kind === 'postgres' ? ' CONCURRENTLY' : '';
   for (const ix of m.indexes) {
-    const [existing] = await conn.query<{ valid: boolean }>('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [ix.name]);
+    const [existing] = await conn.query<{ valid: boolean }>('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [
+      ix.name,
+    ]);
     if (existing?.valid) continue;
     if (existing) await conn.exec(`DROP INDEX${concurrently} IF EXISTS ${ix.name}`);
     await conn.exec(`CREATE INDEX${concurrently} ${ix.name} ON ${ix.on}${ix.where ? ` WHERE ${ix.where}` : ''}`);

@@ -44,11 +44,15 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
     // little after the server's own statement limit, so no request hangs past its timeout.
     query_timeout: statementTimeoutMs + 5_000,
     keepAlive: true,
-    ...(pooler === 'transaction' ? {} : { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: idleInTransactionMs }),
+    ...(pooler === 'transaction'
+      ? {}
+      : { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: idleInTransactionMs }),
   });
   // Behind a transaction pooler the session's limits are the transaction's (integers, so inlined safely).
   const transactionLimits =
-    pooler === 'transaction' ? `; SET LOCAL statement_timeout = ${statementTimeoutMs}; SET LOCAL idle_in_transaction_session_timeout = ${idleInTransactionMs}` : '';
+    pooler === 'transaction'
+      ? `; SET LOCAL statement_timeout = ${statementTimeoutMs}; SET LOCAL idle_in_transaction_session_timeout = ${idleInTransactionMs}`
+      : '';
   // An idle client that loses its server emits here; without a listener it would crash the process.
   pool.on('error', () => {});
   // So may a client in the instant between the pool handing it over and its user listening (seen under
@@ -59,7 +63,9 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
   const named = pooler !== 'transaction' && (limits.preparedStatements ?? true);
   const run = async <T>(client: pg.PoolClient, sql: string, params?: readonly unknown[]) => {
     const name = named ? preparedName(sql) : undefined;
-    const result = name ? await client.query({ name, text: sql, values: params as unknown[] }) : await client.query(sql, params as unknown[]);
+    const result = name
+      ? await client.query({ name, text: sql, values: params as unknown[] })
+      : await client.query(sql, params as unknown[]);
     return result.rows as T[];
   };
 
@@ -99,7 +105,8 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
     transaction: (fn, opts = {}) =>
       checkedOut(async (client, markBroken) => {
         // One round trip: BEGIN, the limits behind a pooler, and the transaction's lock bound (an integer, so inlined safely).
-        const lockTimeout = opts.lockTimeoutMs === undefined ? '' : `; SET LOCAL lock_timeout = '${Math.max(1, Math.round(opts.lockTimeoutMs))}ms'`;
+        const lockTimeout =
+          opts.lockTimeoutMs === undefined ? '' : `; SET LOCAL lock_timeout = '${Math.max(1, Math.round(opts.lockTimeoutMs))}ms'`;
         try {
           await client.query(`BEGIN${transactionLimits}${lockTimeout}`);
           const result = await fn(scoped(client));

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
-  apiKeyWithSecretSchema, currentKeySchema,
+  apiKeyWithSecretSchema,
+  currentKeySchema,
   deletedWebhookEndpointSchema,
   payoutBatchListItemSchema,
   webhookEndpointWithSecretSchema,
@@ -22,7 +23,12 @@ import {
 import { objectName, pascal, schemaRef, toComponents, type JsonSchema } from './json-schema';
 
 /** Codes that only the console's own routes answer with (never the API): listed in ErrorCode, not on the API's path. */
-export const CONSOLE_ONLY_CODES = ['invalid_secret_key', 'cross_origin_request', 'upstream_invalid_response', 'upstream_unavailable'] as const satisfies readonly ErrorCode[];
+export const CONSOLE_ONLY_CODES = [
+  'invalid_secret_key',
+  'cross_origin_request',
+  'upstream_invalid_response',
+  'upstream_unavailable',
+] as const satisfies readonly ErrorCode[];
 
 /** Statuses that come with Retry-After (seconds): retry then, with the same idempotency key. */
 const RETRY_AFTER_STATUSES = [409, 429, 503];
@@ -65,7 +71,8 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000', version 
     if (!responses.has(response)) {
       const named = NAMED_ANSWERS.get(response) ?? objectName(response, name);
       // Two answer schemas under one name would make one silently describe the other's answers.
-      if ([...responses.values()].includes(named)) throw new Error(`two answer schemas are both named ${named}: give one a name in NAMED_ANSWERS`);
+      if ([...responses.values()].includes(named))
+        throw new Error(`two answer schemas are both named ${named}: give one a name in NAMED_ANSWERS`);
       responses.set(response, named);
     }
     actions[name] = { request: schemaRef(requestSchemaName(name)), response: schemaRef(responses.get(response)!), mutates, permission };
@@ -90,7 +97,7 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000', version 
     ErrorCode: {
       type: 'string',
       enum: ERROR_CODE_NAMES,
-      description: 'Every code of the one error table (lib/contract/errors.ts), the console\'s included. Clients branch on `code`.',
+      description: "Every code of the one error table (lib/contract/errors.ts), the console's included. Clients branch on `code`.",
     },
   };
   const errorStatuses = [...new Set(apiErrorCodes().map((code) => ERROR_CODES[code].status))].sort((a, b) => a - b);
@@ -119,19 +126,26 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000', version 
               'application/json': {
                 schema: {
                   oneOf: ACTION_NAMES.map((name) => ({ $ref: actions[name].request })),
-                  discriminator: { propertyName: 'action', mapping: Object.fromEntries(ACTION_NAMES.map((name) => [name, actions[name].request])) },
+                  discriminator: {
+                    propertyName: 'action',
+                    mapping: Object.fromEntries(ACTION_NAMES.map((name) => [name, actions[name].request])),
+                  },
                 },
               },
             },
           },
           responses: {
             '200': {
-              description: 'The action\'s answer object (see the table above for which one).',
+              description: "The action's answer object (see the table above for which one).",
               headers: {
                 [REQUEST_ID_HEADER]: { $ref: '#/components/headers/RequestId' },
                 [REPLAYED_HEADER]: { $ref: '#/components/headers/Replayed' },
               },
-              content: { 'application/json': { schema: { anyOf: [...new Set(ACTION_NAMES.map((n) => actions[n].response))].map(($ref) => ({ $ref })) } } },
+              content: {
+                'application/json': {
+                  schema: { anyOf: [...new Set(ACTION_NAMES.map((n) => actions[n].response))].map(($ref) => ({ $ref })) },
+                },
+              },
             },
             ...Object.fromEntries(errorStatuses.map((status) => [String(status), errorResponse(status)])),
           },
@@ -141,7 +155,11 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000', version 
     },
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The merchant\'s secret key: `Authorization: Bearer sk_test_…` (the scheme name is case-insensitive).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The merchant's secret key: `Authorization: Bearer sk_test_…` (the scheme name is case-insensitive).",
+        },
       },
       parameters: {
         IdempotencyKey: {
@@ -153,9 +171,18 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000', version 
         },
       },
       headers: {
-        RequestId: { description: 'Id of this request (also `request_id` in error bodies): quote it to support.', schema: { type: 'string' } },
-        Replayed: { description: 'Present (`true`) when the answer is the stored answer of an earlier request with the same idempotency key.', schema: { type: 'string', enum: ['true'] } },
-        RetryAfter: { description: 'Seconds to wait before retrying (with the same idempotency key).', schema: { type: 'integer', minimum: 0 } },
+        RequestId: {
+          description: 'Id of this request (also `request_id` in error bodies): quote it to support.',
+          schema: { type: 'string' },
+        },
+        Replayed: {
+          description: 'Present (`true`) when the answer is the stored answer of an earlier request with the same idempotency key.',
+          schema: { type: 'string', enum: ['true'] },
+        },
+        RetryAfter: {
+          description: 'Seconds to wait before retrying (with the same idempotency key).',
+          schema: { type: 'integer', minimum: 0 },
+        },
       },
       schemas,
     },
@@ -216,13 +243,15 @@ function actionsTable(actions: Record<ActionName, ActionEntry>): string {
 }
 
 function infoDescription(): string {
-  const rows = ERROR_CODE_NAMES.map((code) => `| ${ERROR_CODES[code].status} | \`${code}\` | ${ERROR_CODES[code].type} | ${ERROR_CODES[code].description} |`);
+  const rows = ERROR_CODE_NAMES.map(
+    (code) => `| ${ERROR_CODES[code].status} | \`${code}\` | ${ERROR_CODES[code].type} | ${ERROR_CODES[code].description} |`,
+  );
   return [
     `One endpoint, \`POST ${API_PATH}\`: a JSON object whose \`action\` chooses the command, a Bearer secret key, and for state-changing actions an idempotency key (\`${IDEMPOTENCY_HEADER}\`).`,
     '',
     `**Retries.** After a network error, a timeout, a 5xx, a 409 \`idempotency_request_in_progress\` or a 429, retry after 1 s, 2 s, 4 s (or a longer \`Retry-After\`) with the same idempotency key: the action is carried out at most once, and a replayed answer carries \`${REPLAYED_HEADER}: true\`. Other 4xx are final.`,
     '',
-    'Amounts are integers in the currency\'s smallest unit. Every answer carries a `request-id` header.',
+    "Amounts are integers in the currency's smallest unit. Every answer carries a `request-id` header.",
     '',
     '**Errors.** One shape: `{ "error": { "type", "code", "message", "param"?, "request_id"? } }`. The whole table (codes marked "Console:" are answered only by the merchant console\'s own routes):',
     '',

@@ -36,11 +36,17 @@ export function sdkTypesSource(): string {
   out.push('}', '');
   out.push('export type ActionName = keyof Actions;');
   out.push('/** Actions that change state: they always carry an idempotency key. */');
-  out.push(`export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set([${ACTION_NAMES.filter((n) => actions[n].mutates).map((n) => JSON.stringify(n)).join(', ')}]);`);
+  out.push(
+    `export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set([${ACTION_NAMES.filter((n) => actions[n].mutates)
+      .map((n) => JSON.stringify(n))
+      .join(', ')}]);`,
+  );
   out.push('');
   out.push('/** One method per action, camelCase; each calls `request` with its action name. */');
   out.push('export abstract class ActionMethods<Options, Result> {');
-  out.push('  protected abstract request<N extends ActionName>(action: N, params: Actions[N][\'params\'], options?: Options): Promise<Result & { data: Actions[N][\'response\'] }>;');
+  out.push(
+    "  protected abstract request<N extends ActionName>(action: N, params: Actions[N]['params'], options?: Options): Promise<Result & { data: Actions[N]['response'] }>;",
+  );
   for (const name of ACTION_NAMES) {
     const request = schemas[refName(actions[name].request)]!;
     const fields = Object.keys((request.properties as object) ?? {}).filter((f) => f !== 'action');
@@ -51,9 +57,13 @@ export function sdkTypesSource(): string {
     if (fields.length === 0) {
       out.push(`  ${method}(options?: Options) { return this.request(${JSON.stringify(name)}, {}, options); }`);
     } else if (required.length === 0) {
-      out.push(`  ${method}(params: Actions[${JSON.stringify(name)}]['params'] = {}, options?: Options) { return this.request(${JSON.stringify(name)}, params, options); }`);
+      out.push(
+        `  ${method}(params: Actions[${JSON.stringify(name)}]['params'] = {}, options?: Options) { return this.request(${JSON.stringify(name)}, params, options); }`,
+      );
     } else {
-      out.push(`  ${method}(params: Actions[${JSON.stringify(name)}]['params'], options?: Options) { return this.request(${JSON.stringify(name)}, params, options); }`);
+      out.push(
+        `  ${method}(params: Actions[${JSON.stringify(name)}]['params'], options?: Options) { return this.request(${JSON.stringify(name)}, params, options); }`,
+      );
     }
   }
   out.push('}', '');
@@ -65,7 +75,9 @@ const refName = (ref: string) => ref.split('/').pop()!;
 
 function docComment(text: string, indent: string): string {
   const lines = text.replace(/\*\//g, '* /').split('\n');
-  return lines.length === 1 ? `${indent}/** ${lines[0]} */` : [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`.trimEnd()), `${indent} */`].join('\n');
+  return lines.length === 1
+    ? `${indent}/** ${lines[0]} */`
+    : [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`.trimEnd()), `${indent} */`].join('\n');
 }
 
 function tsType(schema: JsonSchema, indent: string): string {

@@ -26,7 +26,15 @@ export function conditionsSql(conditions: SqlCondition[], params: unknown[]): st
 export async function listPage<Row>(
   db: Queryable,
   opts: {
-    table: 'payouts' | 'checkout_sessions' | 'payout_batches' | 'events' | 'webhook_endpoints' | 'webhook_deliveries' | 'request_log' | 'refunds';
+    table:
+      | 'payouts'
+      | 'checkout_sessions'
+      | 'payout_batches'
+      | 'events'
+      | 'webhook_endpoints'
+      | 'webhook_deliveries'
+      | 'request_log'
+      | 'refunds';
     columns: string;
     merchantId: string;
     limit?: number;
@@ -41,7 +49,8 @@ export async function listPage<Row>(
   let cursor: number | null = null;
   if (opts.startingAfter) {
     const [row] = await db.query<{ seq: number }>(`SELECT seq FROM ${opts.table} WHERE id = $1 AND merchant_id = $2`, [
-      opts.startingAfter, opts.merchantId,
+      opts.startingAfter,
+      opts.merchantId,
     ]);
     if (!row) throw new ApiError('not_found', `No such object: ${opts.startingAfter}`, 'starting_after');
     cursor = row.seq;

@@ -120,7 +120,8 @@ export interface RefundRow {
   created_by: CreatedBy;
 }
 
-export const REFUND_COLUMNS = 'id, checkout_session_id, amount, currency, status, reason, failure_code, failure_message, created_at, settled_at, created_by';
+export const REFUND_COLUMNS =
+  'id, checkout_session_id, amount, currency, status, reason, failure_code, failure_message, created_at, settled_at, created_by';
 
 export const refundObject = (r: RefundRow) => ({
   object: 'refund' as const,

@@ -2,7 +2,14 @@ import { ApiError, PAYOUT_FAILURES } from '../contract';
 import { payInTransaction, paymentRefusal, SUCCEEDING_TEST_CARD } from './checkout/checkout-payment';
 import { credit } from './ledger/ledger';
 import { newId } from './random-id';
-import { CHECKOUT_COLUMNS, checkoutSessionObject, PAYOUT_COLUMNS, payoutObject, type CheckoutSessionRow, type PayoutRow } from './serialize';
+import {
+  CHECKOUT_COLUMNS,
+  checkoutSessionObject,
+  PAYOUT_COLUMNS,
+  payoutObject,
+  type CheckoutSessionRow,
+  type PayoutRow,
+} from './serialize';
 import { settleSet, type DuePayout } from './payouts/settlement';
 import { implement } from './pipeline/action';
 import { getBalance } from './ledger/balance-actions';

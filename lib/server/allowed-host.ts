@@ -1,7 +1,8 @@
 import type { Env } from '../config/env';
 
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
-const isLoopbackName = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+const isLoopbackName = (hostname: string) =>
+  hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 /** `host[:port]` as a URL sees it (lower case, IPv6 in brackets), or undefined when it is anything more. */
 function parseHost(value: string): URL | undefined {
   try {
@@ -26,7 +27,9 @@ export function listeningOrigin(settings: Pick<Env, 'HOST' | 'PORT'>): string {
  * replaced by PUBLIC_BASE_URL's host, else the listening address. A link then never carries
  * a host that a stranger typed (Host header injection).
  */
-export function hostGuard(settings: Pick<Env, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL' | 'ALLOWED_HOSTS'>): (host: string | undefined) => string {
+export function hostGuard(
+  settings: Pick<Env, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL' | 'ALLOWED_HOSTS'>,
+): (host: string | undefined) => string {
   const publicHost = settings.PUBLIC_BASE_URL ? new URL(settings.PUBLIC_BASE_URL).host : undefined;
   const fallback = publicHost ?? new URL(listeningOrigin(settings)).host;
   const names = new Set<string>();

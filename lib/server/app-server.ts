@@ -65,7 +65,9 @@ const NO_METRICS_TOKEN = errorAnswer('unauthorized', 'A valid metrics token is r
 export function createAppServer(opts: AppServerOptions) {
   const { runtime } = opts;
   const hops = opts.trustedProxyHops ?? 0;
-  const api = runtime.core ? nodeHandler(runtime.core, (req) => clientAddress(req, hops)) : apiElsewhere(runtime.settings.PAYMENT_API_BASE_URL);
+  const api = runtime.core
+    ? nodeHandler(runtime.core, (req) => clientAddress(req, hops))
+    : apiElsewhere(runtime.settings.PAYMENT_API_BASE_URL);
   const admin = opts.adminToken ? adminHandler(runtime.db, opts.adminToken, runtime.settings.DATA_DIR) : undefined;
   const inFlight = new Set<http.ServerResponse>();
   // Set by listen(), which knows the port: a foreign Host never reaches a link (allowed-host.ts).

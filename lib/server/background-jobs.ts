@@ -32,7 +32,14 @@ export interface Job {
 export function startBackgroundJobs(
   db: Db,
   log: Logger,
-  opts: { idempotencyTtlSeconds: number; publicOrigin: string; eventRetentionDays?: number; requestLogRetentionDays?: number; tickMs?: number; observe?: JobObserver },
+  opts: {
+    idempotencyTtlSeconds: number;
+    publicOrigin: string;
+    eventRetentionDays?: number;
+    requestLogRetentionDays?: number;
+    tickMs?: number;
+    observe?: JobObserver;
+  },
 ) {
   const tickMs = opts.tickMs ?? 1000;
   const jobs: Job[] = [

@@ -11,7 +11,10 @@ export function clientAddress(req: http.IncomingMessage, hops: number): string {
   const socket = req.socket.remoteAddress ?? 'unknown';
   if (hops === 0) return socket;
   const header = req.headers['x-forwarded-for'];
-  const forwarded = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const chain = [...forwarded, socket];
   return chain[Math.max(0, chain.length - 1 - hops)]!;
 }

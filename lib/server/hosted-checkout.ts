@@ -1,5 +1,10 @@
 import type { Db } from '../db/types';
-import { getPublicCheckoutSession, payCheckoutSession, paymentRefusal, type PublicCheckoutSession } from '../payments/checkout/checkout-payment';
+import {
+  getPublicCheckoutSession,
+  payCheckoutSession,
+  paymentRefusal,
+  type PublicCheckoutSession,
+} from '../payments/checkout/checkout-payment';
 
 /**
  * The hosted checkout page's data: the provider's page, on the API's side. Built by the API

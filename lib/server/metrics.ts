@@ -25,13 +25,21 @@ export function createMetrics(db: Db, opts: { payments?: boolean } = {}) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const replays = new Counter({ name: 'payments_api_idempotent_replays_total', help: 'Answers replayed from the idempotency store.', registers: [registry] });
+  const replays = new Counter({
+    name: 'payments_api_idempotent_replays_total',
+    help: 'Answers replayed from the idempotency store.',
+    registers: [registry],
+  });
   const inProgress = new Counter({
     name: 'payments_api_idempotency_conflicts_total',
     help: '409 idempotency_request_in_progress answers.',
     registers: [registry],
   });
-  const authFailures = new Counter({ name: 'payments_api_auth_failures_total', help: '401 answers (no valid key).', registers: [registry] });
+  const authFailures = new Counter({
+    name: 'payments_api_auth_failures_total',
+    help: '401 answers (no valid key).',
+    registers: [registry],
+  });
   const rateLimited = new Counter({ name: 'payments_api_rate_limited_total', help: '429 answers.', registers: [registry] });
   const withdrawGroups = new Histogram({
     name: 'payments_withdraw_group_size',

@@ -27,7 +27,8 @@ export function provideConsoleWiring(wiring: ConsoleWiring): void {
 
 export function consoleWiring(): ConsoleWiring {
   const wiring = (globalThis as WithSlot)[SLOT];
-  if (!wiring) throw new Error('The console was not wired: start the app with `npm start` or `npm run dev` (scripts/start.ts), not `next start`.');
+  if (!wiring)
+    throw new Error('The console was not wired: start the app with `npm start` or `npm run dev` (scripts/start.ts), not `next start`.');
   return wiring;
 }
 

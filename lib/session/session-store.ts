@@ -33,10 +33,9 @@ export async function revokeSession(db: Queryable, id: string): Promise<void> {
 
 /** Sign out everywhere: every live session of the merchant. Returns how many. */
 export async function revokeMerchantSessions(db: Queryable, merchantId: string): Promise<number> {
-  const rows = await db.query(
-    `UPDATE console_sessions SET revoked_at = now() WHERE merchant_id = $1 AND revoked_at IS NULL RETURNING 1`,
-    [merchantId],
-  );
+  const rows = await db.query(`UPDATE console_sessions SET revoked_at = now() WHERE merchant_id = $1 AND revoked_at IS NULL RETURNING 1`, [
+    merchantId,
+  ]);
   return rows.length;
 }
 

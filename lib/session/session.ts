@@ -41,13 +41,16 @@ export interface ConsoleSession {
   api: MerchantApi;
 }
 
-
 /**
  * Starts a session for a key the payment API has just described (get_current_key):
  * a new server-side record (a new id at every sign-in) and a sealed cookie pointing at it.
  */
 export async function startSession(secretKey: string, current: CurrentKey): Promise<void> {
-  const sid = await consoleContext().sessions.create({ merchantId: current.merchant.id, keyHash: hashSecretKey(secretKey), ttlSeconds: SESSION_TTL_SECONDS });
+  const sid = await consoleContext().sessions.create({
+    merchantId: current.merchant.id,
+    keyHash: hashSecretKey(secretKey),
+    ttlSeconds: SESSION_TTL_SECONDS,
+  });
   const viewer: Viewer = {
     merchantName: current.merchant.name,
     testMode: /^(sk|rk)_test_/.test(secretKey),

@@ -19,19 +19,16 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     /** Which key this is and what it may do (any working key may ask). */
     getCurrentKey: (opts: { clientAddress?: string } = {}) => client.call(secretKey, 'get_current_key', {}, opts),
     getBalance: (opts: { clientAddress?: string } = {}) => client.call(secretKey, 'get_balance', {}, opts),
-    withdraw: (input: PayoutInput, idempotencyKey: string) =>
-      client.call(secretKey, 'withdraw', input, { idempotencyKey }),
+    withdraw: (input: PayoutInput, idempotencyKey: string) => client.call(secretKey, 'withdraw', input, { idempotencyKey }),
     getPayout: (id: string) => client.call(secretKey, 'get_payout', { id }),
-    listPayouts: (query: ListQuery & PayoutFilter) =>
-      client.call(secretKey, 'list_payouts', query),
+    listPayouts: (query: ListQuery & PayoutFilter) => client.call(secretKey, 'list_payouts', query),
     summarizePayouts: (filter: PayoutFilter) => client.call(secretKey, 'summarize_payouts', filter),
     createCheckoutSession: (input: { amount: number; description?: string }, idempotencyKey: string) =>
       client.call(secretKey, 'create_checkout_session', input, { idempotencyKey }),
     createPayoutBatch: (payouts: BatchItem[], idempotencyKey: string) =>
       client.call(secretKey, 'create_payout_batch', { payouts }, { idempotencyKey }),
     getPayoutBatch: (id: string) => client.call(secretKey, 'get_payout_batch', { id }),
-    listCheckoutSessions: (query: ListQuery) =>
-      client.call(secretKey, 'list_checkout_sessions', query),
+    listCheckoutSessions: (query: ListQuery) => client.call(secretKey, 'list_checkout_sessions', query),
     // Webhooks: the secret of create and rotate is shown once to the merchant, never kept by the console.
     listWebhookEndpoints: () => client.call(secretKey, 'list_webhook_endpoints', { limit: 100 }),
     createWebhookEndpoint: (input: Omit<ActionRequest<'create_webhook_endpoint'>, 'action'>, idempotencyKey: string) =>
@@ -60,8 +57,7 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     rollSecretKey: (expiresInSeconds: number, idempotencyKey: string) =>
       client.call(secretKey, 'roll_secret_key', { expires_in_seconds: expiresInSeconds }, { idempotencyKey }),
     listRequests: (query: Omit<ActionRequest<'list_requests'>, 'action'>) => client.call(secretKey, 'list_requests', query),
-    getIdempotentRequest: (idempotencyKey: string) =>
-      client.call(secretKey, 'get_idempotent_request', { idempotency_key: idempotencyKey }),
+    getIdempotentRequest: (idempotencyKey: string) => client.call(secretKey, 'get_idempotent_request', { idempotency_key: idempotencyKey }),
     // Refunds of paid checkout sessions (refunds:write to create, refunds:read to read).
     createRefund: (input: Omit<ActionRequest<'create_refund'>, 'action'>, idempotencyKey: string) =>
       client.call(secretKey, 'create_refund', input, { idempotencyKey }),

@@ -58,7 +58,12 @@ export function createPaymentClient(options: PaymentClientOptions) {
 
   return {
     /** One action; its answer is checked with the contract's own response schema for it (ACTIONS[action].response). */
-    async call<N extends ActionName>(secretKey: string, action: N, params: Actions[N]['params'], opts: CallOptions = {}): Promise<CallResult<ActionResponse<N>>> {
+    async call<N extends ActionName>(
+      secretKey: string,
+      action: N,
+      params: Actions[N]['params'],
+      opts: CallOptions = {},
+    ): Promise<CallResult<ActionResponse<N>>> {
       let result;
       try {
         result = await sdkFor(secretKey, opts.idempotencyKey !== undefined).request(action, params, {
@@ -81,7 +86,9 @@ export type PaymentClient = ReturnType<typeof createPaymentClient>;
 function toUpstreamError(error: unknown): UpstreamError {
   if (error instanceof PaymentApiError && error.code !== 'invalid_response') {
     const { status, type, code, message, param, requestId } = error;
-    return new UpstreamError(status, { error: { type, code, message, ...(param ? { param } : {}), ...(requestId ? { request_id: requestId } : {}) } });
+    return new UpstreamError(status, {
+      error: { type, code, message, ...(param ? { param } : {}), ...(requestId ? { request_id: requestId } : {}) },
+    });
   }
   if (error instanceof PaymentApiError) return error.status >= 500 ? outcomeUnknown(`HTTP ${error.status}`) : invalidResponse(error.status);
   return outcomeUnknown(error instanceof Error && 'timedOut' in error && error.timedOut ? 'no answer in time' : 'network error');

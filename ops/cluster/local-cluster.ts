@@ -54,7 +54,12 @@ export class LocalCluster {
     this.layout = new Layout(path.resolve(opts.dir), opts.basePort, opts.nodes ?? 3);
     this.settings = { synchronous: opts.synchronous ?? true, archive: opts.archive ?? false };
     this.databaseUrl = this.layout.databaseUrl;
-    this.nodes = this.layout.nodes.map((n) => ({ name: n.name, api: `http://127.0.0.1:${n.apiPort}`, dataDir: n.dataDir, pgPort: n.pgPort }));
+    this.nodes = this.layout.nodes.map((n) => ({
+      name: n.name,
+      api: `http://127.0.0.1:${n.apiPort}`,
+      dataDir: n.dataDir,
+      pgPort: n.pgPort,
+    }));
     this.log = opts.log ?? (() => {});
     this.timeoutMs = opts.timeoutMs ?? 180_000;
   }
@@ -76,10 +81,19 @@ export class LocalCluster {
     this.prepareFolder();
     process.once('exit', this.onExit);
     this.etcd = startProcess('etcd', BINARIES.etcd, etcdArgs(layout), path.join(layout.logDir, 'etcd.log'), layout.dir);
-    await this.until('etcd answers', async () => (await fetch(`http://127.0.0.1:${layout.etcdClientPort}/health`, { signal: AbortSignal.timeout(1000) })).ok);
+    await this.until(
+      'etcd answers',
+      async () => (await fetch(`http://127.0.0.1:${layout.etcdClientPort}/health`, { signal: AbortSignal.timeout(1000) })).ok,
+    );
     this.log(`etcd up on 127.0.0.1:${layout.etcdClientPort}`);
     for (const node of layout.nodes) this.startPatroni(node);
-    this.haproxy = startProcess('haproxy', BINARIES.haproxy, ['-db', '-f', layout.haproxyConf], path.join(layout.logDir, 'haproxy.log'), layout.dir);
+    this.haproxy = startProcess(
+      'haproxy',
+      BINARIES.haproxy,
+      ['-db', '-f', layout.haproxyConf],
+      path.join(layout.logDir, 'haproxy.log'),
+      layout.dir,
+    );
     await this.waitHealthy();
     if (this.settings.archive) {
       const primary = await this.primary();
@@ -91,7 +105,8 @@ export class LocalCluster {
   private prepareFolder() {
     const { layout } = this;
     if (fs.existsSync(layout.dir) && fs.readdirSync(layout.dir).length > 0) {
-      if (!fs.existsSync(path.join(layout.dir, MARKER))) throw new Error(`${layout.dir} is not empty and not a local cluster's folder: refusing to clear it`);
+      if (!fs.existsSync(path.join(layout.dir, MARKER)))
+        throw new Error(`${layout.dir} is not empty and not a local cluster's folder: refusing to clear it`);
       fs.rmSync(layout.dir, { recursive: true, force: true });
     }
     for (const d of [layout.dir, layout.logDir, layout.socketDir, layout.etcdDir, layout.repoDir]) fs.mkdirSync(d, { recursive: true });
@@ -111,7 +126,13 @@ export class LocalCluster {
   }
 
   private startPatroni(node: NodeLayout) {
-    const started = startProcess(node.name, BINARIES.patroni, [node.configFile], path.join(this.layout.logDir, `${node.name}.log`), node.dir);
+    const started = startProcess(
+      node.name,
+      BINARIES.patroni,
+      [node.configFile],
+      path.join(this.layout.logDir, `${node.name}.log`),
+      node.dir,
+    );
     this.patroni.set(node.name, started);
     this.log(`${node.name}: patroni pid ${started.pid}, postgres 127.0.0.1:${node.pgPort}, api 127.0.0.1:${node.apiPort}`);
   }
@@ -167,10 +188,14 @@ export class LocalCluster {
     });
     if (res.status !== 200) throw new Error(`PATCH /config answered ${res.status}: ${await res.text()}`);
     this.settings.synchronous = on;
-    await this.until(`synchronous_standby_names is ${on ? 'set' : 'empty'}`, async () => {
-      const [row] = await probe<{ names: string }>(this.databaseUrl, "SELECT current_setting('synchronous_standby_names') AS names");
-      return (row?.names ?? '') !== '' === on;
-    }, opts.timeoutMs);
+    await this.until(
+      `synchronous_standby_names is ${on ? 'set' : 'empty'}`,
+      async () => {
+        const [row] = await probe<{ names: string }>(this.databaseUrl, "SELECT current_setting('synchronous_standby_names') AS names");
+        return ((row?.names ?? '') !== '') === on;
+      },
+      opts.timeoutMs,
+    );
     await this.waitHealthy(opts);
   }
 
@@ -222,7 +247,9 @@ export class LocalCluster {
   /** Every process id this instance has started and that still runs (etcd, Patroni, postmasters, HAProxy). */
   pids(): number[] {
     const postmasters = this.layout.nodes.map((n) => postmasterPid(n.dataDir));
-    return [this.etcd?.pid, this.haproxy?.pid, ...[...this.patroni.values()].map((p) => p.pid), ...postmasters].filter((p): p is number => !!p && alive(p));
+    return [this.etcd?.pid, this.haproxy?.pid, ...[...this.patroni.values()].map((p) => p.pid), ...postmasters].filter(
+      (p): p is number => !!p && alive(p),
+    );
   }
 
   /** On the test process's exit (a failed test that never called stop): nothing is left behind. */

@@ -12,10 +12,15 @@ export function pgbackrest(cluster: LocalCluster, nodeName: string, args: string
 
 export function runBackrest(argv: string[], cwd: string, timeoutMs = 300_000): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(BINARIES.pgbackrest, argv, { cwd, timeout: timeoutMs, env: { ...process.env, HOME: cwd }, ...(runAsUser() ?? {}) }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`pgbackrest ${argv.join(' ')} failed: ${error.message}\n${stdout}${stderr}`));
-      else resolve(stdout + stderr);
-    });
+    execFile(
+      BINARIES.pgbackrest,
+      argv,
+      { cwd, timeout: timeoutMs, env: { ...process.env, HOME: cwd }, ...(runAsUser() ?? {}) },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`pgbackrest ${argv.join(' ')} failed: ${error.message}\n${stdout}${stderr}`));
+        else resolve(stdout + stderr);
+      },
+    );
   });
 }
 

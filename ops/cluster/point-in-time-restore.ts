@@ -15,8 +15,12 @@ export interface RestoredServer {
 
 function pgCtl(args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(path.join(PG_BIN_DIR, 'pg_ctl'), args, { cwd, timeout: 300_000, env: { ...process.env, HOME: cwd }, ...(runAsUser() ?? {}) }, (error, stdout, stderr) =>
-      error ? reject(new Error(`pg_ctl ${args[0]} failed: ${error.message}\n${stdout}${stderr}`)) : resolve(stdout + stderr),
+    execFile(
+      path.join(PG_BIN_DIR, 'pg_ctl'),
+      args,
+      { cwd, timeout: 300_000, env: { ...process.env, HOME: cwd }, ...(runAsUser() ?? {}) },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`pg_ctl ${args[0]} failed: ${error.message}\n${stdout}${stderr}`)) : resolve(stdout + stderr),
     );
   });
 }
@@ -55,7 +59,9 @@ export async function restoreToTime(cluster: LocalCluster, opts: { dir: string; 
     synchronous_standby_names: "''",
     cluster_name: `${STANZA}-restored`,
   };
-  const o = Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(' ');
+  const o = Object.entries(settings)
+    .map(([k, v]) => `-c ${k}=${v}`)
+    .join(' ');
   await pgCtl(['start', '-D', dataDir, '-w', '-t', '300', '-l', path.join(opts.dir, 'postgres.log'), '-o', o], opts.dir);
   const databaseUrl = `postgres://postgres@127.0.0.1:${opts.port}/postgres`;
   await waitPromoted(databaseUrl, 120_000);
@@ -69,7 +75,12 @@ export async function restoreToTime(cluster: LocalCluster, opts: { dir: string; 
 /** Recovery over: the server has reached the target and left recovery (promoted). */
 async function waitPromoted(url: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  while (!(await probe<{ ro: boolean }>(url, 'SELECT pg_is_in_recovery() AS ro').then((rows) => rows[0]?.ro === false, () => false))) {
+  while (
+    !(await probe<{ ro: boolean }>(url, 'SELECT pg_is_in_recovery() AS ro').then(
+      (rows) => rows[0]?.ro === false,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline) throw new Error(`the restored server did not leave recovery within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -7,7 +7,8 @@ export function runAsUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
   const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
-  if (!Number.isInteger(uid) || !Number.isInteger(gid) || uid <= 0) throw new Error('running as root, and no postgres user to run the cluster as');
+  if (!Number.isInteger(uid) || !Number.isInteger(gid) || uid <= 0)
+    throw new Error('running as root, and no postgres user to run the cluster as');
   return { uid, gid };
 }
 

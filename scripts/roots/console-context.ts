@@ -48,7 +48,11 @@ export async function startConsoleSide(settings: Env, log: Logger, api?: ApiRunt
   const db = await openProcessDb(settings, settings.CONSOLE_DATABASE_URL ?? settings.DATABASE_URL, 'console');
   const metrics = createMetrics(db, { payments: false });
   const observe: JobObserver = metrics.observeJob;
-  const jobs = runJobs([{ name: 'auth_failure_purge', everyMs: 60_000, run: async () => void (await purgeAuthFailures(db)) }, sessionPurge(db, log)], log, { observe });
+  const jobs = runJobs(
+    [{ name: 'auth_failure_purge', everyMs: 60_000, run: async () => void (await purgeAuthFailures(db)) }, sessionPurge(db, log)],
+    log,
+    { observe },
+  );
   log.info({ database: db.kind, api: settings.PAYMENT_API_BASE_URL }, 'console-only process ready');
   return {
     wiring: wiringOf(db),

@@ -17,11 +17,20 @@ async function start(db: Db) {
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return (body: unknown, token = TOKEN) =>
-    fetch(`http://127.0.0.1:${port}/_admin/merchants`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    fetch(`http://127.0.0.1:${port}/_admin/merchants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
 }
 
 /** A database that fails every query: the fault this test injects. */
-const failingDb = { kind: 'pglite', query: async () => { throw new Error('connection lost'); } } as unknown as Db;
+const failingDb = {
+  kind: 'pglite',
+  query: async () => {
+    throw new Error('connection lost');
+  },
+} as unknown as Db;
 
 describe('admin endpoint error bodies', () => {
   it('an unexpected failure is 500 internal_error typed api_error', async () => {
@@ -37,7 +46,11 @@ describe('admin endpoint error bodies', () => {
     const send = await start(failingDb);
     const usage = await send({ command: 'roll-key', id: 'nope' });
     expect(usage.status).toBe(400);
-    expect((await usage.json()).error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_request', message: '--id acct_... is required' });
+    expect((await usage.json()).error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+      message: '--id acct_... is required',
+    });
     const hidden = await send({ command: 'list' }, 'wrong');
     expect(hidden.status).toBe(404);
     expect((await hidden.json()).error).toEqual({ type: 'invalid_request_error', code: 'not_found', message: 'Not found.' });

@@ -5,10 +5,15 @@ import { backends } from '../helpers/databases';
 
 describe.each(backends)('account settings ($name)', (backend) => {
   const api = useTestApi(backend);
-  const call = (body: Record<string, unknown>) => callApi(api().url, api().merchant.secretKey, body, { idempotencyKey: crypto.randomUUID() });
+  const call = (body: Record<string, unknown>) =>
+    callApi(api().url, api().merchant.secretKey, body, { idempotencyKey: crypto.randomUUID() });
 
   it('starts on Asia/Jakarta with no threshold, and changes only the fields given', async () => {
-    expect((await call({ action: 'get_account_settings' })).body).toEqual({ object: 'account_settings', time_zone: 'Asia/Jakarta', low_balance_threshold: null });
+    expect((await call({ action: 'get_account_settings' })).body).toEqual({
+      object: 'account_settings',
+      time_zone: 'Asia/Jakarta',
+      low_balance_threshold: null,
+    });
     const zone = await call({ action: 'update_account_settings', time_zone: 'Europe/Berlin' });
     expect(zone.body).toEqual({ object: 'account_settings', time_zone: 'Europe/Berlin', low_balance_threshold: null });
     const threshold = await call({ action: 'update_account_settings', low_balance_threshold: 5_000 });

@@ -11,7 +11,10 @@ describe.each(apiTargets)('authentication ($name)', (backend) => {
 
   it('answers 200 to a valid key, whatever the case of the scheme name', async () => {
     for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
-      const res = await api().call({ action: 'get_balance' }, { key: null, headers: { authorization: `${scheme} ${api().merchant.secretKey}` } });
+      const res = await api().call(
+        { action: 'get_balance' },
+        { key: null, headers: { authorization: `${scheme} ${api().merchant.secretKey}` } },
+      );
       expect(res.status).toBe(200);
     }
   });
@@ -34,7 +37,14 @@ describe.each(apiTargets)('authentication ($name)', (backend) => {
     const res = await api().call({ action: 'get_balance' }, { key: null, headers: header === undefined ? {} : { authorization: header } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(res.body).toEqual({ error: { type: 'authentication_error', code: 'unauthorized', message: expect.any(String), request_id: expect.stringMatching(/^req_/) } });
+    expect(res.body).toEqual({
+      error: {
+        type: 'authentication_error',
+        code: 'unauthorized',
+        message: expect.any(String),
+        request_id: expect.stringMatching(/^req_/),
+      },
+    });
   });
 
   it('authenticates before reading the body: a 401 for an invalid body too', async () => {
@@ -75,18 +85,18 @@ describe('failed-authentication rate limit', () => {
   it('answers 429 with Retry-After past the limit per address, to a valid key as well (the limit decides first)', async () => {
     const backend = backends[0]!;
     await withTestApi(backend, { settings: { authFailuresPerMinute: 5 } }, async (api) => {
-    const bad = `sk_test_${'z'.repeat(40)}`;
-    const statuses: number[] = [];
-    await freshAuthWindow();
-    for (let i = 0; i < 8; i++) statuses.push((await api.call({ action: 'get_balance' }, { key: bad })).status);
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
-    const limited = await api.call({ action: 'get_balance' }, { key: bad });
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(limited.body.error.code).toBe('rate_limited');
-    expect((await api.call({ action: 'get_balance' })).status).toBe(429);
-    // The count is in the database: once its minute has passed, the address may try again.
-    await api.db.query(`UPDATE auth_failures SET window_start = window_start - interval '1 minute'`);
-    expect((await api.call({ action: 'get_balance' })).status).toBe(200);
+      const bad = `sk_test_${'z'.repeat(40)}`;
+      const statuses: number[] = [];
+      await freshAuthWindow();
+      for (let i = 0; i < 8; i++) statuses.push((await api.call({ action: 'get_balance' }, { key: bad })).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      const limited = await api.call({ action: 'get_balance' }, { key: bad });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.body.error.code).toBe('rate_limited');
+      expect((await api.call({ action: 'get_balance' })).status).toBe(429);
+      // The count is in the database: once its minute has passed, the address may try again.
+      await api.db.query(`UPDATE auth_failures SET window_start = window_start - interval '1 minute'`);
+      expect((await api.call({ action: 'get_balance' })).status).toBe(200);
     });
   });
 });

@@ -26,7 +26,12 @@ describe.each(apiTargets)('list_balance_transactions ($name)', (target) => {
       ['payout', -100_000, 900_000, paid.id],
       ['opening_balance', 1_000_000, 1_000_000, expect.any(String)],
     ]);
-    expect(all.body.data[0]).toMatchObject({ object: 'balance_transaction', currency: 'IDR', id: expect.stringMatching(/^txn_\d+$/), created_at: expect.any(String) });
+    expect(all.body.data[0]).toMatchObject({
+      object: 'balance_transaction',
+      currency: 'IDR',
+      id: expect.stringMatching(/^txn_\d+$/),
+      created_at: expect.any(String),
+    });
     const balance = (await api().call({ action: 'get_balance' })).body;
     expect(all.body.data[0].balance_after).toBe(balance.available);
 
@@ -43,9 +48,11 @@ describe.each(apiTargets)('list_balance_transactions ($name)', (target) => {
 
     const payouts = (await api().call({ action: 'list_balance_transactions', type: 'payout' })).body.data;
     expect(payouts.map((t: any) => t.amount)).toEqual([-50_000, -100_000]);
-    const future = (await api().call({ action: 'list_balance_transactions', created_gte: new Date(Date.now() + 60_000).toISOString() })).body.data;
+    const future = (await api().call({ action: 'list_balance_transactions', created_gte: new Date(Date.now() + 60_000).toISOString() }))
+      .body.data;
     expect(future).toEqual([]);
-    const past = (await api().call({ action: 'list_balance_transactions', created_lt: new Date(Date.now() + 60_000).toISOString() })).body.data;
+    const past = (await api().call({ action: 'list_balance_transactions', created_lt: new Date(Date.now() + 60_000).toISOString() })).body
+      .data;
     expect(past).toHaveLength(6);
   });
 

@@ -19,7 +19,10 @@ function losingCommitAnswer(db: Db) {
     transaction: async (fn, opts) => {
       let wrotePayout = false;
       const result = await db.transaction(async (tx) => {
-        const value = await fn({ ...tx, query: (sql, params) => ((wrotePayout ||= /INSERT INTO payouts/i.test(sql)), tx.query(sql, params)) });
+        const value = await fn({
+          ...tx,
+          query: (sql, params) => ((wrotePayout ||= /INSERT INTO payouts/i.test(sql)), tx.query(sql, params)),
+        });
         if (wrotePayout && armed === 'before-commit') {
           armed = undefined;
           throw lostAnswer(); // rolled back: the COMMIT never happened
@@ -37,28 +40,31 @@ function losingCommitAnswer(db: Db) {
 }
 
 describe.each(backends)('a COMMIT whose outcome is unknown ($name)', (backend) => {
-  it.each(['after-commit', 'before-commit'] as const)('%s: 503 with Retry-After, then the retry with the same key settles it exactly once', async (when) => {
-    const real = await backend.open();
-    const { db, arm } = losingCommitAnswer(real);
-    // Grouping off: a lone request's own transaction, the one a failover cuts.
-    const api = await startTestApi(db, { openingBalance: 1_000_000, settings: { withdrawGroupCommit: false } });
-    try {
-      arm(when);
-      const lost = await api.call(withdrawal(100_000), { idempotencyKey: `unknown-${when}` });
-      expect(lost.status).toBe(503);
-      expect(lost.body.error.code).toBe('service_unavailable');
-      expect(lost.headers.get('retry-after')).toBe('1');
+  it.each(['after-commit', 'before-commit'] as const)(
+    '%s: 503 with Retry-After, then the retry with the same key settles it exactly once',
+    async (when) => {
+      const real = await backend.open();
+      const { db, arm } = losingCommitAnswer(real);
+      // Grouping off: a lone request's own transaction, the one a failover cuts.
+      const api = await startTestApi(db, { openingBalance: 1_000_000, settings: { withdrawGroupCommit: false } });
+      try {
+        arm(when);
+        const lost = await api.call(withdrawal(100_000), { idempotencyKey: `unknown-${when}` });
+        expect(lost.status).toBe(503);
+        expect(lost.body.error.code).toBe('service_unavailable');
+        expect(lost.headers.get('retry-after')).toBe('1');
 
-      const retried = await api.call(withdrawal(100_000), { idempotencyKey: `unknown-${when}` });
-      expect(retried.status).toBe(200);
-      // Committed: the stored answer is replayed. Not committed: the retry is the first run.
-      expect(retried.headers.get(REPLAYED)).toBe(when === 'after-commit' ? 'true' : null);
-      const again = await api.call(withdrawal(100_000), { idempotencyKey: `unknown-${when}` });
-      expect(again.text).toBe(retried.text);
-      expect(await ledgerCheck(real, api.merchant.id)).toMatchObject({ available: 900_000, ledger: 900_000, payouts: 1 });
-    } finally {
-      await api.close();
-      await real.close();
-    }
-  });
+        const retried = await api.call(withdrawal(100_000), { idempotencyKey: `unknown-${when}` });
+        expect(retried.status).toBe(200);
+        // Committed: the stored answer is replayed. Not committed: the retry is the first run.
+        expect(retried.headers.get(REPLAYED)).toBe(when === 'after-commit' ? 'true' : null);
+        const again = await api.call(withdrawal(100_000), { idempotencyKey: `unknown-${when}` });
+        expect(again.text).toBe(retried.text);
+        expect(await ledgerCheck(real, api.merchant.id)).toMatchObject({ available: 900_000, ledger: 900_000, payouts: 1 });
+      } finally {
+        await api.close();
+        await real.close();
+      }
+    },
+  );
 });

@@ -20,10 +20,10 @@ describe.runIf(postgresUrl)('a duplicate of an in-flight request (postgres)', ()
     await holder.connect();
     await holder.query('BEGIN');
     const body = withdrawal(40_000);
-    await holder.query(
-      `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint) VALUES ($1, 'in-flight', 'withdraw', $2)`,
-      [api.merchant.id, fingerprint(body)],
-    );
+    await holder.query(`INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint) VALUES ($1, 'in-flight', 'withdraw', $2)`, [
+      api.merchant.id,
+      fingerprint(body),
+    ]);
     return { api, holder, body };
   }
 
@@ -32,9 +32,27 @@ describe.runIf(postgresUrl)('a duplicate of an in-flight request (postgres)', ()
     try {
       // A whole payout, as the original would have stored it (every answer must match the OpenAPI document).
       const stored = JSON.stringify({
-        object: 'payout', id: 'po_fromtheoriginal000000000', amount: 40_000, currency: 'IDR', bank_code: 'BCA', account_last4: '7890', status: 'pending',
-        failure_code: null, failure_message: null, created_at: '2026-11-23T08:00:00.000Z', settled_at: null, batch_id: null, reference: null, created_by: null,
-        account_holder_name: 'Budi Santoso', approval_expires_at: null, approved_by: null, approved_at: null, rejected_by: null, rejected_at: null, rejection_reason: null,
+        object: 'payout',
+        id: 'po_fromtheoriginal000000000',
+        amount: 40_000,
+        currency: 'IDR',
+        bank_code: 'BCA',
+        account_last4: '7890',
+        status: 'pending',
+        failure_code: null,
+        failure_message: null,
+        created_at: '2026-11-23T08:00:00.000Z',
+        settled_at: null,
+        batch_id: null,
+        reference: null,
+        created_by: null,
+        account_holder_name: 'Budi Santoso',
+        approval_expires_at: null,
+        approved_by: null,
+        approved_at: null,
+        rejected_by: null,
+        rejected_at: null,
+        rejection_reason: null,
         livemode: false,
       });
       const duplicate = api.call(body, { idempotencyKey: 'in-flight' });

@@ -23,7 +23,10 @@ describe.each(apiTargets)('idempotency ($name)', (backend) => {
   });
 
   it('compares requests canonically: key order and whitespace do not matter', async () => {
-    const first = await api().call(undefined, { idempotencyKey: 'canon-1', raw: '{"action":"withdraw","amount":20000,"bank_code":"BNI","account_number":"55554444"}' });
+    const first = await api().call(undefined, {
+      idempotencyKey: 'canon-1',
+      raw: '{"action":"withdraw","amount":20000,"bank_code":"BNI","account_number":"55554444"}',
+    });
     const reordered = await api().call(undefined, {
       idempotencyKey: 'canon-1',
       raw: '{ "account_number" : "55554444",\n "bank_code":"BNI", "amount": 20000, "action": "withdraw" }',
@@ -89,9 +92,7 @@ describe.each(apiTargets)('idempotency ($name)', (backend) => {
 
   it('50 concurrent requests with one key: exactly one payout, every answer the original or a 409', async () => {
     const before = await ledgerCheck(api().db, api().merchant.id);
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => api().call(withdrawal(12_345), { idempotencyKey: 'storm-1' })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => api().call(withdrawal(12_345), { idempotencyKey: 'storm-1' })));
     const originals = results.filter((r) => r.status === 200);
     const inProgress = results.filter((r) => r.status === 409);
     expect(originals.length + inProgress.length).toBe(50);
@@ -122,22 +123,22 @@ describe.each(apiTargets)('idempotency ($name)', (backend) => {
 describe.each(apiTargets)('idempotency retention ($name)', (backend) => {
   it('treats a key older than the retention period as new, and purges expired keys', async () => {
     await withTestApi(backend, { settings: { idempotencyTtlSeconds: 1 } }, async (api) => {
-    const first = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
-    const replay = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
-    expect(replay.headers.get(REPLAYED)).toBe('true');
-    await new Promise((r) => setTimeout(r, 1_100));
-    const fresh = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
-    expect(fresh.status).toBe(200);
-    expect(fresh.headers.get(REPLAYED)).toBeNull();
-    expect(fresh.body.id).not.toBe(first.body.id);
-    expect((await ledgerCheck(api.db, api.merchant.id)).payouts).toBe(2);
-    // A reused expired key may even carry a different request.
-    await new Promise((r) => setTimeout(r, 1_100));
-    expect((await api.call(withdrawal(30_000), { idempotencyKey: 'old-key' })).status).toBe(200);
+      const first = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
+      const replay = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
+      expect(replay.headers.get(REPLAYED)).toBe('true');
+      await new Promise((r) => setTimeout(r, 1_100));
+      const fresh = await api.call(withdrawal(20_000), { idempotencyKey: 'old-key' });
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers.get(REPLAYED)).toBeNull();
+      expect(fresh.body.id).not.toBe(first.body.id);
+      expect((await ledgerCheck(api.db, api.merchant.id)).payouts).toBe(2);
+      // A reused expired key may even carry a different request.
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect((await api.call(withdrawal(30_000), { idempotencyKey: 'old-key' })).status).toBe(200);
 
-    await new Promise((r) => setTimeout(r, 1_100));
-    expect(await purgeExpiredIdempotencyKeys(api.db, 1)).toBe(1);
-    expect(await api.db.query('SELECT 1 FROM idempotency_keys')).toEqual([]);
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect(await purgeExpiredIdempotencyKeys(api.db, 1)).toBe(1);
+      expect(await api.db.query('SELECT 1 FROM idempotency_keys')).toEqual([]);
     });
   });
 });

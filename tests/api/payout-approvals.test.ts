@@ -8,7 +8,8 @@ import type { Queryable } from '@/lib/db/types';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 
-const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) => callApi(api.url, key, body, { idempotencyKey });
+const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) =>
+  callApi(api.url, key, body, { idempotencyKey });
 
 /**
  * The balance's three figures and what explains each, in one snapshot: available is the
@@ -29,7 +30,13 @@ async function figures(db: Queryable, merchantId: string) {
   expect(f.available, 'available is the sum of the ledger').toBe(f.ledger);
   expect(f.pending, 'pending_payouts is the sum of pending payouts').toBe(f.pendingSum);
   expect(f.awaiting, 'awaiting_approval is the sum of waiting payouts').toBe(f.awaitingSum);
-  return { available: f.available!, pending: f.pending!, awaiting: f.awaiting!, total: f.available! + f.pending! + f.awaiting!, paid: f.paid! };
+  return {
+    available: f.available!,
+    pending: f.pending!,
+    awaiting: f.awaiting!,
+    total: f.available! + f.pending! + f.awaiting!,
+    paid: f.paid!,
+  };
 }
 
 const eventsOf = async (db: Queryable, id: string) =>
@@ -37,7 +44,11 @@ const eventsOf = async (db: Queryable, id: string) =>
 
 describe.each(backends)('payout approvals ($name)', (backend) => {
   const groups: number[] = [];
-  const api = useTestApi(backend, { openingBalance: 50_000_000, settings: { settlementDelaySeconds: 0 }, onGroup: (size) => groups.push(size) });
+  const api = useTestApi(backend, {
+    openingBalance: 50_000_000,
+    settings: { settlementDelaySeconds: 0 },
+    onGroup: (size) => groups.push(size),
+  });
   const secret = () => as(api(), api().merchant.secretKey);
   const keys: Record<string, { id: string; secret: string }> = {};
   const key = async (name: string, permissions: string[]) => {
@@ -55,14 +66,30 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
 
   it('is off by default: payouts leave at once, as before; the policy reads back', async () => {
     const got = await (await support())({ action: 'get_payout_approval_policy' });
-    expect(got.body).toMatchObject({ object: 'payout_approval_policy', required: false, above_amount: 0, for_keys: 'restricted', expires_after_seconds: 604_800, updated_at: null });
+    expect(got.body).toMatchObject({
+      object: 'payout_approval_policy',
+      required: false,
+      above_amount: 0,
+      for_keys: 'restricted',
+      expires_after_seconds: 604_800,
+      updated_at: null,
+    });
     const res = await (await support())(withdrawal(20_000));
-    expect(res.body).toMatchObject({ status: 'pending', account_holder_name: 'Budi Santoso', approval_expires_at: null, approved_by: null });
+    expect(res.body).toMatchObject({
+      status: 'pending',
+      account_holder_name: 'Budi Santoso',
+      approval_expires_at: null,
+      approved_by: null,
+    });
     expect((await api().call({ action: 'get_balance' })).body.awaiting_approval).toBe(0);
   });
 
   it('holds what the policy catches: awaiting_approval, out of available, nothing sent; events created then awaiting_approval', async () => {
-    expect((await policy({ required: true, above_amount: 100_000 })).body).toMatchObject({ required: true, above_amount: 100_000, for_keys: 'restricted' });
+    expect((await policy({ required: true, above_amount: 100_000 })).body).toMatchObject({
+      required: true,
+      above_amount: 100_000,
+      for_keys: 'restricted',
+    });
     const before = await state();
     const sup = await support();
     const small = (await sup(withdrawal(100_000))).body; // not above the threshold
@@ -72,7 +99,12 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
     expect(big).toMatchObject({ account_holder_name: 'Siti Rahayu', created_by: { type: 'restricted', key_name: 'Support — Ana' } });
     expect(Date.parse(big.approval_expires_at) - Date.parse(big.created_at)).toBe(604_800_000);
     const after = await state();
-    expect(after).toMatchObject({ available: before.available - 700_001, pending: before.pending + 600_000, awaiting: before.awaiting + 100_001, total: before.total });
+    expect(after).toMatchObject({
+      available: before.available - 700_001,
+      pending: before.pending + 600_000,
+      awaiting: before.awaiting + 100_001,
+      total: before.total,
+    });
     expect(await eventsOf(api().db, big.id)).toEqual(['payout.created', 'payout.awaiting_approval']);
     // Not sent: settlement leaves it alone.
     await settleDuePayouts(api().db);
@@ -92,21 +124,37 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
     const before = await state();
     const res = await (await approver())({ action: 'approve_payouts', ids: [w.id] }, 'approve-1');
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data[0]).toMatchObject({ id: w.id, status: 'pending', approved_by: { key_id: keys['Finance — Budi']!.id, key_name: 'Finance — Budi' } });
+    expect(res.body.data[0]).toMatchObject({
+      id: w.id,
+      status: 'pending',
+      approved_by: { key_id: keys['Finance — Budi']!.id, key_name: 'Finance — Budi' },
+    });
     expect(res.body.data[0].approved_at).not.toBeNull();
-    expect(await state()).toMatchObject({ available: before.available, pending: before.pending + 150_000, awaiting: before.awaiting - 150_000, total: before.total });
+    expect(await state()).toMatchObject({
+      available: before.available,
+      pending: before.pending + 150_000,
+      awaiting: before.awaiting - 150_000,
+      total: before.total,
+    });
     // A replay answers the same, changes nothing, reports nothing twice.
     const again = await (await approver())({ action: 'approve_payouts', ids: [w.id] }, 'approve-1');
     expect([again.status, again.headers.get('x-service-idempotent-replayed'), again.text]).toEqual([200, 'true', res.text]);
     await settleDuePayouts(api().db);
-    expect((await api().call({ action: 'get_payout', id: w.id })).body).toMatchObject({ status: 'paid', approved_by: { key_name: 'Finance — Budi' } });
+    expect((await api().call({ action: 'get_payout', id: w.id })).body).toMatchObject({
+      status: 'paid',
+      approved_by: { key_name: 'Finance — Budi' },
+    });
     const after = await state();
     // Settlement paid this payout (and any other pending one): the total dropped by exactly what was paid.
     expect(after.paid - before.paid).toBeGreaterThanOrEqual(150_000);
     expect(after.total).toBe(before.total - (after.paid - before.paid));
     expect(await eventsOf(api().db, w.id)).toEqual(['payout.created', 'payout.awaiting_approval', 'payout.approved', 'payout.paid']);
     const approved = (await api().call({ action: 'list_events', object_id: w.id, type: 'payout.approved' })).body.data[0];
-    expect(approved.data.object).toMatchObject({ status: 'pending', approved_by: { key_name: 'Finance — Budi' }, account_holder_name: 'Budi Santoso' });
+    expect(approved.data.object).toMatchObject({
+      status: 'pending',
+      approved_by: { key_name: 'Finance — Budi' },
+      account_holder_name: 'Budi Santoso',
+    });
   });
 
   it('four eyes: the key that made a payout cannot decide it (403); the secret key can decide what others made', async () => {
@@ -129,24 +177,40 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
     expect((await (await approver())({ action: 'approve_payouts', ids: [mine.id, made.id] })).status).toBe(200);
   });
 
-  it('is all or nothing: one id not waiting (409) or not the merchant\'s (404) refuses the call naming it; nothing changes', async () => {
+  it("is all or nothing: one id not waiting (409) or not the merchant's (404) refuses the call naming it; nothing changes", async () => {
     await policy({ required: true });
     const sup = await support();
     const [a, b] = [(await sup(withdrawal(11_000))).body, (await sup(withdrawal(12_000))).body];
     const paid = (await sup(withdrawal(13_000))).body;
-    await (await approver())({ action: 'approve_payouts', ids: [paid.id] });
+    await (
+      await approver()
+    )({ action: 'approve_payouts', ids: [paid.id] });
     const before = await state();
     const eventsBefore = await api().db.query('SELECT count(*)::int AS n FROM events');
     const notWaiting = await (await approver())({ action: 'approve_payouts', ids: [a.id, paid.id, b.id] }, 'all-or-nothing');
-    expect([notWaiting.status, notWaiting.body.error.code, notWaiting.body.error.param]).toEqual([409, 'payout_not_awaiting_approval', 'ids[1]']);
+    expect([notWaiting.status, notWaiting.body.error.code, notWaiting.body.error.param]).toEqual([
+      409,
+      'payout_not_awaiting_approval',
+      'ids[1]',
+    ]);
     // Its replay is the same refusal.
-    expect((await (await approver())({ action: 'approve_payouts', ids: [a.id, paid.id, b.id] }, 'all-or-nothing')).text).toBe(notWaiting.text);
+    expect((await (await approver())({ action: 'approve_payouts', ids: [a.id, paid.id, b.id] }, 'all-or-nothing')).text).toBe(
+      notWaiting.text,
+    );
     const missing = await (await approver())({ action: 'reject_payouts', ids: [a.id, 'po_doesnotexist'], reason: 'x' });
     expect([missing.status, missing.body.error.code, missing.body.error.param]).toEqual([404, 'not_found', 'ids[1]']);
-    expect((await (await approver())({ action: 'approve_payouts', ids: [a.id, a.id] })).body.error).toMatchObject({ code: 'invalid_request', param: 'ids' });
+    expect((await (await approver())({ action: 'approve_payouts', ids: [a.id, a.id] })).body.error).toMatchObject({
+      code: 'invalid_request',
+      param: 'ids',
+    });
     expect((await (await approver())({ action: 'approve_payouts' })).body.error).toMatchObject({ code: 'invalid_request', param: 'ids' });
-    expect((await (await approver())({ action: 'reject_payouts', ids: [a.id] })).body.error).toMatchObject({ code: 'invalid_request', param: 'reason' });
-    expect((await (await approver())({ action: 'approve_payouts', ids: Array.from({ length: 1001 }, (_, i) => `po_${i}`) })).status).toBe(400);
+    expect((await (await approver())({ action: 'reject_payouts', ids: [a.id] })).body.error).toMatchObject({
+      code: 'invalid_request',
+      param: 'reason',
+    });
+    expect((await (await approver())({ action: 'approve_payouts', ids: Array.from({ length: 1001 }, (_, i) => `po_${i}`) })).status).toBe(
+      400,
+    );
     expect(await state()).toEqual(before);
     expect(await api().db.query('SELECT count(*)::int AS n FROM events')).toEqual(eventsBefore);
     for (const p of [a, b]) expect((await api().call({ action: 'get_payout', id: p.id })).body.status).toBe('awaiting_approval');
@@ -167,12 +231,27 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
     const w = (await (await support())(withdrawal(60_000))).body;
     const before = await state();
     const res = await (await approver())({ action: 'reject_payouts', ids: [w.id], reason: 'Unknown supplier' }, 'reject-1');
-    expect(res.body.data[0]).toMatchObject({ status: 'rejected', rejection_reason: 'Unknown supplier', rejected_by: { key_name: 'Finance — Budi' } });
-    expect(await state()).toMatchObject({ available: before.available + 60_000, awaiting: before.awaiting - 60_000, pending: before.pending, total: before.total });
+    expect(res.body.data[0]).toMatchObject({
+      status: 'rejected',
+      rejection_reason: 'Unknown supplier',
+      rejected_by: { key_name: 'Finance — Budi' },
+    });
+    expect(await state()).toMatchObject({
+      available: before.available + 60_000,
+      awaiting: before.awaiting - 60_000,
+      pending: before.pending,
+      total: before.total,
+    });
     const replay = await (await approver())({ action: 'reject_payouts', ids: [w.id], reason: 'Unknown supplier' }, 'reject-1');
     expect([replay.headers.get('x-service-idempotent-replayed'), replay.text]).toEqual(['true', res.text]);
-    const entries = await api().db.query<{ kind: string; amount: number }>('SELECT kind, amount FROM ledger_entries WHERE reference_id = $1 ORDER BY id', [w.id]);
-    expect(entries).toEqual([{ kind: 'payout', amount: -60_000 }, { kind: 'payout_reversal', amount: 60_000 }]);
+    const entries = await api().db.query<{ kind: string; amount: number }>(
+      'SELECT kind, amount FROM ledger_entries WHERE reference_id = $1 ORDER BY id',
+      [w.id],
+    );
+    expect(entries).toEqual([
+      { kind: 'payout', amount: -60_000 },
+      { kind: 'payout_reversal', amount: 60_000 },
+    ]);
     expect(await eventsOf(api().db, w.id)).toEqual(['payout.created', 'payout.awaiting_approval', 'payout.rejected']);
     expect((await (await approver())({ action: 'approve_payouts', ids: [w.id] })).body.error.code).toBe('payout_not_awaiting_approval');
   });
@@ -187,23 +266,43 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
     ];
     const batch = (await (await support())({ action: 'create_payout_batch', payouts: items }, 'batch-approvals')).body;
     expect(batch.counts).toEqual({ pending: 1, paid: 0, failed: 0, awaiting_approval: 2, rejected: 0, expired: 0 });
-    expect(await state()).toMatchObject({ available: before.available - 170_000, pending: before.pending + 40_000, awaiting: before.awaiting + 130_000 });
+    expect(await state()).toMatchObject({
+      available: before.available - 170_000,
+      pending: before.pending + 40_000,
+      awaiting: before.awaiting + 130_000,
+    });
     const listed = (await api().call({ action: 'list_payouts', batch_id: batch.id })).body.data;
-    expect(listed.map((p: { account_holder_name: string }) => p.account_holder_name).sort()).toEqual(['Budi Santoso', 'Dewi Lestari', 'PT Maju Jaya']);
+    expect(listed.map((p: { account_holder_name: string }) => p.account_holder_name).sort()).toEqual([
+      'Budi Santoso',
+      'Dewi Lestari',
+      'PT Maju Jaya',
+    ]);
     const res = await (await approver())({ action: 'approve_payouts', batch_id: batch.id }, 'approve-batch');
     expect(res.body.data.map((p: { status: string }) => p.status)).toEqual(['pending', 'pending']);
-    expect((await api().call({ action: 'get_payout_batch', id: batch.id })).body.counts).toMatchObject({ pending: 3, awaiting_approval: 0 });
+    expect((await api().call({ action: 'get_payout_batch', id: batch.id })).body.counts).toMatchObject({
+      pending: 3,
+      awaiting_approval: 0,
+    });
     // Nothing left waiting in it: 409 naming batch_id. Both ids and batch_id: 400.
-    expect((await (await approver())({ action: 'reject_payouts', batch_id: batch.id, reason: 'late' })).body.error).toMatchObject({ code: 'payout_not_awaiting_approval', param: 'batch_id' });
+    expect((await (await approver())({ action: 'reject_payouts', batch_id: batch.id, reason: 'late' })).body.error).toMatchObject({
+      code: 'payout_not_awaiting_approval',
+      param: 'batch_id',
+    });
     expect((await (await approver())({ action: 'approve_payouts', batch_id: batch.id, ids: [listed[0].id] })).status).toBe(400);
-    expect((await (await approver())({ action: 'approve_payouts', batch_id: 'pb_none' })).body.error).toMatchObject({ code: 'not_found', param: 'batch_id' });
+    expect((await (await approver())({ action: 'approve_payouts', batch_id: 'pb_none' })).body.error).toMatchObject({
+      code: 'not_found',
+      param: 'batch_id',
+    });
 
     const second = (await (await support())({ action: 'create_payout_batch', payouts: [items[0], items[2]] })).body;
     const mid = await state();
     const rejected = await (await approver())({ action: 'reject_payouts', batch_id: second.id, reason: 'Duplicate batch' });
     expect(rejected.body.data.map((p: { status: string }) => p.status)).toEqual(['rejected', 'rejected']);
     expect(await state()).toMatchObject({ available: mid.available + 130_000, awaiting: mid.awaiting - 130_000, total: mid.total });
-    expect((await api().call({ action: 'get_payout_batch', id: second.id })).body).toMatchObject({ status: 'completed', counts: { rejected: 2 } });
+    expect((await api().call({ action: 'get_payout_batch', id: second.id })).body).toMatchObject({
+      status: 'completed',
+      counts: { rejected: 2 },
+    });
   });
 
   it('holds concurrent withdrawals committed as a group, each exactly as alone', async () => {
@@ -217,9 +316,15 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
     // group writer itself is tested with groups made directly in tests/payments/withdraw-group.test.ts).
     if (backend.name === 'postgres') expect(Math.max(...groups), 'some of them were committed together').toBeGreaterThan(1);
     results.forEach((r, i) => expect(r.body.status, r.text).toBe(amounts[i]! > 20_000 ? 'awaiting_approval' : 'pending'));
-    expect(await state()).toMatchObject({ available: before.available - 480_000, pending: before.pending + 180_000, awaiting: before.awaiting + 300_000 });
+    expect(await state()).toMatchObject({
+      available: before.available - 480_000,
+      pending: before.pending + 180_000,
+      awaiting: before.awaiting + 300_000,
+    });
     for (const r of results.slice(0, 2)) {
-      expect(await eventsOf(api().db, r.body.id)).toEqual(r.body.status === 'pending' ? ['payout.created'] : ['payout.created', 'payout.awaiting_approval']);
+      expect(await eventsOf(api().db, r.body.id)).toEqual(
+        r.body.status === 'pending' ? ['payout.created'] : ['payout.created', 'payout.awaiting_approval'],
+      );
       const event = (await api().call({ action: 'list_events', object_id: r.body.id, type: 'payout.created' })).body.data[0];
       expect(event.data.object).toEqual((await api().call({ action: 'get_payout', id: r.body.id })).body);
     }
@@ -231,19 +336,36 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
   });
 
   it('replays update_payout_approval_policy and refuses it to restricted keys', async () => {
-    const first = await secret()({ action: 'update_payout_approval_policy', required: true, above_amount: 1_000_000, for_keys: 'all' }, 'policy-1');
-    const again = await secret()({ action: 'update_payout_approval_policy', required: true, above_amount: 1_000_000, for_keys: 'all' }, 'policy-1');
+    const first = await secret()(
+      { action: 'update_payout_approval_policy', required: true, above_amount: 1_000_000, for_keys: 'all' },
+      'policy-1',
+    );
+    const again = await secret()(
+      { action: 'update_payout_approval_policy', required: true, above_amount: 1_000_000, for_keys: 'all' },
+      'policy-1',
+    );
     expect([again.headers.get('x-service-idempotent-replayed'), again.text]).toEqual(['true', first.text]);
     const denied = await (await approver())({ action: 'update_payout_approval_policy', required: false });
     expect([denied.status, denied.body.error.code]).toEqual([403, 'permission_denied']);
-    expect((await secret()({ action: 'get_payout_approval_policy' })).body).toMatchObject({ required: true, above_amount: 1_000_000, for_keys: 'all' });
+    expect((await secret()({ action: 'get_payout_approval_policy' })).body).toMatchObject({
+      required: true,
+      above_amount: 1_000_000,
+      for_keys: 'all',
+    });
   });
 
   it("checks the holder's name: validate_bank_account, names that match in any case, spacing, punctuation and order; a mismatch writes nothing", async () => {
     await policy({ required: false });
     const sup = await support();
     const valid = await sup({ action: 'validate_bank_account', bank_code: 'BCA', account_number: '1234567890' });
-    expect(valid.body).toMatchObject({ object: 'bank_account_validation', bank_code: 'BCA', account_last4: '7890', status: 'valid', account_holder_name: 'Budi Santoso', failure_code: null });
+    expect(valid.body).toMatchObject({
+      object: 'bank_account_validation',
+      bank_code: 'BCA',
+      account_last4: '7890',
+      status: 'valid',
+      account_holder_name: 'Budi Santoso',
+      failure_code: null,
+    });
     expect(valid.body.id).toMatch(/^bav_/);
     // Kept for 24 hours: the same answer again; the number never in clear.
     expect((await sup({ action: 'validate_bank_account', bank_code: 'BCA', account_number: '1234567890' })).body.id).toBe(valid.body.id);
@@ -271,7 +393,16 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
       [withdrawal(10_000, { account_holder_name: 'Budi Santosa' }), 'account_holder_name'],
       [withdrawal(10_000, { account_holder_name: 'Budi' }), 'account_holder_name'],
       [withdrawal(10_000, { account_number: '4000000001', account_holder_name: 'Budi Santoso' }), 'account_holder_name'],
-      [{ action: 'create_payout_batch', payouts: [{ amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }, { amount: 10_000, bank_code: 'BCA', account_number: '9876543210', account_holder_name: 'Budi Santoso' }] }, 'payouts[1].account_holder_name'],
+      [
+        {
+          action: 'create_payout_batch',
+          payouts: [
+            { amount: 10_000, bank_code: 'BCA', account_number: '1234567890' },
+            { amount: 10_000, bank_code: 'BCA', account_number: '9876543210', account_holder_name: 'Budi Santoso' },
+          ],
+        },
+        'payouts[1].account_holder_name',
+      ],
     ] as const) {
       const res = await sup(body as Record<string, unknown>, `mismatch-${param}-${JSON.stringify(body).length}`);
       expect([res.status, res.body.error.code, res.body.error.param]).toEqual([422, 'account_name_mismatch', param]);
@@ -319,7 +450,10 @@ describe.each(backends)('payout approval expiry ($name)', (backend) => {
     const w = (await secret(withdrawal(50_000))).body;
     const runs: string[] = [];
     const jobs = startBackgroundJobs(api().db, createLogger({ level: 'silent' }), {
-      idempotencyTtlSeconds: 86_400, publicOrigin: api().url, tickMs: 50, observe: (job, outcome) => runs.push(`${job}:${outcome}`),
+      idempotencyTtlSeconds: 86_400,
+      publicOrigin: api().url,
+      tickMs: 50,
+      observe: (job, outcome) => runs.push(`${job}:${outcome}`),
     });
     try {
       await expect.poll(async () => (await secret({ action: 'get_payout', id: w.id })).body.status, { timeout: 10_000 }).toBe('expired');

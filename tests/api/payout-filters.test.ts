@@ -68,7 +68,10 @@ describe.each(apiTargets)('payout filters and summarize_payouts ($name)', (targe
     const other = await createMerchant(api().db, { name: 'Other', openingBalance: 1_000_000 });
     expect((await callApi(api().url, other.secretKey, withdrawal(77_000, { account_number: '1231231111' }))).status).toBe(200);
     expect((await api().call({ action: 'summarize_payouts', account_last4: '1111' })).body).toEqual(before);
-    expect((await callApi(api().url, other.secretKey, { action: 'summarize_payouts', account_last4: '1111' })).body).toMatchObject({ count: 1, total_amount: 77_000 });
+    expect((await callApi(api().url, other.secretKey, { action: 'summarize_payouts', account_last4: '1111' })).body).toMatchObject({
+      count: 1,
+      total_amount: 77_000,
+    });
   });
 
   it('refuses bad filter values with a 400 naming the field', async () => {
@@ -86,7 +89,11 @@ describe.each(apiTargets)('payout filters and summarize_payouts ($name)', (targe
     ];
     for (const [action, body, param] of cases) {
       const res = await api().call({ action, ...body });
-      expect([res.status, res.body.error?.code, res.body.error?.param], `${action} ${JSON.stringify(body)}`).toEqual([400, 'invalid_request', param]);
+      expect([res.status, res.body.error?.code, res.body.error?.param], `${action} ${JSON.stringify(body)}`).toEqual([
+        400,
+        'invalid_request',
+        param,
+      ]);
     }
   });
 });

@@ -39,7 +39,13 @@ describe.each(apiTargets)('balance and payouts ($name)', (backend) => {
     expect(res.text).not.toContain('1234567890');
     const balance = await api().call({ action: 'get_balance' });
     expect(balance.body).toMatchObject({ available: 750_000, pending_payouts: 250_000 });
-    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual({ available: 750_000, ledger: 750_000, pending: 250_000, pendingSum: 250_000, payouts: 1 });
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual({
+      available: 750_000,
+      ledger: 750_000,
+      pending: 250_000,
+      pendingSum: 250_000,
+      payouts: 1,
+    });
   });
 
   it('refuses a withdrawal above available with 422 insufficient_funds and changes nothing', async () => {
@@ -71,7 +77,9 @@ describe.each(apiTargets)('balance and payouts ($name)', (backend) => {
     expect(foreign.status).toBe(404);
     expect(missing.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
-    expect(foreign.body.error.message.replace(created.body.id, 'X')).toBe(missing.body.error.message.replace('po_doesnotexist0000000000', 'X'));
+    expect(foreign.body.error.message.replace(created.body.id, 'X')).toBe(
+      missing.body.error.message.replace('po_doesnotexist0000000000', 'X'),
+    );
   });
 
   it('list_payouts pages newest first with a cursor and has_more', async () => {

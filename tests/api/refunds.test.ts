@@ -36,13 +36,25 @@ describe.each(backends)('refunds ($name)', (backend) => {
   it('a partial refund, then the rest without an amount: pending refunds out of available, the session refunded in full', async () => {
     const { m, call } = await shop();
     const cs = await paid(call, 100_000);
-    const first = await call({ action: 'create_refund', checkout_session_id: cs.id, amount: 30_000, reason: 'One item returned' }, { idempotencyKey: 'r-1' });
+    const first = await call(
+      { action: 'create_refund', checkout_session_id: cs.id, amount: 30_000, reason: 'One item returned' },
+      { idempotencyKey: 'r-1' },
+    );
     expect(first.status, first.text).toBe(200);
     expect(first.body).toEqual({
-      object: 'refund', id: expect.stringMatching(/^re_[0-9A-Za-z]{24}$/), checkout_session_id: cs.id, amount: 30_000, currency: 'IDR',
-      status: 'pending', reason: 'One item returned', failure_code: null, failure_message: null,
-      created_at: expect.any(String), settled_at: null,
-      created_by: { key_id: expect.any(String), key_name: null, type: 'secret' }, livemode: false,
+      object: 'refund',
+      id: expect.stringMatching(/^re_[0-9A-Za-z]{24}$/),
+      checkout_session_id: cs.id,
+      amount: 30_000,
+      currency: 'IDR',
+      status: 'pending',
+      reason: 'One item returned',
+      failure_code: null,
+      failure_message: null,
+      created_at: expect.any(String),
+      settled_at: null,
+      created_by: { key_id: expect.any(String), key_name: null, type: 'secret' },
+      livemode: false,
     });
     expect(await session(call, cs.id)).toMatchObject({ status: 'complete', amount_refunded: 30_000 });
     expect(await balance(call)).toMatchObject({ available: 70_000, pending_payouts: 0, pending_refunds: 30_000 });
@@ -54,7 +66,10 @@ describe.each(backends)('refunds ($name)', (backend) => {
 
     // The balance history shows both, with their source.
     const history = (await call({ action: 'list_balance_transactions', type: 'refund' })).body.data;
-    expect(history.map((t: any) => [t.amount, t.source, t.balance_after])).toEqual([[-70_000, rest.body.id, 0], [-30_000, first.body.id, 70_000]]);
+    expect(history.map((t: any) => [t.amount, t.source, t.balance_after])).toEqual([
+      [-70_000, rest.body.id, 0],
+      [-30_000, first.body.id, 70_000],
+    ]);
     expect(isExact(await refundCheck(api().db, m.id))).toBe(true);
   });
 
@@ -82,9 +97,15 @@ describe.each(backends)('refunds ($name)', (backend) => {
     const { call } = await shop(1_000_000);
     const open = (await call({ action: 'create_checkout_session', amount: 10_000 })).body;
     const notPaid = await call({ action: 'create_refund', checkout_session_id: open.id });
-    expect([notPaid.status, notPaid.body.error.code, notPaid.body.error.param]).toEqual([409, 'checkout_session_not_paid', 'checkout_session_id']);
+    expect([notPaid.status, notPaid.body.error.code, notPaid.body.error.param]).toEqual([
+      409,
+      'checkout_session_not_paid',
+      'checkout_session_id',
+    ]);
     await call({ action: 'expire_checkout_session', id: open.id });
-    expect((await call({ action: 'create_refund', checkout_session_id: open.id, amount: 1_000 })).body.error.code).toBe('checkout_session_not_paid');
+    expect((await call({ action: 'create_refund', checkout_session_id: open.id, amount: 1_000 })).body.error.code).toBe(
+      'checkout_session_not_paid',
+    );
 
     const cs = await paid(call, 10_000);
     const stranger = await shop(1_000_000);
@@ -125,7 +146,9 @@ describe.each(backends)('refunds ($name)', (backend) => {
     }
     // Eight partial refunds of 30,000 of a 100,000 payment at once: three fit.
     const cs = await paid(call, 100_000);
-    const eight = await Promise.all(Array.from({ length: 8 }, () => call({ action: 'create_refund', checkout_session_id: cs.id, amount: 30_000 })));
+    const eight = await Promise.all(
+      Array.from({ length: 8 }, () => call({ action: 'create_refund', checkout_session_id: cs.id, amount: 30_000 })),
+    );
     expect(eight.filter((r) => r.status === 200)).toHaveLength(3);
     expect(eight.filter((r) => r.status === 422).every((r) => r.body.error.code === 'refund_amount_exceeded')).toBe(true);
     expect(await session(call, cs.id)).toMatchObject({ status: 'complete', amount_refunded: 90_000 });
@@ -148,8 +171,14 @@ describe.each(backends)('refunds ($name)', (backend) => {
     // The refusal is what the key answers from then on, even once funds arrive.
     await call({ action: 'create_test_topup', amount: 100_000 });
     const replay = await call({ action: 'create_refund', checkout_session_id: cs.id, amount: 20_000 }, { idempotencyKey: 'short-1' });
-    expect([replay.status, replay.headers.get('x-service-idempotent-replayed'), replay.body.error.code]).toEqual([422, 'true', 'insufficient_funds']);
-    expect((await call({ action: 'create_refund', checkout_session_id: cs.id, amount: 20_000 }, { idempotencyKey: 'short-2' })).status).toBe(200);
+    expect([replay.status, replay.headers.get('x-service-idempotent-replayed'), replay.body.error.code]).toEqual([
+      422,
+      'true',
+      'insufficient_funds',
+    ]);
+    expect(
+      (await call({ action: 'create_refund', checkout_session_id: cs.id, amount: 20_000 }, { idempotencyKey: 'short-2' })).status,
+    ).toBe(200);
     expect(isExact(await refundCheck(api().db, m.id))).toBe(true);
   });
 
@@ -184,7 +213,12 @@ describe.each(backends)('refunds ($name)', (backend) => {
     await dueNow(refund.id);
     expect((await settleDueRefunds(api().db)).failed).toBeGreaterThanOrEqual(1);
     const failed = (await call({ action: 'get_refund', id: refund.id })).body;
-    expect(failed).toMatchObject({ status: 'failed', failure_code: 'expired_or_canceled_card', failure_message: expect.any(String), settled_at: expect.any(String) });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      failure_code: 'expired_or_canceled_card',
+      failure_message: expect.any(String),
+      settled_at: expect.any(String),
+    });
     expect(await balance(call)).toMatchObject({ available: 40_000, pending_refunds: 0 });
     expect(await session(call, cs.id)).toMatchObject({ status: 'complete', amount_refunded: 0 });
     const reversal = (await call({ action: 'list_balance_transactions', type: 'refund_reversal' })).body.data;
@@ -228,7 +262,8 @@ describe.each(backends)('refunds ($name)', (backend) => {
     const r2 = (await call({ action: 'create_refund', checkout_session_id: two.id, amount: 10_000 })).body;
     const r3 = (await call({ action: 'create_refund', checkout_session_id: one.id, amount: 5_000 })).body;
     await call({ action: 'simulate_refund', id: r1.id });
-    const ids = async (filter: Record<string, unknown>) => ((await call({ action: 'list_refunds', ...filter })).body.data as any[]).map((r) => r.id);
+    const ids = async (filter: Record<string, unknown>) =>
+      ((await call({ action: 'list_refunds', ...filter })).body.data as any[]).map((r) => r.id);
     expect(await ids({})).toEqual([r3.id, r2.id, r1.id]);
     expect(await ids({ checkout_session_id: one.id })).toEqual([r3.id, r1.id]);
     expect(await ids({ status: 'succeeded' })).toEqual([r1.id]);
@@ -273,7 +308,11 @@ describe.each(backends)('refunds ($name)', (backend) => {
     beforeAll(async () => {
       receiver = await startWebhookReceiver();
       worker = startWebhookDelivery(api().db, createLogger({ level: 'silent' }), {
-        box: testSecretBox, timeoutMs: 1000, retryDelaysSeconds: [0.2], allowPrivateNetworks: false, pollMs: 50,
+        box: testSecretBox,
+        timeoutMs: 1000,
+        retryDelaysSeconds: [0.2],
+        allowPrivateNetworks: false,
+        pollMs: 50,
       });
     });
     afterAll(async () => {
@@ -283,7 +322,11 @@ describe.each(backends)('refunds ($name)', (backend) => {
 
     it('refund.created, refund.succeeded and refund.failed reach a subscribed receiver, signed, with the refund as the API answered it', async () => {
       const { call } = await shop();
-      const ep = await call({ action: 'create_webhook_endpoint', url: receiver.endpoint('/refunds'), enabled_events: ['refund.created', 'refund.succeeded', 'refund.failed'] });
+      const ep = await call({
+        action: 'create_webhook_endpoint',
+        url: receiver.endpoint('/refunds'),
+        enabled_events: ['refund.created', 'refund.succeeded', 'refund.failed'],
+      });
       receiver.trust('/refunds', ep.body.secret);
       const good = await paid(call, 20_000);
       const bad = await paid(call, 20_000, REFUND_FAILING_TEST_CARD);
@@ -296,8 +339,10 @@ describe.each(backends)('refunds ($name)', (backend) => {
       expect(got.every((r) => r.verified)).toBe(true);
       const byType = Object.fromEntries(got.map((r) => [`${r.event.type}:${r.event.data.object.id}`, r.event.data.object]));
       expect(byType).toEqual({
-        [`refund.created:${r1.id}`]: r1, [`refund.created:${r2.id}`]: r2,
-        [`refund.succeeded:${r1.id}`]: s1, [`refund.failed:${r2.id}`]: s2,
+        [`refund.created:${r1.id}`]: r1,
+        [`refund.created:${r2.id}`]: r2,
+        [`refund.succeeded:${r1.id}`]: s1,
+        [`refund.failed:${r2.id}`]: s2,
       });
       // The refund's events, newest first, by object_id.
       const events = (await call({ action: 'list_events', object_id: r2.id })).body.data;
@@ -330,13 +375,18 @@ describe.runIf(postgresUrl)('a failed refund settling (PostgreSQL)', () => {
     // B settles the refund as failed: it must wait for the session without holding the balance.
     const b = api().db.transaction((tx) => settleRefund(tx, refund.id, 'failed'));
     const waiting = async () =>
-      (await api().db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE refunds SET status = ''failed''%'`,
-      ))[0]!.n;
+      (
+        await api().db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE refunds SET status = ''failed''%'`,
+        )
+      )[0]!.n;
     await expect.poll(waiting, { timeout: 10_000, interval: 20 }).toBe(1);
     const balanceFree = await api()
       .db.transaction((tx) => tx.query('SELECT 1 FROM balances WHERE merchant_id = $1 FOR UPDATE NOWAIT', [m.id]))
-      .then(() => true, (error: { code?: string }) => error.code);
+      .then(
+        () => true,
+        (error: { code?: string }) => error.code,
+      );
     release();
     await a;
     expect(await b).toBe(true);

@@ -8,7 +8,8 @@ describe.each(backends)('request log ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 100_000_000, settings: { settlementDelaySeconds: 3600 } });
 
   it('logs every authenticated call once, with its key, idempotency key, replay and object, and nothing else', async () => {
-    const key = (await api().call({ action: 'create_restricted_key', name: 'Support', permissions: ['payouts:write', 'requests:read'] })).body;
+    const key = (await api().call({ action: 'create_restricted_key', name: 'Support', permissions: ['payouts:write', 'requests:read'] }))
+      .body;
     const payout = await api().call(withdrawal(20_000), { key: key.secret, idempotencyKey: 'log-1' });
     const replay = await api().call(withdrawal(20_000), { key: key.secret, idempotencyKey: 'log-1' });
     const denied = await api().call({ action: 'get_balance' }, { key: key.secret });
@@ -24,7 +25,14 @@ describe.each(backends)('request log ($name)', (backend) => {
       ['withdraw', 200, false],
     ]);
     const [, again, first] = mine.body.data;
-    expect(first).toMatchObject({ object: 'request', idempotency_key: 'log-1', object_id: payout.body.id, key_id: key.id, key_name: 'Support', error_code: null });
+    expect(first).toMatchObject({
+      object: 'request',
+      idempotency_key: 'log-1',
+      object_id: payout.body.id,
+      key_id: key.id,
+      key_name: 'Support',
+      error_code: null,
+    });
     expect(first.id).toBe(payout.headers.get('request-id'));
     expect(again.object_id).toBe(payout.body.id);
     expect(mine.body.data[0].error_code).toBe('permission_denied');
@@ -32,7 +40,9 @@ describe.each(backends)('request log ($name)', (backend) => {
     const filtered = await api().call({ action: 'list_requests', request_action: 'withdraw', idempotency_key: 'log-1', status: 200 });
     expect(filtered.body.data).toHaveLength(2);
     // The secret key's own calls carry no name; a revoked key keeps its name in the log.
-    expect((await api().call({ action: 'list_requests', request_action: 'create_restricted_key' })).body.data[0]).toMatchObject({ key_name: null });
+    expect((await api().call({ action: 'list_requests', request_action: 'create_restricted_key' })).body.data[0]).toMatchObject({
+      key_name: null,
+    });
     await api().call({ action: 'revoke_api_key', id: key.id });
     expect((await api().call({ action: 'list_requests', key_id: key.id, limit: 1 })).body.data[0].key_name).toBe('Support');
     // Its three calls above and its own list_requests: flushed first, as the periodic flush may or may not have run yet.
@@ -59,12 +69,21 @@ describe.each(backends)('request log ($name)', (backend) => {
     await api().call(withdrawal(30_000), { idempotencyKey: 'look-1' });
     await api().call(withdrawal(30_000), { idempotencyKey: 'look-1' });
     const found = await api().call({ action: 'get_idempotent_request', idempotency_key: 'look-1' });
-    expect(found.body).toMatchObject({ object: 'idempotent_request', idempotency_key: 'look-1', action: 'withdraw', status: 200, replay_count: 2 });
+    expect(found.body).toMatchObject({
+      object: 'idempotent_request',
+      idempotency_key: 'look-1',
+      action: 'withdraw',
+      status: 200,
+      replay_count: 2,
+    });
     expect(found.body.response).toEqual(first.body);
     expect(Date.parse(found.body.expires_at) - Date.parse(found.body.first_seen_at)).toBe(86_400_000);
     const missing = await api().call({ action: 'get_idempotent_request', idempotency_key: 'never' });
     expect([missing.status, missing.body.error.param]).toEqual([404, 'idempotency_key']);
-    const keyed = await api().call({ action: 'create_restricted_key', name: 'x', permissions: ['balance:read'] }, { idempotencyKey: 'look-2' });
+    const keyed = await api().call(
+      { action: 'create_restricted_key', name: 'x', permissions: ['balance:read'] },
+      { idempotencyKey: 'look-2' },
+    );
     const stored = await api().call({ action: 'get_idempotent_request', idempotency_key: 'look-2' });
     expect(stored.body.response).toEqual({ ...keyed.body, secret: null });
   });

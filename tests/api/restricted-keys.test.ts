@@ -4,7 +4,8 @@ import { ACTION_NAMES, ACTIONS, PERMISSIONS, type ActionName } from '@/lib/contr
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 
-const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) => callApi(api.url, key, body, { idempotencyKey });
+const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) =>
+  callApi(api.url, key, body, { idempotencyKey });
 
 /** Everything a denied call could have changed, counted. */
 async function stateOf(api: TestApi) {
@@ -35,8 +36,13 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
   it('lets each permission do exactly its actions: the others are 403 permission_denied and change nothing', async () => {
     const s = secret();
     const payout = (await s(withdrawal(10_000))).body;
-    const batch = (await s({ action: 'create_payout_batch', payouts: [{ amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }] })).body;
-    const [cs1, cs2] = [(await s({ action: 'create_checkout_session', amount: 5_000 })).body, (await s({ action: 'create_checkout_session', amount: 5_000 })).body];
+    const batch = (
+      await s({ action: 'create_payout_batch', payouts: [{ amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }] })
+    ).body;
+    const [cs1, cs2] = [
+      (await s({ action: 'create_checkout_session', amount: 5_000 })).body,
+      (await s({ action: 'create_checkout_session', amount: 5_000 })).body,
+    ];
     const ep = (await s({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
     const doomed = (await s({ action: 'create_webhook_endpoint', url: 'https://example.com/other' })).body;
     const event = (await s({ action: 'list_events', limit: 1 })).body.data[0];
@@ -50,26 +56,51 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     expect([toApprove.status, toReject.status]).toEqual(['awaiting_approval', 'awaiting_approval']);
     // A valid request for every action: a new action without one does not compile.
     const requests: Record<ActionName, Record<string, unknown>> = {
-      get_balance: {}, withdraw: withdrawal(10_000), get_payout: { id: payout.id }, list_payouts: {}, summarize_payouts: { status: 'pending' },
+      get_balance: {},
+      withdraw: withdrawal(10_000),
+      get_payout: { id: payout.id },
+      list_payouts: {},
+      summarize_payouts: { status: 'pending' },
       create_payout_batch: { payouts: [{ amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }] },
-      get_payout_batch: { id: batch.id }, list_payout_batches: {},
-      create_checkout_session: { amount: 5_000 }, get_checkout_session: { id: cs1.id }, list_checkout_sessions: {},
-      expire_checkout_session: { id: cs1.id }, simulate_payout: { id: payout.id, outcome: 'paid' },
-      simulate_checkout_payment: { id: cs2.id }, create_test_topup: { amount: 1 },
-      list_events: {}, get_event: { id: event.id }, create_webhook_endpoint: { url: 'https://example.com/new' },
-      list_webhook_endpoints: {}, get_webhook_endpoint: { id: ep.id }, update_webhook_endpoint: { id: ep.id, disabled: false },
-      delete_webhook_endpoint: { id: doomed.id }, rotate_webhook_secret: { id: ep.id }, list_webhook_deliveries: {},
+      get_payout_batch: { id: batch.id },
+      list_payout_batches: {},
+      create_checkout_session: { amount: 5_000 },
+      get_checkout_session: { id: cs1.id },
+      list_checkout_sessions: {},
+      expire_checkout_session: { id: cs1.id },
+      simulate_payout: { id: payout.id, outcome: 'paid' },
+      simulate_checkout_payment: { id: cs2.id },
+      create_test_topup: { amount: 1 },
+      list_events: {},
+      get_event: { id: event.id },
+      create_webhook_endpoint: { url: 'https://example.com/new' },
+      list_webhook_endpoints: {},
+      get_webhook_endpoint: { id: ep.id },
+      update_webhook_endpoint: { id: ep.id, disabled: false },
+      delete_webhook_endpoint: { id: doomed.id },
+      rotate_webhook_secret: { id: ep.id },
+      list_webhook_deliveries: {},
       resend_event: { id: event.id, endpoint_id: ep.id },
-      create_restricted_key: { name: 'x', permissions: ['balance:read'] }, get_current_key: {}, list_api_keys: {}, revoke_api_key: { id: someKey.id },
-      roll_secret_key: { expires_in_seconds: 60 }, list_requests: {}, get_idempotent_request: { idempotency_key: 'none-such' },
+      create_restricted_key: { name: 'x', permissions: ['balance:read'] },
+      get_current_key: {},
+      list_api_keys: {},
+      revoke_api_key: { id: someKey.id },
+      roll_secret_key: { expires_in_seconds: 60 },
+      list_requests: {},
+      get_idempotent_request: { idempotency_key: 'none-such' },
       list_balance_transactions: {},
-      create_refund: { checkout_session_id: paid.id, amount: 1_000 }, get_refund: { id: refund.id }, list_refunds: {},
+      create_refund: { checkout_session_id: paid.id, amount: 1_000 },
+      get_refund: { id: refund.id },
+      list_refunds: {},
       simulate_refund: { id: refund.id },
       summarize_balance: { days: 7 },
-      get_payout_approval_policy: {}, update_payout_approval_policy: { required: false },
-      approve_payouts: { ids: [toApprove.id] }, reject_payouts: { ids: [toReject.id], reason: 'Not ours' },
+      get_payout_approval_policy: {},
+      update_payout_approval_policy: { required: false },
+      approve_payouts: { ids: [toApprove.id] },
+      reject_payouts: { ids: [toReject.id], reason: 'Not ours' },
       validate_bank_account: { bank_code: 'BCA', account_number: '1234567890' },
-      get_account_settings: {}, update_account_settings: { time_zone: 'Asia/Jakarta' },
+      get_account_settings: {},
+      update_account_settings: { time_zone: 'Asia/Jakarta' },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);
@@ -82,7 +113,11 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
           expect(res.status, `${permission} may call ${name}: ${res.text}`).not.toBe(403);
           if (name !== 'get_idempotent_request') expect(res.status, `${permission} calling ${name}: ${res.text}`).toBe(200);
         } else {
-          expect([res.status, res.body.error.code, res.body.error.type], `${permission} calling ${name}`).toEqual([403, 'permission_denied', 'permission_error']);
+          expect([res.status, res.body.error.code, res.body.error.type], `${permission} calling ${name}`).toEqual([
+            403,
+            'permission_denied',
+            'permission_error',
+          ]);
           expect(res.body.error.message).toContain(ACTIONS[name].permission === 'secret_key' ? 'secret key' : ACTIONS[name].permission);
           expect(await stateOf(api()), `${permission} calling ${name} changed something`).toEqual(before);
         }
@@ -107,12 +142,24 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     const mine = await as(api(), key.secret)({ action: 'get_current_key' });
     expect(mine.status, mine.text).toBe(200);
     expect(mine.body).toMatchObject({
-      object: 'api_key', id: key.id, type: 'restricted', name: 'Support — Ana', hint: key.hint,
-      permissions: ['payouts:write', 'balance:read'], max_payout_amount: 70_000, merchant: { id: api().merchant.id, name: api().merchant.name },
+      object: 'api_key',
+      id: key.id,
+      type: 'restricted',
+      name: 'Support — Ana',
+      hint: key.hint,
+      permissions: ['payouts:write', 'balance:read'],
+      max_payout_amount: 70_000,
+      merchant: { id: api().merchant.id, name: api().merchant.name },
     });
     expect(mine.text).not.toContain(key.secret.slice(8));
     const owner = await secret()({ action: 'get_current_key' });
-    expect(owner.body).toMatchObject({ type: 'secret', name: null, permissions: null, max_payout_amount: null, merchant: { id: api().merchant.id } });
+    expect(owner.body).toMatchObject({
+      type: 'secret',
+      name: null,
+      permissions: null,
+      max_payout_amount: null,
+      merchant: { id: api().merchant.id },
+    });
     expect(owner.body.id).not.toBe(key.id);
     // A revoked key is a 401, never a description of itself.
     await secret()({ action: 'revoke_api_key', id: key.id });
@@ -125,14 +172,24 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     const before = (await call({ action: 'get_balance' })).body.available;
     const over = await call(withdrawal(50_001));
     expect([over.status, over.body.error.code, over.body.error.param]).toEqual([403, 'payout_limit_exceeded', 'amount']);
-    const batch = await call({ action: 'create_payout_batch', payouts: [{ amount: 10_000, bank_code: 'BCA', account_number: '1234567890' }, { amount: 60_000, bank_code: 'BCA', account_number: '1234567890' }] });
+    const batch = await call({
+      action: 'create_payout_batch',
+      payouts: [
+        { amount: 10_000, bank_code: 'BCA', account_number: '1234567890' },
+        { amount: 60_000, bank_code: 'BCA', account_number: '1234567890' },
+      ],
+    });
     expect([batch.status, batch.body.error.param]).toEqual([403, 'payouts[1].amount']);
     expect((await call({ action: 'get_balance' })).body.available).toBe(before);
     expect((await call(withdrawal(50_000))).status).toBe(200);
   });
 
   it('records who made each payout, session and endpoint, in the objects and their events', async () => {
-    const key = await restricted(['payouts:write', 'payouts:read', 'checkout_sessions:write', 'webhooks:write', 'events:read'], {}, 'Support — Ana');
+    const key = await restricted(
+      ['payouts:write', 'payouts:read', 'checkout_sessions:write', 'webhooks:write', 'events:read'],
+      {},
+      'Support — Ana',
+    );
     const call = as(api(), key.secret);
     const who = { key_id: key.id, key_name: 'Support — Ana', type: 'restricted' };
     const payout = (await call(withdrawal(10_000))).body;
@@ -163,20 +220,30 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     expect(stored!.all).not.toContain(first.body.secret.slice(8));
     const list = await secret()({ action: 'list_api_keys' });
     expect(list.text).not.toContain(first.body.secret.slice(8));
-    expect(list.body.data.find((k: { id: string }) => k.id === first.body.id)).toMatchObject({ type: 'restricted', name: 'Replayed', permissions: ['balance:read'] });
+    expect(list.body.data.find((k: { id: string }) => k.id === first.body.id)).toMatchObject({
+      type: 'restricted',
+      name: 'Replayed',
+      permissions: ['balance:read'],
+    });
   });
 
   it('refuses bad key requests with a 400 naming the field', async () => {
-    const bad = async (body: Record<string, unknown>) => (await secret()({ action: 'create_restricted_key', name: 'x', permissions: ['balance:read'], ...body })).body.error;
+    const bad = async (body: Record<string, unknown>) =>
+      (await secret()({ action: 'create_restricted_key', name: 'x', permissions: ['balance:read'], ...body })).body.error;
     expect(await bad({ name: '' })).toMatchObject({ code: 'invalid_request', param: 'name' });
     expect(await bad({ name: 'x'.repeat(101) })).toMatchObject({ param: 'name' });
     expect(await bad({ permissions: [] })).toMatchObject({ param: 'permissions' });
     expect(await bad({ permissions: ['payouts:delete'] })).toMatchObject({ param: 'permissions[0]' });
     expect(await bad({ permissions: ['balance:read', 'balance:read'] })).toMatchObject({ param: 'permissions' });
     expect(await bad({ max_payout_amount: 0 })).toMatchObject({ param: 'max_payout_amount' });
-    expect((await secret()({ action: 'roll_secret_key', expires_in_seconds: 604_801 })).body.error).toMatchObject({ param: 'expires_in_seconds' });
+    expect((await secret()({ action: 'roll_secret_key', expires_in_seconds: 604_801 })).body.error).toMatchObject({
+      param: 'expires_in_seconds',
+    });
     const [current] = (await secret()({ action: 'list_api_keys' })).body.data.filter((k: { type: string }) => k.type === 'secret');
-    expect((await secret()({ action: 'revoke_api_key', id: current.id })).body.error).toMatchObject({ code: 'invalid_request', param: 'id' });
+    expect((await secret()({ action: 'revoke_api_key', id: current.id })).body.error).toMatchObject({
+      code: 'invalid_request',
+      param: 'id',
+    });
     expect((await secret()({ action: 'revoke_api_key', id: 'key_nope' })).status).toBe(404);
   });
 
@@ -189,7 +256,8 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
 
   it('records last use at most once a minute per key', async () => {
     const key = await restricted(['balance:read'], {}, 'Throttled');
-    const lastUsed = async () => (await api().db.query<{ t: Date | null }>(`SELECT last_used_at AS t FROM api_keys WHERE id = $1`, [key.id]))[0]!.t;
+    const lastUsed = async () =>
+      (await api().db.query<{ t: Date | null }>(`SELECT last_used_at AS t FROM api_keys WHERE id = $1`, [key.id]))[0]!.t;
     expect(await lastUsed()).toBeNull();
     await as(api(), key.secret)({ action: 'get_balance' });
     await expect.poll(lastUsed).not.toBeNull();

@@ -23,7 +23,9 @@ describe.each(apiTargets)('test-mode helpers ($name)', (target) => {
     expect(after.ledger).toBe(after.available);
     expect(after.pending).toBe(before.pending - 150_000);
     expect(after.pending).toBe(after.pendingSum);
-    const reversals = await api().db.query(`SELECT amount FROM ledger_entries WHERE kind = 'payout_reversal' AND reference_id = $1`, [failed.id]);
+    const reversals = await api().db.query(`SELECT amount FROM ledger_entries WHERE kind = 'payout_reversal' AND reference_id = $1`, [
+      failed.id,
+    ]);
     expect(reversals).toEqual([{ amount: 50_000 }]);
 
     // A retry with the same key replays; a new attempt on a settled payout is refused.

@@ -14,9 +14,15 @@ const cases: Array<[string, { body?: unknown; raw?: string; headers?: Record<str
   ['body is a JSON string', { raw: '"withdraw"' }, 400, 'invalid_request'],
   ['body is null', { raw: 'null' }, 400, 'invalid_request'],
   ['body is empty', { raw: '' }, 400, 'invalid_json'],
-  ['body is not UTF-8', { raw: undefined, headers: {} , body: Symbol.for('latin1') }, 400, 'invalid_json'],
+  ['body is not UTF-8', { raw: undefined, headers: {}, body: Symbol.for('latin1') }, 400, 'invalid_json'],
   ['content type is text/plain', { body: w, headers: { 'content-type': 'text/plain' } }, 415, 'unsupported_media_type', 'content-type'],
-  ['content type is form data', { body: w, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'unsupported_media_type', 'content-type'],
+  [
+    'content type is form data',
+    { body: w, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    415,
+    'unsupported_media_type',
+    'content-type',
+  ],
   ['body over 256 KiB', { body: { action: 'get_balance', pad: BIG } }, 413, 'payload_too_large'],
   ['action missing', { body: { amount: 1 } }, 400, 'invalid_request', 'action'],
   ['action not a string', { body: { action: 7 } }, 400, 'invalid_request', 'action'],
@@ -42,16 +48,40 @@ const cases: Array<[string, { body?: unknown; raw?: string; headers?: Record<str
   ['account_number with letters', { body: { ...w, account_number: '12345abc' } }, 400, 'invalid_request', 'account_number'],
   ['account_number too short', { body: { ...w, account_number: '12345' } }, 400, 'invalid_request', 'account_number'],
   ['account_number a number', { body: { ...w, account_number: 1234567890 } }, 400, 'invalid_request', 'account_number'],
-  ['idempotency key too long', { body: w, headers: { 'x-service-idempotency': 'k'.repeat(256) } }, 400, 'invalid_idempotency_key', 'x-service-idempotency'],
-  ['idempotency key with a space', { body: w, headers: { 'x-service-idempotency': 'a b' } }, 400, 'invalid_idempotency_key', 'x-service-idempotency'],
+  [
+    'idempotency key too long',
+    { body: w, headers: { 'x-service-idempotency': 'k'.repeat(256) } },
+    400,
+    'invalid_idempotency_key',
+    'x-service-idempotency',
+  ],
+  [
+    'idempotency key with a space',
+    { body: w, headers: { 'x-service-idempotency': 'a b' } },
+    400,
+    'invalid_idempotency_key',
+    'x-service-idempotency',
+  ],
   ['get_payout without id', { body: { action: 'get_payout' } }, 400, 'invalid_request', 'id'],
   ['get_payout with a foreign prefix', { body: { action: 'get_payout', id: 'cs_123' } }, 400, 'invalid_request', 'id'],
   ['list_payouts limit 0', { body: { action: 'list_payouts', limit: 0 } }, 400, 'invalid_request', 'limit'],
   ['list_payouts limit 101', { body: { action: 'list_payouts', limit: 101 } }, 400, 'invalid_request', 'limit'],
   ['list_payouts unknown status', { body: { action: 'list_payouts', status: 'lost' } }, 400, 'invalid_request', 'status'],
   ['checkout amount as string', { body: { action: 'create_checkout_session', amount: '1000' } }, 400, 'invalid_request', 'amount'],
-  ['checkout success_url not http', { body: { action: 'create_checkout_session', amount: 5000, success_url: 'javascript:alert(1)' } }, 400, 'invalid_request', 'success_url'],
-  ['checkout expires_in too short', { body: { action: 'create_checkout_session', amount: 5000, expires_in: 10 } }, 400, 'invalid_request', 'expires_in'],
+  [
+    'checkout success_url not http',
+    { body: { action: 'create_checkout_session', amount: 5000, success_url: 'javascript:alert(1)' } },
+    400,
+    'invalid_request',
+    'success_url',
+  ],
+  [
+    'checkout expires_in too short',
+    { body: { action: 'create_checkout_session', amount: 5000, expires_in: 10 } },
+    400,
+    'invalid_request',
+    'expires_in',
+  ],
 ];
 
 describe.each(apiTargets)('malformed input ($name)', (backend) => {
@@ -81,13 +111,22 @@ describe.each(apiTargets)('malformed input ($name)', (backend) => {
     const { url, merchant } = api();
     const body = JSON.stringify({ action: 'create_checkout_session', amount: 5000 });
     const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(url + '/v1/index.php', {
-        method: 'POST',
-        headers: { host: 'a b', authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      }, (r) => {
-        let text = '';
-        r.on('data', (c) => (text += c)).on('end', () => resolve({ status: r.statusCode!, text }));
-      });
+      const req = http.request(
+        url + '/v1/index.php',
+        {
+          method: 'POST',
+          headers: {
+            host: 'a b',
+            authorization: `Bearer ${merchant.secretKey}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (r) => {
+          let text = '';
+          r.on('data', (c) => (text += c)).on('end', () => resolve({ status: r.statusCode!, text }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -47,7 +47,8 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const created = (await api().call(withdrawal(100_000))).body;
     const paid = (await api().call({ action: 'simulate_payout', id: created.id, outcome: 'paid' })).body;
     const second = (await api().call(withdrawal(60_000))).body;
-    const failed = (await api().call({ action: 'simulate_payout', id: second.id, outcome: 'failed', failure_code: 'invalid_account' })).body;
+    const failed = (await api().call({ action: 'simulate_payout', id: second.id, outcome: 'failed', failure_code: 'invalid_account' }))
+      .body;
     const session = (await api().call({ action: 'create_checkout_session', amount: 30_000 })).body;
     const completed = (await api().call({ action: 'simulate_checkout_payment', id: session.id })).body;
     const other = (await api().call({ action: 'create_checkout_session', amount: 30_000 })).body;
@@ -71,18 +72,34 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
       expect(r.body).toBe((await api().call({ action: 'get_event', id: r.id })).text);
       expect(r.body).not.toContain('1234567890');
     }
-    await expect.poll(async () => (await deliveries({ endpoint_id: ep.id })).map((d) => d.status), poll).toEqual(Array(6).fill('succeeded'));
+    await expect
+      .poll(async () => (await deliveries({ endpoint_id: ep.id })).map((d) => d.status), poll)
+      .toEqual(Array(6).fill('succeeded'));
     const d = (await deliveries({ endpoint_id: ep.id }))[0];
-    expect(d).toMatchObject({ object: 'webhook_delivery', attempts: 1, last_response_status: 200, last_response_body: 'answer 200', next_attempt_at: null, last_error: null });
+    expect(d).toMatchObject({
+      object: 'webhook_delivery',
+      attempts: 1,
+      last_response_status: 200,
+      last_response_body: 'answer 200',
+      next_attempt_at: null,
+      last_error: null,
+    });
 
     const list = await api().call({ action: 'list_events', type: 'payout.created', limit: 1 });
-    expect(list.body).toMatchObject({ object: 'list', has_more: true, data: [{ type: 'payout.created', data: { object: { id: second.id } } }] });
+    expect(list.body).toMatchObject({
+      object: 'list',
+      has_more: true,
+      data: [{ type: 'payout.created', data: { object: { id: second.id } } }],
+    });
     const next = await api().call({ action: 'list_events', type: 'payout.created', limit: 1, starting_after: list.body.data[0].id });
     expect(next.body.data[0].data.object.id).toBe(created.id);
 
     // object_id: the events about one object, newest first (the payout page's timeline).
     const ofSecond = (await api().call({ action: 'list_events', object_id: second.id })).body.data;
-    expect(ofSecond.map((e: any) => [e.type, e.data.object.status])).toEqual([['payout.failed', 'failed'], ['payout.created', 'pending']]);
+    expect(ofSecond.map((e: any) => [e.type, e.data.object.status])).toEqual([
+      ['payout.failed', 'failed'],
+      ['payout.created', 'pending'],
+    ]);
     expect((await api().call({ action: 'list_events', object_id: 'po_nonesuch' })).body.data).toEqual([]);
     const badObject = await api().call({ action: 'list_events', object_id: '' });
     expect([badObject.status, badObject.body.error.param]).toEqual([400, 'object_id']);
@@ -105,7 +122,12 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const ep = await endpoint('/down', {}, [{ status: 503 }]);
     await api().call(withdrawal(10_000));
     await expect.poll(async () => (await deliveries({ endpoint_id: ep.id }))[0]?.status, poll).toBe('failed');
-    expect((await deliveries({ endpoint_id: ep.id }))[0]).toMatchObject({ attempts: 4, last_response_status: 503, last_error: 'HTTP 503', next_attempt_at: null });
+    expect((await deliveries({ endpoint_id: ep.id }))[0]).toMatchObject({
+      attempts: 4,
+      last_response_status: 503,
+      last_error: 'HTTP 503',
+      next_attempt_at: null,
+    });
 
     const slow = await endpoint('/busy', {}, [{ status: 429, headers: { 'retry-after': '3600' } }]);
     await api().call(withdrawal(10_000));
@@ -142,7 +164,9 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const picky = await endpoint('/checkout-only', { enabled_events: ['checkout_session.completed'] });
     await api().call(withdrawal(10_000));
     for (const ep of [priv, meta, mapped]) {
-      await expect.poll(async () => (await deliveries({ endpoint_id: ep.id }))[0]?.last_error ?? '', poll).toMatch(/^refused: .*(private|link-local)/);
+      await expect
+        .poll(async () => (await deliveries({ endpoint_id: ep.id }))[0]?.last_error ?? '', poll)
+        .toMatch(/^refused: .*(private|link-local)/);
       await api().call({ action: 'delete_webhook_endpoint', id: ep.id });
     }
     expect(await deliveries({ endpoint_id: picky.id })).toEqual([]);
@@ -160,24 +184,37 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const session = (await api().call({ action: 'create_checkout_session', amount: 5_000 })).body;
     await api().call({ action: 'expire_checkout_session', id: session.id });
     await api().call({ action: 'expire_checkout_session', id: session.id });
-    const count = async (id: string) => (await api().db.query(`SELECT type FROM events WHERE object_id = $1`, [id])).map((r: any) => r.type);
+    const count = async (id: string) =>
+      (await api().db.query(`SELECT type FROM events WHERE object_id = $1`, [id])).map((r: any) => r.type);
     expect(await count(first.body.id)).toEqual(['payout.created']);
     expect(await count(session.id)).toEqual(['checkout_session.expired']);
     // The database refuses a second event for one transition, whichever code would write it.
     await expect(
-      api().db.query(`INSERT INTO events (id, merchant_id, type, object_id, data) VALUES ('evt_x', $1, 'payout.created', $2, '{}')`, [api().merchant.id, first.body.id]),
+      api().db.query(`INSERT INTO events (id, merchant_id, type, object_id, data) VALUES ('evt_x', $1, 'payout.created', $2, '{}')`, [
+        api().merchant.id,
+        first.body.id,
+      ]),
     ).rejects.toThrow(/events_one_per_transition/);
   });
 
   it('shows the secret once, keeps it sealed, and signs with both secrets for a day after a rotation', async () => {
     const key = `wh-create-${backend.name}`;
-    const res = await api().call({ action: 'create_webhook_endpoint', url: receiver.endpoint('/rotate'), description: 'orders' }, { idempotencyKey: key });
+    const res = await api().call(
+      { action: 'create_webhook_endpoint', url: receiver.endpoint('/rotate'), description: 'orders' },
+      { idempotencyKey: key },
+    );
     const ep = res.body;
     expect(ep.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const replay = await api().call({ action: 'create_webhook_endpoint', url: receiver.endpoint('/rotate'), description: 'orders' }, { idempotencyKey: key });
+    const replay = await api().call(
+      { action: 'create_webhook_endpoint', url: receiver.endpoint('/rotate'), description: 'orders' },
+      { idempotencyKey: key },
+    );
     expect(replay.headers.get('x-service-idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual({ ...ep, secret: null });
-    for (const text of [(await api().call({ action: 'get_webhook_endpoint', id: ep.id })).text, (await api().call({ action: 'list_webhook_endpoints' })).text]) {
+    for (const text of [
+      (await api().call({ action: 'get_webhook_endpoint', id: ep.id })).text,
+      (await api().call({ action: 'list_webhook_endpoints' })).text,
+    ]) {
       expect(text).not.toContain(ep.secret);
       expect(text).not.toContain('"secret":');
     }
@@ -216,7 +253,10 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const as = (body: unknown) => callApi(api().url, stranger.secretKey, body);
     expect((await as({ action: 'get_event', id: event.id })).status).toBe(404);
     expect((await as({ action: 'get_webhook_endpoint', id: ep.id })).status).toBe(404);
-    expect((await as({ action: 'resend_event', id: event.id, endpoint_id: ep.id })).body.error).toMatchObject({ code: 'not_found', param: 'id' });
+    expect((await as({ action: 'resend_event', id: event.id, endpoint_id: ep.id })).body.error).toMatchObject({
+      code: 'not_found',
+      param: 'id',
+    });
     expect((await as({ action: 'list_events' })).body.data).toEqual([]);
     await api().call({ action: 'delete_webhook_endpoint', id: ep.id });
   });
@@ -228,7 +268,9 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     expect(await bad({ url: `https://example.com/${'a'.repeat(2048)}` })).toMatchObject({ code: 'invalid_request', param: 'url' });
     expect(await bad({ url: 'https://example.com', enabled_events: [] })).toMatchObject({ param: 'enabled_events' });
     expect(await bad({ url: 'https://example.com', enabled_events: ['payout.lost'] })).toMatchObject({ param: 'enabled_events[0]' });
-    expect(await bad({ url: 'https://example.com', enabled_events: ['payout.paid', 'payout.paid'] })).toMatchObject({ param: 'enabled_events' });
+    expect(await bad({ url: 'https://example.com', enabled_events: ['payout.paid', 'payout.paid'] })).toMatchObject({
+      param: 'enabled_events',
+    });
 
     const stranger = await createMerchant(api().db, { name: 'Many hooks', openingBalance: 0 });
     const create = () => callApi(api().url, stranger.secretKey, { action: 'create_webhook_endpoint', url: 'https://example.com/hook' });
@@ -236,12 +278,24 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(16);
     expect(results.filter((r) => r.status === 400).map((r) => r.body.error.code)).toEqual(Array(4).fill('webhook_endpoint_limit'));
     const one = results.find((r) => r.status === 200)!.body;
-    expect((await callApi(api().url, stranger.secretKey, { action: 'delete_webhook_endpoint', id: one.id })).body).toEqual({ object: 'webhook_endpoint', id: one.id, deleted: true });
+    expect((await callApi(api().url, stranger.secretKey, { action: 'delete_webhook_endpoint', id: one.id })).body).toEqual({
+      object: 'webhook_endpoint',
+      id: one.id,
+      deleted: true,
+    });
     expect((await create()).status).toBe(200);
 
     // Any endpoint still there: the 20 creates finish in any order, and `one` is deleted.
-    const kept = results.filter((r) => r.status === 200).map((r) => r.body.id as string).find((id) => id !== one.id)!;
-    const updated = await callApi(api().url, stranger.secretKey, { action: 'update_webhook_endpoint', id: kept, enabled_events: ['payout.paid'], disabled: true });
+    const kept = results
+      .filter((r) => r.status === 200)
+      .map((r) => r.body.id as string)
+      .find((id) => id !== one.id)!;
+    const updated = await callApi(api().url, stranger.secretKey, {
+      action: 'update_webhook_endpoint',
+      id: kept,
+      enabled_events: ['payout.paid'],
+      disabled: true,
+    });
     expect(updated.body).toMatchObject({ enabled_events: ['payout.paid'], disabled: true, disabled_reason: 'Disabled by the merchant.' });
   });
 
@@ -254,10 +308,15 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const b = (await as(withdrawal(10_000))).body;
     const mine = async () => (await as({ action: 'list_webhook_deliveries', endpoint_id: ep.id })).body.data as any[];
     await expect.poll(async () => (await mine()).filter((d) => d.status === 'succeeded').length, poll).toBe(2);
-    const [eventA, eventB] = await Promise.all([a, b].map(async (p) => (await api().db.query<{ id: string }>(`SELECT id FROM events WHERE object_id = $1`, [p.id]))[0]!.id));
+    const [eventA, eventB] = await Promise.all(
+      [a, b].map(async (p) => (await api().db.query<{ id: string }>(`SELECT id FROM events WHERE object_id = $1`, [p.id]))[0]!.id),
+    );
     await api().db.query(`UPDATE events SET created_at = now() - interval '40 days' WHERE id = ANY($1)`, [[eventA, eventB]]);
     // b's delivery is pending again (a retry due tomorrow): its event must stay.
-    await api().db.query(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() + interval '1 day' WHERE event_id = $1`, [eventB]);
+    await api().db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() + interval '1 day' WHERE event_id = $1`,
+      [eventB],
+    );
     expect(await purgeOldEvents(api().db, 30)).toBe(1);
     expect((await as({ action: 'get_event', id: eventA })).status).toBe(404);
     expect((await as({ action: 'get_event', id: eventB })).status).toBe(200);

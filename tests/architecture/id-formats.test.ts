@@ -26,10 +26,16 @@ describe('id formats', () => {
   });
 
   it('the check catches the copies it is there for', () => {
-    for (const copy of ["if (!/^re_[0-9A-Za-z]{1,96}$/.test(id)) notFound();", 'const m = /^txn_([1-9][0-9]{0,15})$/.exec(id);', "z.string().startsWith('po_')", 'SECRET = /^sk_test_[0-9A-Za-z]{32,200}$/']) {
+    for (const copy of [
+      'if (!/^re_[0-9A-Za-z]{1,96}$/.test(id)) notFound();',
+      'const m = /^txn_([1-9][0-9]{0,15})$/.exec(id);',
+      "z.string().startsWith('po_')",
+      'SECRET = /^sk_test_[0-9A-Za-z]{32,200}$/',
+    ]) {
       expect(ID_REGEX.test(copy), copy).toBe(true);
     }
-    for (const fine of ['const id = `req_${randomBase62(12)}`;', "newId('po')", "isId('cs', id)"]) expect(ID_REGEX.test(fine), fine).toBe(false);
+    for (const fine of ['const id = `req_${randomBase62(12)}`;', "newId('po')", "isId('cs', id)"])
+      expect(ID_REGEX.test(fine), fine).toBe(false);
   });
 
   it('one format: a prefix, then 1 to 96 letters and digits, the same in the API field and the console', () => {

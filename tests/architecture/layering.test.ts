@@ -25,14 +25,22 @@ describe('architecture', () => {
       validate: true,
     });
     const output = result.output as { summary: { violations: { rule: { name: string }; from: string }[] } };
-    expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from}`).sort()).toEqual(['contract-is-pure: lib/contract/leak.ts', 'roots-stay-on-top: lib/session/reaches-root.ts']);
+    expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from}`).sort()).toEqual([
+      'contract-is-pure: lib/contract/leak.ts',
+      'roots-stay-on-top: lib/session/reaches-root.ts',
+    ]);
   });
 });
 
 describe('server-only markers', () => {
   // Modules that hold a merchant's key or the session secrets. Those that never see a key are listed by
   // name: pure helpers, and what the start script imports outside Next (where the marker throws): the purge and the console's wiring.
-  const NO_KEY_HERE = new Set(['lib/upstream/in-process-fetch.ts', 'lib/upstream/upstream-error.ts', 'lib/session/session-purge.ts', 'lib/session/console-wiring.ts']);
+  const NO_KEY_HERE = new Set([
+    'lib/upstream/in-process-fetch.ts',
+    'lib/upstream/upstream-error.ts',
+    'lib/session/session-purge.ts',
+    'lib/session/console-wiring.ts',
+  ]);
   const files = sourceFiles(['lib/session', 'lib/upstream'], /\.ts$/).filter((f) => !NO_KEY_HERE.has(f));
 
   it.each(files)('%s starts with import "server-only"', (file) => {

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKUP_MAGIC, BackupError, DATA_DIR_SECRET_FILES, readBackupFile, restoreBackup, SESSION_SECRET_FILE_NAME } from '@/lib/admin/backup';
+import {
+  BACKUP_MAGIC,
+  BackupError,
+  DATA_DIR_SECRET_FILES,
+  readBackupFile,
+  restoreBackup,
+  SESSION_SECRET_FILE_NAME,
+} from '@/lib/admin/backup';
 import { REPLAYED_HEADER } from '@/lib/contract';
 import { openDb } from '@/lib/db/open-db';
 import { openPgliteDb } from '@/lib/db/pglite-db';
@@ -40,11 +47,14 @@ async function cli(script: 'backup' | 'restore', dataDir: string, ...args: strin
 /** Every entry under `dir` with its size and mode, to show a refused restore wrote nothing. */
 function snapshot(dir: string): string[] {
   if (!fs.existsSync(dir)) return ['(missing)'];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => {
-    const full = path.join(e.parentPath, e.name);
-    const st = fs.statSync(full);
-    return `${path.relative(dir, full)} ${st.size} ${(st.mode & 0o777).toString(8)}`;
-  }).sort();
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((e) => {
+      const full = path.join(e.parentPath, e.name);
+      const st = fs.statSync(full);
+      return `${path.relative(dir, full)} ${st.size} ${(st.mode & 0o777).toString(8)}`;
+    })
+    .sort();
 }
 
 interface Sent {
@@ -67,7 +77,12 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     server = await new ServerProcess({ kind: 'standalone', env: { SECRETS_ENCRYPTION_KEY: '' } }).start();
     // As `npm start` would have made it: the console's session secret, beside the database.
     fs.writeFileSync(path.join(server.dataDir!, SESSION_SECRET_FILE_NAME), randomBytes(32).toString('base64url'), { mode: 0o600 });
-    const topup = await callApi(server.url, DEMO_KEY, { action: 'create_test_topup', amount: 10_000_000_000 }, { idempotencyKey: 'topup-1' });
+    const topup = await callApi(
+      server.url,
+      DEMO_KEY,
+      { action: 'create_test_topup', amount: 10_000_000_000 },
+      { idempotencyKey: 'topup-1' },
+    );
     expect(topup.status).toBe(200);
     merchantId = (await callApi(server.url, DEMO_KEY, { action: 'get_balance' })).body.merchant.id;
   });
@@ -168,7 +183,14 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     const db = await openDb({ dataDir: restored });
     let keys: Set<string>;
     try {
-      const [orphans] = await db.query<{ payouts: number; noEntry: number; noEvent: number; noAnswer: number; keyless: number; payoutless: number }>(
+      const [orphans] = await db.query<{
+        payouts: number;
+        noEntry: number;
+        noEvent: number;
+        noAnswer: number;
+        keyless: number;
+        payoutless: number;
+      }>(
         `SELECT (SELECT count(*)::int FROM payouts WHERE merchant_id = $1) AS payouts,
                 (SELECT count(*)::int FROM payouts p WHERE NOT EXISTS
                    (SELECT 1 FROM ledger_entries l WHERE l.reference_id = p.id AND l.kind = 'payout' AND l.amount = -p.amount)) AS "noEntry",
@@ -234,7 +256,10 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     fs.writeFileSync(files.damaged, flipped);
     const headerEnd = whole.indexOf(0x0a, BACKUP_MAGIC.length);
     const header = JSON.parse(whole.subarray(BACKUP_MAGIC.length, headerEnd).toString('utf8'));
-    fs.writeFileSync(files.newer, Buffer.concat([Buffer.from(`${BACKUP_MAGIC}${JSON.stringify({ ...header, schema_version: 9999 })}`), whole.subarray(headerEnd)]));
+    fs.writeFileSync(
+      files.newer,
+      Buffer.concat([Buffer.from(`${BACKUP_MAGIC}${JSON.stringify({ ...header, schema_version: 9999 })}`), whole.subarray(headerEnd)]),
+    );
 
     const notEmpty = fs.mkdtempSync(path.join(tmp, 'in-use-'));
     fs.writeFileSync(path.join(notEmpty, 'notes.txt'), 'mine');
@@ -245,7 +270,11 @@ describe('npm run backup and npm run restore (embedded database)', () => {
       { dir: missing('truncated'), file: files.truncated, message: `${files.truncated} is truncated: it holds` },
       { dir: missing('header'), file: files.header, message: `${files.header} is truncated: it ends within its header` },
       { dir: missing('damaged'), file: files.damaged, message: `${files.damaged} is damaged: its checksum does not match` },
-      { dir: missing('newer'), file: files.newer, message: `${files.newer} was taken by a newer version of this service (schema version 9999` },
+      {
+        dir: missing('newer'),
+        file: files.newer,
+        message: `${files.newer} was taken by a newer version of this service (schema version 9999`,
+      },
       { dir: missing('absent'), file: path.join(tmp, 'absent.backup'), message: 'absent.backup does not exist' },
     ];
     const before = cases.map((c) => snapshot(c.dir));
@@ -254,7 +283,10 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     const results = await Promise.all(
       cases.map(async (c, i) => {
         if (i < 3) return cli('restore', c.dir, c.file);
-        const error = await restoreBackup(c.file, c.dir).then(() => undefined, (e: unknown) => e);
+        const error = await restoreBackup(c.file, c.dir).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(BackupError);
         return { code: 1, stdout: '', stderr: (error as Error).message };
       }),

@@ -33,7 +33,9 @@ describe('npm run merchant', () => {
     expect(acme).toMatchObject({ name: 'Acme', available: 500_000, currency: 'IDR', secret_key: expect.stringMatching(/^sk_test_/) });
 
     const listed = JSON.parse((await cli(dir, 'list', '--json')).stdout);
-    expect(listed).toEqual([expect.objectContaining({ id: acme.id, available: 500_000, active_keys: [`sk_test_…${acme.secret_key.slice(-4)}`] })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ id: acme.id, available: 500_000, active_keys: [`sk_test_…${acme.secret_key.slice(-4)}`] }),
+    ]);
     expect(JSON.stringify(listed)).not.toContain(acme.secret_key);
 
     const rolled = JSON.parse((await cli(dir, 'roll-key', '--id', acme.id, '--json')).stdout);
@@ -52,8 +54,26 @@ describe('npm run merchant', () => {
   it('creates a restricted key and rolls a secret key with a grace period', async () => {
     const dir = freshDataDir('pay-cli');
     const acme = JSON.parse((await cli(dir, 'create', '--name', 'Acme', '--json')).stdout);
-    const rk = await cli(dir, 'create-restricted-key', '--id', acme.id, '--name', 'Support', '--permissions', 'payouts:write, balance:read', '--max-payout', '500000', '--json');
-    expect(JSON.parse(rk.stdout)).toMatchObject({ type: 'restricted', name: 'Support', permissions: ['payouts:write', 'balance:read'], max_payout_amount: 500_000, secret: expect.stringMatching(/^rk_test_/) });
+    const rk = await cli(
+      dir,
+      'create-restricted-key',
+      '--id',
+      acme.id,
+      '--name',
+      'Support',
+      '--permissions',
+      'payouts:write, balance:read',
+      '--max-payout',
+      '500000',
+      '--json',
+    );
+    expect(JSON.parse(rk.stdout)).toMatchObject({
+      type: 'restricted',
+      name: 'Support',
+      permissions: ['payouts:write', 'balance:read'],
+      max_payout_amount: 500_000,
+      secret: expect.stringMatching(/^rk_test_/),
+    });
     const bad = await cli(dir, 'create-restricted-key', '--id', acme.id, '--name', 'X', '--permissions', 'payouts:delete');
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('permissions')]);
     const rolled = JSON.parse((await cli(dir, 'roll-key', '--id', acme.id, '--expires-in', '3600', '--json')).stdout);

@@ -25,7 +25,11 @@ export async function startFaultProxy(target: string, faults: Fault[], opts: { f
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    seen.push({ idempotencyKey: req.headers['x-service-idempotency'] as string | undefined, authorization: req.headers.authorization, body });
+    seen.push({
+      idempotencyKey: req.headers['x-service-idempotency'] as string | undefined,
+      authorization: req.headers.authorization,
+      body,
+    });
     const fault = faults[seen.length - 1] ?? opts.fallback ?? 'pass';
     if (fault === 'reset-before-processing') return void req.socket.resetAndDestroy();
     if (fault === 'rate-limited-429') {
@@ -42,7 +46,10 @@ export async function startFaultProxy(target: string, faults: Fault[], opts: { f
     }
     const upstream = await fetch(target + req.url, {
       method: req.method,
-      headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>,
+      headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<
+        string,
+        string
+      >,
       body,
     });
     const text = await upstream.text();
@@ -50,7 +57,9 @@ export async function startFaultProxy(target: string, faults: Fault[], opts: { f
     if (fault === 'timeout-after-processing') return void setTimeout(() => req.socket.destroy(), opts.hangMs ?? 2_000);
     if (fault === 'slow-answer') await new Promise((resolve) => setTimeout(resolve, opts.hangMs ?? 2_000));
     if (res.destroyed) return;
-    const headers = Object.fromEntries([...upstream.headers].filter(([k]) => k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding'));
+    const headers = Object.fromEntries(
+      [...upstream.headers].filter(([k]) => k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding'),
+    );
     res.writeHead(upstream.status, headers).end(text);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

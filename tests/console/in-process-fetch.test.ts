@@ -9,7 +9,13 @@ import { testSecretBox, withTestApi } from '../helpers/api-server';
 import { pgliteBackend } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';
 
-const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, authFailuresPerMinute: 20, secretBox: testSecretBox };
+const settings = {
+  idempotencyTtlSeconds: 86_400,
+  idempotencyWaitSeconds: 5,
+  settlementDelaySeconds: 3,
+  authFailuresPerMinute: 20,
+  secretBox: testSecretBox,
+};
 const payout = { amount: 50_000, bank_code: 'BCA' as const, account_number: '1234567890' };
 
 describe('the in-process transport to this app’s own payment core', () => {
@@ -36,7 +42,12 @@ describe('the in-process transport to this app’s own payment core', () => {
   it('honours the attempt timeout: a core that does not answer is an unknown outcome; a read is retried, a write is left to the browser', async () => {
     const never = inProcessFetch(() => new Promise(() => {}));
     const slept: number[] = [];
-    const client = createPaymentClient({ baseUrl: 'http://127.0.0.1:1', fetch: never, timeoutMs: 50, sleep: async (ms) => void slept.push(ms) });
+    const client = createPaymentClient({
+      baseUrl: 'http://127.0.0.1:1',
+      fetch: never,
+      timeoutMs: 50,
+      sleep: async (ms) => void slept.push(ms),
+    });
     const write = merchantApi(client, `sk_test_${'a'.repeat(40)}`).withdraw(payout, 'in-proc-3');
     await expect(write).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
     expect(slept).toEqual([]);

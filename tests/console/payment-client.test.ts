@@ -43,7 +43,9 @@ describe('payment client against the real API', () => {
   it('a wrong key is a final 401 in the one error shape', async () => {
     const { proxy, slept } = await throughProxy([]);
     const client = createPaymentClient({ baseUrl: proxy.url, sleep: async (ms) => void slept.push(ms) });
-    const error = await merchantApi(client, 'sk_test_' + 'z'.repeat(40)).getBalance().catch((e) => e);
+    const error = await merchantApi(client, 'sk_test_' + 'z'.repeat(40))
+      .getBalance()
+      .catch((e) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.status).toBe(401);
     expect(error.body.error).toMatchObject({ type: 'authentication_error', code: 'unauthorized' });

@@ -13,7 +13,10 @@ describe('the payouts view in the URL', () => {
   it('turns q, status and whole UTC days into the API filter, and back', () => {
     const view = readPayoutView({ q: ' 1234 ', status: 'failed', from: '2026-02-28', to: '2026-02-28', other: 'x' });
     expect(view.success && payoutFilterOf(view.data)).toEqual({
-      status: 'failed', account_last4: '1234', created_gte: '2026-02-28T00:00:00.000Z', created_lt: '2026-03-01T00:00:00.000Z',
+      status: 'failed',
+      account_last4: '1234',
+      created_gte: '2026-02-28T00:00:00.000Z',
+      created_lt: '2026-03-01T00:00:00.000Z',
     });
     expect(view.success && payoutViewSearch(view.data)).toBe('?q=1234&status=failed&from=2026-02-28&to=2026-02-28');
     // A payout id is no filter (the page opens it); empty and repeated values count once or not at all.
@@ -43,7 +46,10 @@ describe('the CSV export against the real API', () => {
     server = await startTestApi(db, { openingBalance: 100_000_000 });
     api = merchantApi(createPaymentClient({ baseUrl: server.url }), server.merchant.secretKey);
     const payouts = Array.from({ length: 250 }, (_, i) => ({
-      amount: 10_000 + i, bank_code: 'BCA', account_number: i % 2 ? '5550001111' : '5550002222', reference: i === 7 ? '=HYPERLINK("x")' : `ref-${i}`,
+      amount: 10_000 + i,
+      bank_code: 'BCA',
+      account_number: i % 2 ? '5550001111' : '5550002222',
+      reference: i === 7 ? '=HYPERLINK("x")' : `ref-${i}`,
     }));
     expect((await server.call({ action: 'create_payout_batch', payouts })).status).toBe(200);
   });
@@ -88,8 +94,16 @@ describe('the CSV export against the real API', () => {
     const parsed = rowsOf(text);
     expect(parsed).toHaveLength(125);
     expect(parsed[0]).toEqual({
-      id: first.id, created_at: first.created_at, amount: '10249', currency: 'IDR', bank_code: 'BCA', account_last4: '1111',
-      status: 'pending', failure_code: '', reference: 'ref-249', created_by: 'Secret key',
+      id: first.id,
+      created_at: first.created_at,
+      amount: '10249',
+      currency: 'IDR',
+      bank_code: 'BCA',
+      account_last4: '1111',
+      status: 'pending',
+      failure_code: '',
+      reference: 'ref-249',
+      created_by: 'Secret key',
     });
     expect(parsed.find((r) => r.amount === '10007')?.reference).toBe(`'=HYPERLINK("x")`);
   });

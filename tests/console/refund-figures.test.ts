@@ -51,5 +51,8 @@ it('money in and out and the closing balance count a refund and a failed refund 
   expect((await client.getRefund(doomed.id)).data).toMatchObject({ status: 'failed', failure_code: 'expired_or_canceled_card' });
   // The list's marks: partly refunded, and (after the failed refund) nothing refunded.
   const sessions = (await client.listCheckoutSessions({ limit: 2 })).data.data;
-  expect(sessions.map((s) => [s.id, refundMark(s)])).toEqual([[bad.id, null], [good.id, 'partly refunded']]);
+  expect(sessions.map((s) => [s.id, refundMark(s)])).toEqual([
+    [bad.id, null],
+    [good.id, 'partly refunded'],
+  ]);
 });

@@ -49,7 +49,12 @@ async function click(amount: number, faults: Fault[], fallback?: Fault) {
 }
 
 const payoutsOf = async (amount: number) =>
-  (await testApi().db.query<{ n: number }>('SELECT count(*)::int AS n FROM payouts WHERE merchant_id = $1 AND amount = $2', [testApi().merchant.id, amount]))[0]!.n;
+  (
+    await testApi().db.query<{ n: number }>('SELECT count(*)::int AS n FROM payouts WHERE merchant_id = $1 AND amount = $2', [
+      testApi().merchant.id,
+      amount,
+    ])
+  )[0]!.n;
 
 describe('one retry layer for a write', () => {
   it('two lost answers: three upstream attempts under one key, one payout, the page says attempt 2 then 3 of 4', async () => {

@@ -6,7 +6,10 @@ import { toErrorResponse } from '@/lib/console/errors';
 describe('console route errors', () => {
   it.each([
     ['a cut connection', new Error('Connection terminated unexpectedly')],
-    ['a node that is no longer the primary', Object.assign(new Error('cannot execute UPDATE in a read-only transaction'), { code: '25006' })],
+    [
+      'a node that is no longer the primary',
+      Object.assign(new Error('cannot execute UPDATE in a read-only transaction'), { code: '25006' }),
+    ],
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
   ])('%s: 503 service_unavailable with Retry-After, not logged as unexpected', async (_, error) => {
     const { response, unexpected } = toErrorResponse(error);

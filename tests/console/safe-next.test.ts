@@ -6,10 +6,19 @@ describe('safeNextPath: where sign-in may send the merchant', () => {
   it('keeps a same-origin path with its query', () => {
     expect(safeNextPath('/payouts/po_1?from=email')).toBe('/payouts/po_1?from=email');
   });
-  it.each(['//evil.example', 'https://evil.example/x', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', 'javascript:alert(1)', 'payouts', '', '/login', undefined, ['/a', '/b']])(
-    'refuses %j and falls back to the dashboard',
-    (next) => expect(safeNextPath(next as string)).toBe('/dashboard'),
-  );
+  it.each([
+    '//evil.example',
+    'https://evil.example/x',
+    '/\\evil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    'javascript:alert(1)',
+    'payouts',
+    '',
+    '/login',
+    undefined,
+    ['/a', '/b'],
+  ])('refuses %j and falls back to the dashboard', (next) => expect(safeNextPath(next as string)).toBe('/dashboard'));
 });
 
 describe('amount text', () => {

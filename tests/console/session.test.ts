@@ -12,7 +12,11 @@ import { pgliteBackend } from '../helpers/databases';
 
 const A = 'a'.repeat(32);
 const B = 'b'.repeat(40);
-const viewer = { merchantName: 'Shop', testMode: true, key: { id: 'key_1', type: 'restricted' as const, name: 'Support', permissions: ['balance:read'] } };
+const viewer = {
+  merchantName: 'Shop',
+  testMode: true,
+  key: { id: 'key_1', type: 'restricted' as const, name: 'Support', permissions: ['balance:read'] },
+};
 const data = { sid: 'sess_1', secretKey: 'rk_test_' + 'k'.repeat(40), viewer };
 
 describe('session secrets', () => {
@@ -39,7 +43,9 @@ describe('session secrets', () => {
   });
 
   it('with DATABASE_URL it must be set, and says so', () => {
-    expect(() => resolveSessionSecrets({ DATA_DIR: '.', DATABASE_URL: 'postgres://x/y' })).toThrow(/SESSION_SECRET must be set when DATABASE_URL/);
+    expect(() => resolveSessionSecrets({ DATA_DIR: '.', DATABASE_URL: 'postgres://x/y' })).toThrow(
+      /SESSION_SECRET must be set when DATABASE_URL/,
+    );
   });
 });
 

@@ -28,7 +28,9 @@ describe.each(backends)('database constraints ($name)', (backend) => {
       const m = await createMerchant(db, { name: 'Twice', openingBalance: 1_000_000 });
       for (const kind of ['payout_reversal', 'checkout_payment'] as const) {
         await db.transaction((tx) => credit(tx, m.id, 1_000, kind, `src_${kind}`));
-        await expect(db.transaction((tx) => credit(tx, m.id, 1_000, kind, `src_${kind}`))).rejects.toThrow(/one_per_source|duplicate|unique/i);
+        await expect(db.transaction((tx) => credit(tx, m.id, 1_000, kind, `src_${kind}`))).rejects.toThrow(
+          /one_per_source|duplicate|unique/i,
+        );
       }
       // Adjustments may share a reference (a batch of manual corrections).
       await db.transaction((tx) => credit(tx, m.id, 1, 'adjustment', 'same'));
@@ -44,7 +46,9 @@ describe.each(backends)('database constraints ($name)', (backend) => {
   it('finds open checkout sessions past their time by index, and no longer keeps the unused key_hash index', async () => {
     const db = await backend.open();
     try {
-      const idx = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('checkout_sessions', 'console_sessions')`);
+      const idx = await db.query<{ indexname: string }>(
+        `SELECT indexname FROM pg_indexes WHERE tablename IN ('checkout_sessions', 'console_sessions')`,
+      );
       const names = idx.map((r) => r.indexname);
       expect(names).toContain('checkout_sessions_open_expiry');
       expect(names).not.toContain('console_sessions_key');

@@ -14,9 +14,18 @@ const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pay-db-'));
 
 /** A real second process that holds the lock until killed. */
 function lockInChild(dir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `
     const { lockDataDir } = require(${JSON.stringify(path.resolve('lib/db/dir-lock.ts'))});
-    lockDataDir(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    lockDataDir(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise<typeof child>((resolve) => child.stdout.once('data', () => resolve(child)));
 }
 
@@ -84,8 +93,12 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
       expect(await migrate(db, migrations.slice(0, 1))).toEqual([1]);
       // Version 1 state: available already debited, pending known only from the payouts.
       const payouts: Array<[merchant: string, amount: number, status: string]> = [
-        ['acct_a', 30_000, 'pending'], ['acct_a', 45_000, 'pending'], ['acct_a', 10_000, 'paid'], ['acct_a', 20_000, 'failed'],
-        ['acct_b', 12_345, 'pending'], ['acct_c', 50_000, 'paid'],
+        ['acct_a', 30_000, 'pending'],
+        ['acct_a', 45_000, 'pending'],
+        ['acct_a', 10_000, 'paid'],
+        ['acct_a', 20_000, 'failed'],
+        ['acct_b', 12_345, 'pending'],
+        ['acct_c', 50_000, 'paid'],
       ];
       for (const id of ['acct_a', 'acct_b', 'acct_c', 'acct_d']) {
         await db.query(`INSERT INTO merchants (id, name, currency) VALUES ($1, $1, 'IDR')`, [id]);
@@ -116,7 +129,10 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
   it('backfill the per-day figures from the ledger and payouts of a database at version 9, and keep them from then on', async () => {
     const db = await backend.openEmpty();
     try {
-      await migrate(db, migrations.filter((m) => m.version <= 9));
+      await migrate(
+        db,
+        migrations.filter((m) => m.version <= 9),
+      );
       await db.query(`INSERT INTO merchants (id, name, currency) VALUES ('acct_f', 'F', 'IDR')`);
       await db.query(`INSERT INTO balances (merchant_id, currency, available) VALUES ('acct_f', 'IDR', 70000)`);
       await db.query(
@@ -130,20 +146,23 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
          VALUES ('po_1', 'acct_f', 40000, 'IDR', 'BCA', '1234567890', 'paid', now(), '2026-01-01T23:59:59Z')`,
       );
       expect(await migrate(db)).toEqual(migrations.filter((m) => m.version > 9).map((m) => m.version));
-      const days = () => db.query(
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(money_in)::bigint AS i, sum(money_out)::bigint AS o, sum(entries)::int AS n,
+      const days = () =>
+        db.query(
+          `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(money_in)::bigint AS i, sum(money_out)::bigint AS o, sum(entries)::int AS n,
                 (array_agg(closing_balance ORDER BY closing_entry_id DESC))[1] AS c
          FROM balance_daily WHERE merchant_id = 'acct_f' GROUP BY day ORDER BY day`,
-      );
+        );
       expect(await days()).toEqual([
         { day: '2026-01-01', i: 100000, o: 40000, n: 2, c: 60000 },
         { day: '2026-01-03', i: 10000, o: 0, n: 1, c: 70000 },
       ]);
       // From now on the triggers keep them: a status change moves the payout between statuses.
       await db.query(`UPDATE payouts SET status = 'failed' WHERE id = 'po_1'`);
-      expect(await db.query(`SELECT status, sum(count)::int AS n, sum(total)::bigint AS t FROM payout_daily WHERE merchant_id = 'acct_f' GROUP BY status HAVING sum(count) <> 0`)).toEqual([
-        { status: 'failed', n: 1, t: 40000 },
-      ]);
+      expect(
+        await db.query(
+          `SELECT status, sum(count)::int AS n, sum(total)::bigint AS t FROM payout_daily WHERE merchant_id = 'acct_f' GROUP BY status HAVING sum(count) <> 0`,
+        ),
+      ).toEqual([{ status: 'failed', n: 1, t: 40000 }]);
     } finally {
       await db.close();
     }
@@ -152,7 +171,10 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
   it('backfill the batch counts from the payouts of a database at the version before 13, and keep them from then on', async () => {
     const db = await backend.openEmpty();
     try {
-      await migrate(db, migrations.filter((m) => m.version !== 13));
+      await migrate(
+        db,
+        migrations.filter((m) => m.version !== 13),
+      );
       await db.query(`INSERT INTO merchants (id, name, currency) VALUES ('acct_g', 'G', 'IDR')`);
       await db.query(
         `INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count) VALUES ('pb_1', 'acct_g', 'IDR', 700, 7), ('pb_2', 'acct_g', 'IDR', 100, 1)`,
@@ -166,8 +188,12 @@ describe.each(backends)('schema migrations ($name)', (backend) => {
         [[...statuses, 'pending']],
       );
       expect(await migrate(db)).toEqual([13]);
-      const counts = () => db.query(`SELECT batch_id, status, sum(count)::int AS n FROM payout_batch_counts GROUP BY 1, 2 HAVING sum(count) <> 0 ORDER BY 1, 2`);
-      const scanned = () => db.query(`SELECT batch_id, status, count(*)::int AS n FROM payouts WHERE batch_id IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`);
+      const counts = () =>
+        db.query(
+          `SELECT batch_id, status, sum(count)::int AS n FROM payout_batch_counts GROUP BY 1, 2 HAVING sum(count) <> 0 ORDER BY 1, 2`,
+        );
+      const scanned = () =>
+        db.query(`SELECT batch_id, status, count(*)::int AS n FROM payouts WHERE batch_id IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`);
       expect(await counts()).toEqual(await scanned());
       expect(await counts()).toContainEqual({ batch_id: 'pb_1', status: 'paid', n: 2 });
       // From now on the triggers keep them: a status change moves a payout between statuses, a delete takes it away.

@@ -20,7 +20,10 @@ describe.runIf(postgresUrl)('the index migration under load (postgres)', () => {
   beforeAll(async () => {
     db = openPostgresDb(await createSchemaUrl(), 20, { statementTimeoutMs: 600_000 });
     // Everything but the indexes, as a database of the previous version with a long history.
-    await migrate(db, migrations.filter((m) => m.version !== 12));
+    await migrate(
+      db,
+      migrations.filter((m) => m.version !== 12),
+    );
     api = await startTestApi(db, { openingBalance: 1_000_000_000_000 });
     const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
     await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, n: N, tag: 'h' });
@@ -65,7 +68,9 @@ describe.runIf(postgresUrl)('the index migration under load (postgres)', () => {
     await Promise.all([...clients, sampler]);
     const slowest = Math.max(...during);
     // The figures first, so that a failure below shows them.
-    process.stdout.write(`[migration under load] ${N} payouts: indexes built in ${Math.round(migrationMs)} ms; ${during.length} withdrawals answered meanwhile, slowest ${Math.round(slowest)} ms; writers waiting on a table lock in ${blockedSamples} of ${samples} samples\n`);
+    process.stdout.write(
+      `[migration under load] ${N} payouts: indexes built in ${Math.round(migrationMs)} ms; ${during.length} withdrawals answered meanwhile, slowest ${Math.round(slowest)} ms; writers waiting on a table lock in ${blockedSamples} of ${samples} samples\n`,
+    );
     // A plain CREATE INDEX takes a SHARE lock: every withdrawal would queue behind it, seen here as a waiting lock.
     expect({ samples: samples > 20, blockedSamples }).toEqual({ samples: true, blockedSamples: 0 });
 
@@ -74,12 +79,20 @@ describe.runIf(postgresUrl)('the index migration under load (postgres)', () => {
     // Answered throughout: many withdrawals during a build of several seconds, none held for the build. The bound
     // scales with the build (slowest 0.75 s of a 4 s build alone; over 2 s once in a full npm test sharing both
     // cores): the waiting-lock samples above are the exact check, this one says no withdrawal waited out the build.
-    expect({ answered: during.length > migrationMs / 100, notHeld: slowest < Math.max(2_000, migrationMs / 2) }).toEqual({ answered: true, notHeld: true });
+    expect({ answered: during.length > migrationMs / 100, notHeld: slowest < Math.max(2_000, migrationMs / 2) }).toEqual({
+      answered: true,
+      notHeld: true,
+    });
     const valid = await db.query<{ name: string; valid: boolean }>(
       'SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ANY($1) AND c.relnamespace = current_schema()::regnamespace',
       [indexNames],
     );
-    expect(valid.filter((v) => v.valid).map((v) => v.name).sort()).toEqual([...indexNames].sort());
+    expect(
+      valid
+        .filter((v) => v.valid)
+        .map((v) => v.name)
+        .sort(),
+    ).toEqual([...indexNames].sort());
   });
 
   it('would see the writers blocked by a build that is not concurrent (the check above can fail)', async () => {
@@ -90,7 +103,9 @@ describe.runIf(postgresUrl)('the index migration under load (postgres)', () => {
     })();
     const sampler = (async () => {
       while (building) {
-        const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'relation' AND mode = 'RowExclusiveLock' AND relation = 'payouts'::regclass`);
+        const [row] = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'relation' AND mode = 'RowExclusiveLock' AND relation = 'payouts'::regclass`,
+        );
         blocked += row!.n;
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -109,7 +124,9 @@ describe.runIf(postgresUrl)('the index migration under load (postgres)', () => {
     await db.query(`DELETE FROM schema_migrations WHERE version = 12`);
     // A concurrent build that fails half way leaves its index INVALID (here: a unique index over duplicates).
     await expect(db.exec(`CREATE UNIQUE INDEX CONCURRENTLY ${name} ON payouts (merchant_id)`)).rejects.toThrow();
-    expect((await db.query<{ valid: boolean }>('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [name]))[0]).toEqual({ valid: false });
+    expect(
+      (await db.query<{ valid: boolean }>('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [name]))[0],
+    ).toEqual({ valid: false });
     expect(await migrate(db)).toEqual([12]);
     const [def] = await db.query<{ valid: boolean; def: string }>(
       'SELECT i.indisvalid AS valid, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i WHERE indexrelid = to_regclass($1)',

@@ -36,7 +36,10 @@ describe.runIf(postgresUrl)('a pooled connection to a node that is no longer the
   it('is dropped after its refused write: the next transaction runs on a fresh connection', async () => {
     const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 1 });
     try {
-      const write = () => db.transaction((tx) => tx.query(`INSERT INTO auth_failures (address, window_start, count) VALUES ('t', now(), 1) ON CONFLICT DO NOTHING`));
+      const write = () =>
+        db.transaction((tx) =>
+          tx.query(`INSERT INTO auth_failures (address, window_start, count) VALUES ('t', now(), 1) ON CONFLICT DO NOTHING`),
+        );
       // The pool's one connection turns read-only, as a demoted node's do.
       await db.exec(READ_ONLY);
       await expect(write()).rejects.toMatchObject({ code: '25006' });
@@ -44,8 +47,12 @@ describe.runIf(postgresUrl)('a pooled connection to a node that is no longer the
       await expect(write()).resolves.toBeDefined();
       // The same for a statement outside a transaction.
       await db.exec(READ_ONLY);
-      await expect(db.query(`INSERT INTO auth_failures (address, window_start, count) VALUES ('u', now(), 1) ON CONFLICT DO NOTHING`)).rejects.toMatchObject({ code: '25006' });
-      await expect(db.query(`INSERT INTO auth_failures (address, window_start, count) VALUES ('u', now(), 1) ON CONFLICT DO NOTHING`)).resolves.toEqual([]);
+      await expect(
+        db.query(`INSERT INTO auth_failures (address, window_start, count) VALUES ('u', now(), 1) ON CONFLICT DO NOTHING`),
+      ).rejects.toMatchObject({ code: '25006' });
+      await expect(
+        db.query(`INSERT INTO auth_failures (address, window_start, count) VALUES ('u', now(), 1) ON CONFLICT DO NOTHING`),
+      ).resolves.toEqual([]);
     } finally {
       await db.close();
     }
@@ -62,7 +69,9 @@ describe.runIf(postgresUrl)('a pooled connection to a node that is no longer the
     const db = await openDb({ databaseUrl: url.toString(), poolSize: 1 });
     const api = await startTestApi(db);
     const setReadOnly = async (on: boolean) => {
-      await admin.query(on ? `ALTER ROLE ${role} SET default_transaction_read_only = on` : `ALTER ROLE ${role} RESET default_transaction_read_only`);
+      await admin.query(
+        on ? `ALTER ROLE ${role} SET default_transaction_read_only = on` : `ALTER ROLE ${role} RESET default_transaction_read_only`,
+      );
       if (on) await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1`, [role]);
     };
     try {

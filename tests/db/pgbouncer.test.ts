@@ -54,7 +54,11 @@ describe.runIf(hasPgbouncer)('through a real PgBouncer in transaction mode (post
     });
     const api = await startTestApi(db, { openingBalance: 1_000_000 });
     try {
-      const limits = await db.transaction((tx) => tx.query<{ s: string; i: string }>(`SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i`));
+      const limits = await db.transaction((tx) =>
+        tx.query<{ s: string; i: string }>(
+          `SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i`,
+        ),
+      );
       expect(limits).toEqual([{ s: '700ms', i: '4s' }]);
       await expect(db.transaction((tx) => tx.query('SELECT pg_sleep(2)'))).rejects.toMatchObject({ code: '57014' });
 

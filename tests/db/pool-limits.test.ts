@@ -30,7 +30,11 @@ describe.runIf(postgresUrl)('pool and database time limits (postgres)', () => {
   });
 
   it('cancels a statement past statement_timeout, and ends transactions left idle', async () => {
-    const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 2, limits: { statementTimeoutMs: 200, idleInTransactionTimeoutMs: 1_000 } });
+    const db = await openDb({
+      databaseUrl: await createSchemaUrl(),
+      poolSize: 2,
+      limits: { statementTimeoutMs: 200, idleInTransactionTimeoutMs: 1_000 },
+    });
     try {
       await expect(db.query('SELECT pg_sleep(2)')).rejects.toMatchObject({ code: '57014' });
       const [row] = await db.query<{ idle_in_transaction_session_timeout: string }>('SHOW idle_in_transaction_session_timeout');

@@ -8,7 +8,16 @@ import { createMerchant } from '@/lib/payments/keys/merchants';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 import { writeHistory, writeOthersFigures } from '../helpers/volume-data';
-import { bigTables, explain, HISTORY_TABLES, historyReads, planProblems, readCatalog, recording, type Recorded } from '../helpers/read-plans';
+import {
+  bigTables,
+  explain,
+  HISTORY_TABLES,
+  historyReads,
+  planProblems,
+  readCatalog,
+  recording,
+  type Recorded,
+} from '../helpers/read-plans';
 
 const N = Number(process.env.QUERY_PLAN_PAYOUTS ?? 60_000);
 /** Rows one read may touch: a page, a day of figures, a search's matches; far below the history (N). */
@@ -32,12 +41,22 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
     await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, endpointId: endpoint.id, n: N, tag: 'm' });
     // A full batch, the newest: on the first page of list_payout_batches with 19 batches of 10 from the history.
-    const batch = (await api.call({
-      action: 'create_payout_batch', payouts: Array.from({ length: 1000 }, (_, i) => ({ amount: 10_000, bank_code: 'BCA', account_number: String(5_550_000_000 + i) })),
-    })).body;
+    const batch = (
+      await api.call({
+        action: 'create_payout_batch',
+        payouts: Array.from({ length: 1000 }, (_, i) => ({ amount: 10_000, bank_code: 'BCA', account_number: String(5_550_000_000 + i) })),
+      })
+    ).body;
     await writeOthersFigures(db, 300, 60);
     big = await bigTables(db);
-    Object.assign(ids, { endpoint: endpoint.id, key: key!.id, batch: batch.id, deep: `po_m${N / 2}`, deepEvent: `evt_m${N / 2}0`, deepTxn: `txn_${N}` });
+    Object.assign(ids, {
+      endpoint: endpoint.id,
+      key: key!.id,
+      batch: batch.id,
+      deep: `po_m${N / 2}`,
+      deepEvent: `evt_m${N / 2}0`,
+      deepTxn: `txn_${N}`,
+    });
   }, 300_000);
   afterAll(async () => {
     await api?.close();
@@ -50,19 +69,27 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     expect([...big].sort()).toEqual([...HISTORY_TABLES].sort());
   });
 
-  it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))('%s stays on an index', async (_, action, input) => {
-    const body = { action, ...input() };
-    log.length = 0;
-    const res = await api.call(body);
-    expect([res.status, JSON.stringify(body)]).toEqual([200, JSON.stringify(body)]);
-    const statements = historyReads(log);
-    expect(statements.length).toBeGreaterThan(0);
-    for (const s of statements) {
-      const plan = await explain(db, s);
-      const sql = s.sql.replace(/\s+/g, ' ').slice(0, 300);
-      expect({ body, sql, problems: planProblems(plan, MAX_ROWS_READ, big), scans: plan.scans }).toEqual({ body, sql, problems: [], scans: plan.scans });
-    }
-  });
+  it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))(
+    '%s stays on an index',
+    async (_, action, input) => {
+      const body = { action, ...input() };
+      log.length = 0;
+      const res = await api.call(body);
+      expect([res.status, JSON.stringify(body)]).toEqual([200, JSON.stringify(body)]);
+      const statements = historyReads(log);
+      expect(statements.length).toBeGreaterThan(0);
+      for (const s of statements) {
+        const plan = await explain(db, s);
+        const sql = s.sql.replace(/\s+/g, ' ').slice(0, 300);
+        expect({ body, sql, problems: planProblems(plan, MAX_ROWS_READ, big), scans: plan.scans }).toEqual({
+          body,
+          sql,
+          problems: [],
+          scans: plan.scans,
+        });
+      }
+    },
+  );
 
   // A batch's counts are kept (migration 013): a list of batches reads none of their payouts, a batch only its own ids.
   it.each([

@@ -24,17 +24,26 @@ async function signInWith(browser: Browser, key: string): Promise<Page> {
   return page;
 }
 
-test('a payout by a support key waits, is approved by a second key in the console, and is paid; the webhooks say so in order', async ({ browser, request }) => {
+test('a payout by a support key waits, is approved by a second key in the console, and is paid; the webhooks say so in order', async ({
+  browser,
+  request,
+}) => {
   test.slow();
   const merchant = createMerchant(`Approvals ${Date.now()}`, 3_000_000);
   const owner = merchantApi(request, merchant);
   const path = `/approvals-${Date.now()}`;
   const endpoint = await owner({
-    action: 'create_webhook_endpoint', url: receiver.endpoint(path), enabled_events: ['payout.awaiting_approval', 'payout.approved', 'payout.paid'],
+    action: 'create_webhook_endpoint',
+    url: receiver.endpoint(path),
+    enabled_events: ['payout.awaiting_approval', 'payout.approved', 'payout.paid'],
   });
   receiver.trust(path, endpoint.secret);
   const support = await owner({ action: 'create_restricted_key', name: 'Support — Ana', permissions: ['payouts:write', 'payouts:read'] });
-  const finance = await owner({ action: 'create_restricted_key', name: 'Finance — Budi', permissions: ['payouts:read', 'payouts:approve'] });
+  const finance = await owner({
+    action: 'create_restricted_key',
+    name: 'Finance — Budi',
+    permissions: ['payouts:read', 'payouts:approve'],
+  });
 
   // The owner turns approvals on in Settings.
   const ownerPage = await signInWith(browser, merchant.secretKey);
@@ -91,9 +100,14 @@ test('a payout by a support key waits, is approved by a second key in the consol
   await expect(ownerPage.getByTestId('timeline-approved')).toContainText('Finance — Budi');
   await expect(ownerPage.getByTestId('account-holder')).toHaveText('Budi Santoso');
 
-  await expect.poll(() => receiver.at(path).map((r) => r.event.type), { timeout: 20_000 }).toEqual(['payout.awaiting_approval', 'payout.approved', 'payout.paid']);
+  await expect
+    .poll(() => receiver.at(path).map((r) => r.event.type), { timeout: 20_000 })
+    .toEqual(['payout.awaiting_approval', 'payout.approved', 'payout.paid']);
   expect(receiver.at(path).every((r) => r.verified && r.event.data.object.id === id)).toBe(true);
-  expect(receiver.at(path)[1]!.event.data.object).toMatchObject({ approved_by: { key_name: 'Finance — Budi' }, account_holder_name: 'Budi Santoso' });
+  expect(receiver.at(path)[1]!.event.data.object).toMatchObject({
+    approved_by: { key_name: 'Finance — Budi' },
+    account_holder_name: 'Budi Santoso',
+  });
 });
 
 test('a rejection with a reason returns the money, and the timeline shows who rejected it and why', async ({ browser, request }) => {

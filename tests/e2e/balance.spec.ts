@@ -1,11 +1,17 @@
 // The Balance page against the API's own list: a payout, a failed payout and a checkout payment, exact.
 import { expect, test } from './fixtures';
 
-test('the balance history shows what the API lists, with sources linked, and a chart with a text alternative', async ({ signedIn: page, payments }) => {
+test('the balance history shows what the API lists, with sources linked, and a chart with a text alternative', async ({
+  signedIn: page,
+  payments,
+}) => {
   const stamp = Date.now();
   const paid = await payments({ action: 'withdraw', amount: 31_000, bank_code: 'BCA', account_number: '1234567890' }, `bal-paid-${stamp}`);
   await payments({ action: 'simulate_payout', id: paid.id, outcome: 'paid' });
-  const failed = await payments({ action: 'withdraw', amount: 42_000, bank_code: 'BNI', account_number: '4000000001' }, `bal-failed-${stamp}`);
+  const failed = await payments(
+    { action: 'withdraw', amount: 42_000, bank_code: 'BNI', account_number: '4000000001' },
+    `bal-failed-${stamp}`,
+  );
   await payments({ action: 'simulate_payout', id: failed.id, outcome: 'failed', failure_code: 'invalid_account' });
   const session = await payments({ action: 'create_checkout_session', amount: 150_000 });
   await payments({ action: 'simulate_checkout_payment', id: session.id });
@@ -32,12 +38,18 @@ test('the balance history shows what the API lists, with sources linked, and a c
   // The chart's last day is today's closing balance: the newest entry's balance_after, exact.
   await expect(page.getByTestId('chart-day')).toHaveCount(30);
   await expect(page.getByTestId('chart-day').last()).toHaveAttribute('data-balance', String(api.data[0].balance_after));
-  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Balance' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Balance' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   // The checkout payment's source opens the session's own page.
   await rows.nth(0).getByRole('link', { name: session.id }).click();
   await expect(page.getByRole('heading', { name: session.id })).toBeVisible();
   await expect(page.getByTestId('cs-amount')).toHaveText('IDR 150,000');
   await expect(page.getByTestId('cs-status')).toHaveText('complete');
-  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Checkout' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Checkout' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 });

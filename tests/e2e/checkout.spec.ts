@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { api, available, expectAvailable, signIn } from './helpers';
 
-test('a checkout session created in the console, paid on the hosted page in a second page, raises the balance', async ({ page, browser }) => {
+test('a checkout session created in the console, paid on the hosted page in a second page, raises the balance', async ({
+  page,
+  browser,
+}) => {
   await signIn(page);
   await page.getByRole('link', { name: 'Checkout' }).click();
   // The dashboard has an "Amount" field too: wait for the checkout page before typing.
@@ -46,7 +49,9 @@ test('a checkout session created in the console, paid on the hosted page in a se
   await pay.reload();
   await expect(pay.getByText('already been paid')).toBeVisible();
   await expect(pay.getByLabel('Card number')).toHaveCount(0);
-  const again = await pay.request.post(`${url.replace(/\/checkout\//, '/api/checkout/')}/pay`, { data: { card_number: '4242424242424242' } });
+  const again = await pay.request.post(`${url.replace(/\/checkout\//, '/api/checkout/')}/pay`, {
+    data: { card_number: '4242424242424242' },
+  });
   expect(again.status()).toBe(409);
   await expectAvailable(page, before + 250_000);
   await customer.close();
@@ -56,7 +61,11 @@ test('a checkout session created in the console, paid on the hosted page in a se
 });
 
 test('a paid session sends the customer on to its success_url', async ({ browser, request }) => {
-  const session = await api(request, { action: 'create_checkout_session', amount: 5_000, success_url: 'https://shop.example/thanks' }, `cs-${Date.now()}`);
+  const session = await api(
+    request,
+    { action: 'create_checkout_session', amount: 5_000, success_url: 'https://shop.example/thanks' },
+    `cs-${Date.now()}`,
+  );
   const customer = await browser.newContext();
   const pay = await customer.newPage();
   await pay.route('https://shop.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Thanks from the shop</h1>' }));
@@ -73,6 +82,8 @@ test('an expired session cannot be paid', async ({ page, request }) => {
   await page.goto(session.url);
   await expect(page.getByText('has expired')).toBeVisible();
   // The hosted page's own route, where the page is served (the API's side).
-  const res = await page.request.post(new URL(`/api/checkout/${session.id}/pay`, session.url).href, { data: { card_number: '4242424242424242' } });
+  const res = await page.request.post(new URL(`/api/checkout/${session.id}/pay`, session.url).href, {
+    data: { card_number: '4242424242424242' },
+  });
   expect(res.status()).toBe(409);
 });

@@ -9,11 +9,16 @@ async function signInHere(page: import('@playwright/test').Page, key: string) {
 }
 
 test('a payout link opened signed out lands on that payout after sign-in', async ({ browser, merchant, payments }) => {
-  const failed = await payments({ action: 'withdraw', amount: 23_456, bank_code: 'BNI', account_number: '4000000001' }, `deep-${Date.now()}`);
+  const failed = await payments(
+    { action: 'withdraw', amount: 23_456, bank_code: 'BNI', account_number: '4000000001' },
+    `deep-${Date.now()}`,
+  );
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await page.goto(`/payouts/${failed.id}?from=email`);
-  await expect(page).toHaveURL(new RegExp(`/login\\?next=${encodeURIComponent(`/payouts/${failed.id}?from=email`).replace(/[?]/g, '\\?')}$`));
+  await expect(page).toHaveURL(
+    new RegExp(`/login\\?next=${encodeURIComponent(`/payouts/${failed.id}?from=email`).replace(/[?]/g, '\\?')}$`),
+  );
   await signInHere(page, merchant.secretKey);
   await expect(page).toHaveURL(new RegExp(`/payouts/${failed.id}\\?from=email$`));
   await expect(page.getByRole('heading', { name: failed.id })).toBeVisible();

@@ -2,7 +2,11 @@
 // paid and to failed at once with simulate_payout (no waiting for the settlement timer).
 import { expect, test } from './fixtures';
 
-test('a payout sent in the console is driven to paid and another to failed, without waiting', async ({ signedIn: page, payments, merchant }) => {
+test('a payout sent in the console is driven to paid and another to failed, without waiting', async ({
+  signedIn: page,
+  payments,
+  merchant,
+}) => {
   const balance = await payments({ action: 'get_balance' });
   expect(balance.merchant.id).toBe(merchant.id);
 
@@ -17,7 +21,10 @@ test('a payout sent in the console is driven to paid and another to failed, with
   const id = (await link.textContent())!;
 
   await payments({ action: 'simulate_payout', id, outcome: 'paid' });
-  const other = await payments({ action: 'withdraw', amount: 30_000, bank_code: 'BNI', account_number: '4000000003' }, `fixture-${Date.now()}`);
+  const other = await payments(
+    { action: 'withdraw', amount: 30_000, bank_code: 'BNI', account_number: '4000000003' },
+    `fixture-${Date.now()}`,
+  );
   await payments({ action: 'simulate_payout', id: other.id, outcome: 'failed', failure_code: 'invalid_account' });
 
   await page.goto(`/payouts/${id}`);

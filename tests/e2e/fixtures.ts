@@ -14,10 +14,14 @@ export interface TestMerchant {
 
 /** `npm run merchant -- create --json` against the running server's data folder (it answers through its local admin endpoint). */
 export function createMerchant(name: string, balance: number): TestMerchant {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--balance', String(balance), '--json'], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--balance', String(balance), '--json'],
+    {
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
+      encoding: 'utf8',
+    },
+  );
   const m = JSON.parse(out);
   return { id: m.id, name: m.name, secretKey: m.secret_key };
 }
@@ -34,7 +38,10 @@ export function merchantApi(request: APIRequestContext, merchant: TestMerchant) 
   };
 }
 
-export const test = base.extend<{ signedIn: Page; signedInBlank: Page; payments: ReturnType<typeof merchantApi> }, { merchant: TestMerchant }>({
+export const test = base.extend<
+  { signedIn: Page; signedInBlank: Page; payments: ReturnType<typeof merchantApi> },
+  { merchant: TestMerchant }
+>({
   merchant: [
     async ({}, use, workerInfo) => {
       await use(createMerchant(`E2E worker ${workerInfo.workerIndex} ${Date.now()}`, 5_000_000));

@@ -25,7 +25,9 @@ test('the checkout form explains each invalid amount in the merchant’s terms',
   await expect(page.getByRole('status').getByTestId('checkout-link')).toBeVisible();
 });
 
-test('the restricted key form explains each invalid field, and sends the payout limit as an exact integer', async ({ signedInBlank: page }) => {
+test('the restricted key form explains each invalid field, and sends the payout limit as an exact integer', async ({
+  signedInBlank: page,
+}) => {
   await page.goto('/api-keys');
   const create = page.getByRole('button', { name: 'Create restricted key' });
   const alert = page.getByRole('alert').filter({ hasText: /./ });

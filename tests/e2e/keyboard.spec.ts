@@ -34,7 +34,11 @@ async function tabThrough(page: Page, count: number) {
       const el = event.target as HTMLElement;
       const s = getComputedStyle(el);
       const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
-      seen.push({ id: el.getAttribute('data-kbd'), ring, name: `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"` });
+      seen.push({
+        id: el.getAttribute('data-kbd'),
+        ring,
+        name: `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`,
+      });
     });
   });
   for (let i = 0; i < count + 10; i++) await page.keyboard.press('Tab');
@@ -53,11 +57,25 @@ async function unreached(page: Page, reached: Set<string>) {
   );
 }
 
-const PAGES = ['/dashboard', '/payouts', '/balance', '/checkout-sessions', '/payout-batches', '/webhooks', '/api-keys', '/logs', '/approvals', '/settings'];
+const PAGES = [
+  '/dashboard',
+  '/payouts',
+  '/balance',
+  '/checkout-sessions',
+  '/payout-batches',
+  '/webhooks',
+  '/api-keys',
+  '/logs',
+  '/approvals',
+  '/settings',
+];
 
 // One test per width, so that each stays well inside its time.
 for (const width of [1280, 390]) {
-  test(`every control on every console page is reached by Tab, with a visible focus ring, at ${width}px`, async ({ signedInBlank: page, payments }) => {
+  test(`every control on every console page is reached by Tab, with a visible focus ring, at ${width}px`, async ({
+    signedInBlank: page,
+    payments,
+  }) => {
     test.slow();
     const key = `kbd-${width}-${Date.now()}`;
     const payout = await payments({ action: 'withdraw', amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }, key);
@@ -66,7 +84,12 @@ for (const width of [1280, 390]) {
     const refunded = await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Keyboard refund' });
     await payments({ action: 'simulate_checkout_payment', id: refunded.id });
     await payments({ action: 'create_refund', checkout_session_id: refunded.id, amount: 9_000 });
-    const details = [`/payouts/${payout.id}`, `/checkout-sessions/${session.id}`, `/checkout-sessions/${refunded.id}`, `/logs/idempotency?key=${key}`];
+    const details = [
+      `/payouts/${payout.id}`,
+      `/checkout-sessions/${session.id}`,
+      `/checkout-sessions/${refunded.id}`,
+      `/logs/idempotency?key=${key}`,
+    ];
     await page.setViewportSize({ width, height: 844 });
     for (const path of [...PAGES, ...details]) {
       await page.goto(path);

@@ -9,7 +9,12 @@ async function listAll(request: APIRequestContext, action: string, extra: Record
   const items: Listed[] = [];
   for (;;) {
     const after = items.at(-1)?.id;
-    const page = await api<{ data: Listed[]; has_more: boolean }>(request, { action, limit: 100, ...extra, ...(after ? { starting_after: after } : {}) });
+    const page = await api<{ data: Listed[]; has_more: boolean }>(request, {
+      action,
+      limit: 100,
+      ...extra,
+      ...(after ? { starting_after: after } : {}),
+    });
     items.push(...page.data);
     if (!page.has_more) return items;
   }
@@ -35,11 +40,18 @@ async function loadEveryPage(page: Page, rows: Locator, attribute: string, expec
   await expect(loadMore).toHaveCount(0);
 }
 
-test('payouts: the first page, then "Load more" appends older pages in order until there is no more; a filter starts from its first page', async ({ page, request }) => {
+test('payouts: the first page, then "Load more" appends older pages in order until there is no more; a filter starts from its first page', async ({
+  page,
+  request,
+}) => {
   // More than two pages of new payouts, one after the other, so their order is known.
   const created: string[] = [];
   for (let i = 0; i < 2 * PAGE_SIZE + 5; i++) {
-    const payout = await api(request, { action: 'withdraw', amount: 10_000 + i, bank_code: 'BCA', account_number: '1234567890' }, `more-${Date.now()}-${i}`);
+    const payout = await api(
+      request,
+      { action: 'withdraw', amount: 10_000 + i, bank_code: 'BCA', account_number: '1234567890' },
+      `more-${Date.now()}-${i}`,
+    );
     created.push(payout.id);
   }
   const expected = (await listAll(request, 'list_payouts')).map((p) => p.id);
@@ -69,7 +81,9 @@ test('payouts: the first page, then "Load more" appends older pages in order unt
   await loadEveryPage(page, rows, 'data-payout-id', expected);
 
   // Once the new payouts are paid there are more than two pages of paid ones.
-  await expect.poll(async () => (await listAll(request, 'list_payouts', { status: 'paid' })).filter((p) => created.includes(p.id)).length).toBe(created.length);
+  await expect
+    .poll(async () => (await listAll(request, 'list_payouts', { status: 'paid' })).filter((p) => created.includes(p.id)).length)
+    .toBe(created.length);
   const status = page.getByLabel('Status');
   await status.selectOption('paid');
   await expect(rows).toHaveCount(PAGE_SIZE);
@@ -87,7 +101,11 @@ test('payouts: the first page, then "Load more" appends older pages in order unt
 
 test('checkout sessions: the first page, then "Load more" appends the older ones until there is no more', async ({ page, request }) => {
   for (let i = 0; i < PAGE_SIZE + 5; i++) {
-    await api(request, { action: 'create_checkout_session', amount: 1_000 + i, description: `Load more #${i}` }, `more-cs-${Date.now()}-${i}`);
+    await api(
+      request,
+      { action: 'create_checkout_session', amount: 1_000 + i, description: `Load more #${i}` },
+      `more-cs-${Date.now()}-${i}`,
+    );
   }
   const expected = (await listAll(request, 'list_checkout_sessions')).map((s) => s.id);
 

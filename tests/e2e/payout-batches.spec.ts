@@ -14,7 +14,11 @@ test('a CSV with a bad row sends nothing; the corrected file is sent once, even 
   });
 
   const input = page.getByLabel(/CSV file/);
-  await input.setInputFiles({ name: 'payroll.csv', mimeType: 'text/csv', buffer: csv(['"15,000",BCA,1111222233,june-1', '20000,NOPE,2222333344,june-2', '30000,bni,4000000001,']) });
+  await input.setInputFiles({
+    name: 'payroll.csv',
+    mimeType: 'text/csv',
+    buffer: csv(['"15,000",BCA,1111222233,june-1', '20000,NOPE,2222333344,june-2', '30000,bni,4000000001,']),
+  });
   await expect(page.getByTestId('batch-summary')).toContainText('3 rows, 2 ready');
   await expect(page.getByTestId('batch-row').nth(1)).toHaveAttribute('data-valid', 'false');
   await expect(page.getByTestId('batch-row').nth(1)).toContainText('Bank code “NOPE” is not supported: use one of BCA');
@@ -26,7 +30,11 @@ test('a CSV with a bad row sends nothing; the corrected file is sent once, even 
   // The full account number is never on the page.
   await expect(page.getByText('1111222233')).toHaveCount(0);
 
-  await input.setInputFiles({ name: 'payroll.csv', mimeType: 'text/csv', buffer: csv(['"15,000",BCA,1111222233,june-1', '20000,BNI,2222333344,june-2', '30000,bni,4000000002,']) });
+  await input.setInputFiles({
+    name: 'payroll.csv',
+    mimeType: 'text/csv',
+    buffer: csv(['"15,000",BCA,1111222233,june-1', '20000,BNI,2222333344,june-2', '30000,bni,4000000002,']),
+  });
   await expect(page.getByTestId('batch-summary')).toContainText('3 rows, 3 ready');
   await page.getByRole('button', { name: 'Send 3 payouts' }).dblclick();
   await expect(page.getByTestId('batch-result')).toContainText('3 payouts');

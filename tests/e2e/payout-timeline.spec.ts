@@ -32,7 +32,11 @@ async function expectNoOverflow(page: Page) {
   expect(scroll).toBeLessThanOrEqual(client);
 }
 
-test('a failed payout: copyable id, created by, the reason, the reversal and its events with deliveries', async ({ signedInBlank: page, payments, context }) => {
+test('a failed payout: copyable id, created by, the reason, the reversal and its events with deliveries', async ({
+  signedInBlank: page,
+  payments,
+  context,
+}) => {
   const path = `/timeline-${Date.now()}`;
   await payments({ action: 'create_webhook_endpoint', url: receiver.endpoint(path), enabled_events: ['payout.created', 'payout.failed'] });
   const p = await failedPayout(payments, 27_182);
@@ -74,7 +78,11 @@ test('a failed payout: copyable id, created by, the reason, the reversal and its
   await expect(page.getByTestId('txn-row').first()).toHaveAttribute('data-type', 'topup');
 });
 
-test('done when: on a phone, a link to a failed payout survives sign-in, shows why, and where the money went back', async ({ browser, merchant, payments }) => {
+test('done when: on a phone, a link to a failed payout survives sign-in, shows why, and where the money went back', async ({
+  browser,
+  merchant,
+  payments,
+}) => {
   const p = await failedPayout(payments, 31_415);
   const reversal = await reversalOf(payments, p.id);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -105,7 +113,10 @@ test('done when: on a phone, a link to a failed payout survives sign-in, shows w
 });
 
 test("a pending payout's page redraws its timeline once the payout settles", async ({ signedInBlank: page, payments }) => {
-  const p = await payments({ action: 'withdraw', amount: 12_121, bank_code: 'BCA', account_number: '1234567890' }, `tl-pending-${Date.now()}`);
+  const p = await payments(
+    { action: 'withdraw', amount: 12_121, bank_code: 'BCA', account_number: '1234567890' },
+    `tl-pending-${Date.now()}`,
+  );
   await page.goto(`/payouts/${p.id}`);
   // Settled by the job a second after creation; the page polls the status, then asks the server for the timeline again.
   await expect(page.getByTestId('payout-status')).toHaveText('paid');

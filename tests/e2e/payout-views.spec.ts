@@ -26,7 +26,8 @@ async function payout(call: Call, amount: number, account: string, status: 'paid
 }
 
 const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-const rowIds = async (page: Page) => page.getByTestId('payout-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-payout-id')));
+const rowIds = async (page: Page) =>
+  page.getByTestId('payout-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-payout-id')));
 
 async function expectSummary(page: Page, count: number, total: number) {
   const summary = page.getByTestId('payout-summary');
@@ -84,15 +85,43 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
   await page.getByRole('link', { name: 'Export CSV' }).click();
   const file = fs.readFileSync((await (await download).path())!, 'utf8');
   const csv = Papa.parse<Record<string, string>>(file.trim(), { header: true });
-  expect(csv.meta.fields).toEqual(['id', 'created_at', 'amount', 'currency', 'bank_code', 'account_last4', 'status', 'failure_code', 'reference', 'created_by']);
-  const listed = await call({ action: 'list_payouts', limit: 100, status: 'paid', account_last4: '1234', created_gte: `${utcDay(0)}T00:00:00.000Z` });
+  expect(csv.meta.fields).toEqual([
+    'id',
+    'created_at',
+    'amount',
+    'currency',
+    'bank_code',
+    'account_last4',
+    'status',
+    'failure_code',
+    'reference',
+    'created_by',
+  ]);
+  const listed = await call({
+    action: 'list_payouts',
+    limit: 100,
+    status: 'paid',
+    account_last4: '1234',
+    created_gte: `${utcDay(0)}T00:00:00.000Z`,
+  });
   expect(csv.data).toEqual(
     listed.data.map((p: any) => ({
-      id: p.id, created_at: p.created_at, amount: String(p.amount), currency: p.currency, bank_code: p.bank_code, account_last4: p.account_last4,
-      status: p.status, failure_code: p.failure_code ?? '', reference: p.reference ?? '', created_by: p.created_by.type === 'secret' ? 'Secret key' : p.created_by.key_name,
+      id: p.id,
+      created_at: p.created_at,
+      amount: String(p.amount),
+      currency: p.currency,
+      bank_code: p.bank_code,
+      account_last4: p.account_last4,
+      status: p.status,
+      failure_code: p.failure_code ?? '',
+      reference: p.reference ?? '',
+      created_by: p.created_by.type === 'secret' ? 'Secret key' : p.created_by.key_name,
     })),
   );
-  expect(csv.data.map((r) => [r.id, r.amount, r.created_by])).toEqual([[e.id, '55555', 'Ops bot'], [a.id, '11111', 'Secret key']]);
+  expect(csv.data.map((r) => [r.id, r.amount, r.created_by])).toEqual([
+    [e.id, '55555', 'Ops bot'],
+    [a.id, '11111', 'Secret key'],
+  ]);
   expect(file).not.toContain('9990001234');
   // The export route checks its query as the page does: a bad value is a 400 naming it.
   const bad = await page.request.get('/api/payouts/export?from=2026-02-30');

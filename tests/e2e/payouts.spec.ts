@@ -44,7 +44,15 @@ test('the form checks its fields with the API schema before anything is sent, in
 test('the amount shows IDR and thousands, and the exact integer is sent; the bank is a select of the supported banks', async ({ page }) => {
   await signIn(page);
   await expect(page.getByLabel('Bank', { exact: true }).locator('option')).toHaveText([
-    'Choose a bank…', 'Bank Central Asia (BCA)', 'Bank Negara Indonesia (BNI)', 'Bank Rakyat Indonesia (BRI)', 'Bank Mandiri', 'Bank Permata', 'CIMB Niaga', 'Bank Syariah Indonesia (BSI)', 'Bank Danamon',
+    'Choose a bank…',
+    'Bank Central Asia (BCA)',
+    'Bank Negara Indonesia (BNI)',
+    'Bank Rakyat Indonesia (BRI)',
+    'Bank Mandiri',
+    'Bank Permata',
+    'CIMB Niaga',
+    'Bank Syariah Indonesia (BSI)',
+    'Bank Danamon',
   ]);
   await page.getByLabel('Amount').pressSequentially('1234567');
   await expect(page.getByLabel('Amount')).toHaveValue('1,234,567');
@@ -63,7 +71,11 @@ test('a refusal from the API is said in words, with its code as a detail', async
   await signIn(page);
   await page.route('**/api/payouts', (route) =>
     route.request().method() === 'POST'
-      ? route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ error: { type: 'invalid_request_error', code: 'insufficient_funds', message: 'insufficient funds' } }) })
+      ? route.fulfill({
+          status: 422,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { type: 'invalid_request_error', code: 'insufficient_funds', message: 'insufficient funds' } }),
+        })
       : route.continue(),
   );
   await page.getByLabel('Amount').fill('20000');
@@ -71,7 +83,9 @@ test('a refusal from the API is said in words, with its code as a detail', async
   await page.getByLabel('Account number').fill('1234567890');
   await page.getByRole('button', { name: 'Review payout' }).click();
   await page.getByRole('button', { name: 'Send payout' }).click();
-  await expect(page.getByTestId('payout-refused')).toHaveText('The payout was refused: Your available balance does not cover this amount.(code: insufficient_funds)');
+  await expect(page.getByTestId('payout-refused')).toHaveText(
+    'The payout was refused: Your available balance does not cover this amount.(code: insufficient_funds)',
+  );
 });
 
 test('a lost response: the UI says the outcome is unknown, retries with the same key, and one payout exists', async ({ page, request }) => {
@@ -129,7 +143,9 @@ test('a payout to a failing test account ends failed, with its reason, and the b
   await expect(page.getByTestId('failure-reason')).toContainText('rejected_by_bank');
 });
 
-test("the form looks the account up: the holder's name before the review, an account the bank does not know blocks it", async ({ page }) => {
+test("the form looks the account up: the holder's name before the review, an account the bank does not know blocks it", async ({
+  page,
+}) => {
   await signIn(page);
   await page.getByLabel('Amount').fill('12000');
   await page.getByLabel('Bank', { exact: true }).selectOption('BCA');

@@ -19,7 +19,11 @@ test('pay on the hosted page, refund part in the console and the rest through th
 }) => {
   test.slow();
   const path = `/refunds-${Date.now()}`;
-  const endpoint = await payments({ action: 'create_webhook_endpoint', url: receiver.endpoint(path), enabled_events: ['refund.created', 'refund.succeeded', 'refund.failed'] });
+  const endpoint = await payments({
+    action: 'create_webhook_endpoint',
+    url: receiver.endpoint(path),
+    enabled_events: ['refund.created', 'refund.succeeded', 'refund.failed'],
+  });
   receiver.trust(path, endpoint.secret);
 
   // The customer pays 200,000 on the hosted page.
@@ -59,7 +63,10 @@ test('pay on the hosted page, refund part in the console and the rest through th
   expect(fromApi.data.map((r: any) => [r.id, r.amount, r.reason])).toEqual([[consoleRefund, 50_000, 'One mug arrived broken']]);
 
   // The rest through the API: no amount means what is left.
-  const rest = await payments({ action: 'create_refund', checkout_session_id: session.id, reason: 'Order canceled' }, `e2e-refund-rest-${Date.now()}`);
+  const rest = await payments(
+    { action: 'create_refund', checkout_session_id: session.id, reason: 'Order canceled' },
+    `e2e-refund-rest-${Date.now()}`,
+  );
   expect(rest.amount).toBe(150_000);
   await page.reload();
   await expect(page.getByTestId('cs-status')).toHaveText('refunded');
@@ -87,7 +94,15 @@ test('pay on the hosted page, refund part in the console and the rest through th
 
   // Both refund.succeeded events at the receiver, signed.
   await expect
-    .poll(() => receiver.at(path).filter((r) => r.event.type === 'refund.succeeded').map((r) => r.event.data.object.id).sort(), { timeout: 15_000 })
+    .poll(
+      () =>
+        receiver
+          .at(path)
+          .filter((r) => r.event.type === 'refund.succeeded')
+          .map((r) => r.event.data.object.id)
+          .sort(),
+      { timeout: 15_000 },
+    )
     .toEqual([consoleRefund, rest.id].sort());
   expect(receiver.at(path).every((r) => r.verified)).toBe(true);
   expect(receiver.at(path).filter((r) => r.event.type === 'refund.created')).toHaveLength(2);
@@ -114,7 +129,10 @@ test('a refund by keyboard alone: the form, the review and the refund', async ({
   await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '20000');
 });
 
-test('the refund route: a cross-origin POST is refused and refunds nothing; bad fields name themselves; the API refusal comes through', async ({ signedIn: page, payments }) => {
+test('the refund route: a cross-origin POST is refused and refunds nothing; bad fields name themselves; the API refusal comes through', async ({
+  signedIn: page,
+  payments,
+}) => {
   const session = await payments({ action: 'create_checkout_session', amount: 20_000 });
   await payments({ action: 'simulate_checkout_payment', id: session.id });
   const route = `/api/checkout-sessions/${session.id}/refunds`;
@@ -133,14 +151,20 @@ test('the refund route: a cross-origin POST is refused and refunds nothing; bad 
   const badId = await page.request.get('/api/checkout-sessions/po_123/refunds');
   expect(badId.status()).toBe(400);
   const over = await page.request.post(route, { data: { amount: 20_001, idempotency_key: 'over-refund-0001' } });
-  expect([over.status(), (await over.json()).error]).toEqual([422, expect.objectContaining({ code: 'refund_amount_exceeded', param: 'amount' })]);
+  expect([over.status(), (await over.json()).error]).toEqual([
+    422,
+    expect.objectContaining({ code: 'refund_amount_exceeded', param: 'amount' }),
+  ]);
   const ok = await page.request.post(route, { data: { amount: 20_000, reason: 'Canceled', idempotency_key: 'ok-refund-0001' } });
   const again = await page.request.post(route, { data: { amount: 20_000, reason: 'Canceled', idempotency_key: 'ok-refund-0001' } });
   expect([ok.status(), again.status(), (await again.json()).replayed]).toEqual([200, 200, true]);
   expect((await payments({ action: 'list_refunds', checkout_session_id: session.id })).data).toHaveLength(1);
 });
 
-test('a lost answer: the refund form says the outcome is unknown, asks again with the same key, and one refund exists', async ({ signedInBlank: page, payments }) => {
+test('a lost answer: the refund form says the outcome is unknown, asks again with the same key, and one refund exists', async ({
+  signedInBlank: page,
+  payments,
+}) => {
   const session = await payments({ action: 'create_checkout_session', amount: 40_000 });
   await payments({ action: 'simulate_checkout_payment', id: session.id });
   const bodies: { idempotency_key: string }[] = [];

@@ -26,7 +26,10 @@ async function expectAccessible(page: Page, rules?: string[]) {
   const axe = new AxeBuilder({ page });
   const { violations } = await (rules ? axe.withRules(rules) : axe.withTags(TAGS)).analyze();
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), page.url()).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    page.url(),
+  ).toEqual([]);
 }
 
 /** Both widths in the light scheme; the dark colour pass at `darkWidth` only (see the top of this file). */
@@ -48,7 +51,11 @@ async function checkPage(page: Page, path: string, ready: (page: Page) => Promis
 }
 
 test('signed out: the sign-in page, the hosted checkout page and the not-found page', async ({ page, payments }) => {
-  const session = await payments({ action: 'create_checkout_session', amount: 150_000, description: 'A long description of an order, to see it wrap on a phone' });
+  const session = await payments({
+    action: 'create_checkout_session',
+    amount: 150_000,
+    description: 'A long description of an order, to see it wrap on a phone',
+  });
   await checkPage(page, '/login', (p) => expect(p.getByRole('button', { name: 'Sign in' })).toBeEnabled(), WIDTHS[0]);
   // The hosted page is the API's: in the split arrangement it is served where the API runs, so follow the link.
   await checkPage(page, session.url, (p) => expect(p.getByRole('button', { name: /^Pay / })).toBeEnabled(), WIDTHS[1]);
@@ -80,7 +87,10 @@ for (const [index, [path, heading]] of CONSOLE_PAGES.entries()) {
     test.slow();
     let target = path;
     if (path.includes(':failed')) {
-      const failed = await payments({ action: 'withdraw', amount: 12_345, bank_code: 'BCA', account_number: '4000000001' }, `a11y-${Date.now()}`);
+      const failed = await payments(
+        { action: 'withdraw', amount: 12_345, bank_code: 'BCA', account_number: '4000000001' },
+        `a11y-${Date.now()}`,
+      );
       await payments({ action: 'simulate_payout', id: failed.id, outcome: 'failed' }).catch(() => undefined);
       target = `/payouts/${failed.id}`;
     } else if (path.includes(':open') || path.includes(':paid') || path.includes(':refunded')) {
@@ -88,8 +98,17 @@ for (const [index, [path, heading]] of CONSOLE_PAGES.entries()) {
       if (!path.includes(':open')) await payments({ action: 'simulate_checkout_payment', id: cs.id });
       // Partly refunded: one refund settled, one pending, one failed (its message shown), and the form for the rest.
       if (path.includes(':refunded')) {
-        for (const [amount, outcome] of [[10_000, 'succeeded'], [20_000, 'failed'], [5_000, undefined]] as const) {
-          const refund = await payments({ action: 'create_refund', checkout_session_id: cs.id, amount, reason: 'A reason long enough to wrap on a phone screen' });
+        for (const [amount, outcome] of [
+          [10_000, 'succeeded'],
+          [20_000, 'failed'],
+          [5_000, undefined],
+        ] as const) {
+          const refund = await payments({
+            action: 'create_refund',
+            checkout_session_id: cs.id,
+            amount,
+            reason: 'A reason long enough to wrap on a phone screen',
+          });
           if (outcome) await payments({ action: 'simulate_refund', id: refund.id, outcome });
         }
       }
@@ -125,13 +144,26 @@ for (const [index, [path, heading]] of CONSOLE_PAGES.entries()) {
   });
 }
 
-test('the current page is marked in the navigation, and the phone menu opens without JavaScript', async ({ signedInBlank: page, browser, merchant }) => {
+test('the current page is marked in the navigation, and the phone menu opens without JavaScript', async ({
+  signedInBlank: page,
+  browser,
+  merchant,
+}) => {
   await page.goto('/payouts');
   await expect(page.getByRole('banner').getByTestId('merchant-name')).toHaveText(`Signed in as ${merchant.name}`);
-  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payouts' })).toHaveAttribute('aria-current', 'page');
-  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payouts' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute(
+    'aria-current',
+  );
 
-  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), viewport: { width: 390, height: 844 } });
+  const noScript = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+    viewport: { width: 390, height: 844 },
+  });
   const phone = await noScript.newPage();
   await phone.goto('/payouts');
   await expect(phone.getByRole('navigation', { name: 'Console', exact: true })).toBeHidden();

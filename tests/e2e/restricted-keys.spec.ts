@@ -78,7 +78,9 @@ test('a Support key: signed in it sees and does only what it may, the merchant s
   const payout = await apiAs(merchant.secretKey)(owner, { action: 'get_payout', id: payoutId });
   expect(payout.created_by).toMatchObject({ key_name: 'Support — Ana', type: 'restricted' });
   await owner.goto('/payouts');
-  await expect(owner.locator(`[data-testid="payout-row"][data-payout-id="${payoutId}"]`).getByTestId('created-by')).toHaveText('Support — Ana');
+  await expect(owner.locator(`[data-testid="payout-row"][data-payout-id="${payoutId}"]`).getByTestId('created-by')).toHaveText(
+    'Support — Ana',
+  );
   await owner.goto('/logs?request_action=withdraw');
   const logged = owner.getByTestId('request-row').filter({ hasText: payoutId });
   await expect(logged).toContainText('Support — Ana');
@@ -101,7 +103,9 @@ test('a Support key: signed in it sees and does only what it may, the merchant s
   await expect(support.getByText('That API key was not accepted. Check it and try again.')).toBeVisible();
 });
 
-test('rolling the secret key in the console: the new key is shown once, the console carries on with it, the old one works until its expiry', async ({ browser }) => {
+test('rolling the secret key in the console: the new key is shown once, the console carries on with it, the old one works until its expiry', async ({
+  browser,
+}) => {
   const merchant = createMerchant(`Roll ${Date.now()}`, 1_000_000);
   const owner = await signInWith(browser, merchant.secretKey);
   await owner.goto('/api-keys');
@@ -125,6 +129,9 @@ test('rolling the secret key in the console: the new key is shown once, the cons
   await expect(owner.getByTestId('api-key-row')).toHaveCount(1);
   await owner.goto('/dashboard');
   await expect(owner.getByTestId('available')).toHaveAttribute('data-amount', '1000000');
-  const gone = await owner.request.post(`${E2E_API_URL}/v1/index.php`, { headers: { authorization: `Bearer ${merchant.secretKey}` }, data: { action: 'get_balance' } });
+  const gone = await owner.request.post(`${E2E_API_URL}/v1/index.php`, {
+    headers: { authorization: `Bearer ${merchant.secretKey}` },
+    data: { action: 'get_balance' },
+  });
   expect(gone.status()).toBe(401);
 });

@@ -20,7 +20,13 @@ test('without a session, pages redirect to /login and API routes answer 401 JSON
   await page.goto('/dashboard');
   // The target survives sign-in (tests/e2e/deep-link.spec.ts).
   await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
-  for (const path of ['/api/balance', '/api/payouts', '/api/payouts/po_x', '/api/checkout-sessions', '/api/checkout-sessions/cs_x/refunds']) {
+  for (const path of [
+    '/api/balance',
+    '/api/payouts',
+    '/api/payouts/po_x',
+    '/api/checkout-sessions',
+    '/api/checkout-sessions/cs_x/refunds',
+  ]) {
     const res = await request.get(path);
     expect(res.status(), path).toBe(401);
     expect((await res.json()).error.code).toBe('unauthorized');
@@ -57,23 +63,29 @@ test('a balance poll in flight while signing out goes to the sign-in page, not t
   const balanceGate = new Promise<void>((r) => (releaseBalance = r));
   let balanceHeld!: () => void;
   const polling = new Promise<void>((r) => (balanceHeld = r));
-  await page.route((url) => url.pathname === '/api/balance', async (route) => {
-    balanceHeld();
-    await balanceGate;
-    await route.continue().catch(() => {});
-  });
+  await page.route(
+    (url) => url.pathname === '/api/balance',
+    async (route) => {
+      balanceHeld();
+      await balanceGate;
+      await route.continue().catch(() => {});
+    },
+  );
   await polling;
   let releaseLogin!: () => void;
   const loginGate = new Promise<void>((r) => (releaseLogin = r));
   let loginHeld!: () => void;
   const leaving = new Promise<void>((r) => (loginHeld = r));
   const navigations: string[] = [];
-  await page.route((url) => url.pathname === '/login', async (route) => {
-    navigations.push(new URL(route.request().url()).search);
-    loginHeld();
-    await loginGate;
-    await route.continue().catch(() => {});
-  });
+  await page.route(
+    (url) => url.pathname === '/login',
+    async (route) => {
+      navigations.push(new URL(route.request().url()).search);
+      loginHeld();
+      await loginGate;
+      await route.continue().catch(() => {});
+    },
+  );
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await leaving;
   const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/balance');
@@ -81,7 +93,12 @@ test('a balance poll in flight while signing out goes to the sign-in page, not t
   expect((await answered).status()).toBe(401);
   // The 401 of a session this page ended itself must not send it to /login?ended=1. A bounded wait lets the page act on the
   // 401 before its sign-in page may load (without the fix it did: the page then ended on /login?ended=1).
-  const ended = await page.waitForRequest((r) => r.url().includes('ended=1'), { timeout: 3_000 }).then(() => true, () => false);
+  const ended = await page
+    .waitForRequest((r) => r.url().includes('ended=1'), { timeout: 3_000 })
+    .then(
+      () => true,
+      () => false,
+    );
   expect(ended).toBe(false);
   releaseLogin();
   await expect(page).toHaveURL(/\/login$/);

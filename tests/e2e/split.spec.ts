@@ -5,7 +5,10 @@ import { E2E_API_URL } from '../../playwright.config';
 import { api, BASE_URL, DEMO_KEY } from './helpers';
 
 test('the console-only process serves no API and no hosted checkout page: both are where the API runs', async ({ request, page }) => {
-  const res = await request.post(`${BASE_URL}/v1/index.php`, { headers: { authorization: `Bearer ${DEMO_KEY}` }, data: { action: 'get_balance' } });
+  const res = await request.post(`${BASE_URL}/v1/index.php`, {
+    headers: { authorization: `Bearer ${DEMO_KEY}` },
+    data: { action: 'get_balance' },
+  });
   expect(res.status()).toBe(404);
   expect((await res.json()).error.message).toContain(E2E_API_URL);
 

@@ -12,7 +12,10 @@ test.afterAll(async () => {
   await receiver.close();
 });
 
-test('an endpoint added in the console receives the events of a payout, signed, and shows its deliveries', async ({ signedIn: page, payments }) => {
+test('an endpoint added in the console receives the events of a payout, signed, and shows its deliveries', async ({
+  signedIn: page,
+  payments,
+}) => {
   const path = `/hooks-${Date.now()}`;
   await page.getByRole('link', { name: 'Webhooks' }).click();
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
@@ -40,7 +43,16 @@ test('an endpoint added in the console receives the events of a payout, signed, 
   const id = (await page.getByRole('link', { name: /^po_/ }).textContent())!;
   await payments({ action: 'simulate_payout', id, outcome: 'paid' });
 
-  await expect.poll(() => receiver.at(path).map((r) => r.event.type).sort(), { timeout: 15_000 }).toEqual(['payout.created', 'payout.paid']);
+  await expect
+    .poll(
+      () =>
+        receiver
+          .at(path)
+          .map((r) => r.event.type)
+          .sort(),
+      { timeout: 15_000 },
+    )
+    .toEqual(['payout.created', 'payout.paid']);
   expect(receiver.at(path).every((r) => r.verified && r.event.data.object.id === id)).toBe(true);
 
   await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -53,7 +65,10 @@ test('an endpoint added in the console receives the events of a payout, signed, 
   await rows.filter({ hasText: 'payout.paid' }).getByRole('button', { name: 'Resend' }).click();
   await expect(rows).toHaveCount(3);
   await expect.poll(() => receiver.at(path).filter((r) => r.event.type === 'payout.paid').length).toBe(2);
-  const paidIds = receiver.at(path).filter((r) => r.event.type === 'payout.paid').map((r) => r.id);
+  const paidIds = receiver
+    .at(path)
+    .filter((r) => r.event.type === 'payout.paid')
+    .map((r) => r.id);
   expect(paidIds[0]).toBe(paidIds[1]);
 
   // The event's JSON.

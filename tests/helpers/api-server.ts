@@ -48,7 +48,12 @@ export const testSecretBox = createSecretBox([randomBytes(32)]);
 export { API_PATH };
 
 /** POSTs one command over real HTTP. */
-export async function callApi<T = any>(baseUrl: string, defaultKey: string | undefined, body: unknown, opts: ApiCallOptions = {}): Promise<ApiResult<T>> {
+export async function callApi<T = any>(
+  baseUrl: string,
+  defaultKey: string | undefined,
+  body: unknown,
+  opts: ApiCallOptions = {},
+): Promise<ApiResult<T>> {
   const key = opts.key === undefined ? defaultKey : opts.key;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
   if (key) headers.authorization = `Bearer ${key}`;
@@ -119,8 +124,7 @@ type StartOptions = Parameters<typeof startTestApi>[1];
 
 /** A backend (node:http in this process on a fresh database of it) or any ApiTarget (tests/helpers/api-targets). */
 type Where = Backend | { name: string; start(opts?: StartOptions): Promise<TestApi> };
-const startOn = async (where: Where, opts: StartOptions) =>
-  'start' in where ? where.start(opts) : startTestApi(await where.open(), opts);
+const startOn = async (where: Where, opts: StartOptions) => ('start' in where ? where.start(opts) : startTestApi(await where.open(), opts));
 
 async function stop(api: TestApi) {
   await api.close();
@@ -142,9 +146,12 @@ export async function withTestApi<T>(backend: Where, opts: StartOptions, fn: (ap
  * process writes its buffer within 200 ms, so this waits for it (at most 10 s) and then reads.
  */
 export async function loggedRequests(api: TestApi, expected: number): Promise<{ id: string; status: number; action: string }[]> {
-  const read = () => api.db.query<{ id: string; status: number; action: string }>('SELECT id, status, action FROM request_log WHERE merchant_id = $1', [api.merchant.id]);
+  const read = () =>
+    api.db.query<{ id: string; status: number; action: string }>('SELECT id, status, action FROM request_log WHERE merchant_id = $1', [
+      api.merchant.id,
+    ]);
   if (api.flushRequestLog) await api.flushRequestLog();
-  for (const deadline = Date.now() + 10_000; ; ) {
+  for (const deadline = Date.now() + 10_000; ;) {
     const rows = await read();
     if (rows.length >= expected || Date.now() > deadline) return rows;
     await new Promise((r) => setTimeout(r, 50));

@@ -60,4 +60,3 @@ const nodeHttpTarget = (backend: Backend): ApiTarget => ({
 
 /** Every mount the API integration suite runs against: node:http on each backend, and Next when PostgreSQL is there. */
 export const apiTargets: ApiTarget[] = [...backends.map(nodeHttpTarget), ...(postgresUrl ? [nextTarget] : [])];
-

@@ -8,5 +8,8 @@ export async function signInToConsole(baseUrl: string, secretKey = DEMO_KEY): Pr
     body: JSON.stringify({ secretKey }),
   });
   if (res.status !== 200) throw new Error(`console sign-in answered ${res.status}: ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }

@@ -27,8 +27,14 @@ export async function ledgerCheck(db: Queryable, merchantId: string) {
  */
 export async function refundCheck(db: Queryable, merchantId: string) {
   const [row] = await db.query<{
-    available: number; ledger: number; pendingPayouts: number; pendingRefunds: number; pendingRefundSum: number;
-    held: number; inMinusOut: number; sessionsOff: number;
+    available: number;
+    ledger: number;
+    pendingPayouts: number;
+    pendingRefunds: number;
+    pendingRefundSum: number;
+    held: number;
+    inMinusOut: number;
+    sessionsOff: number;
   }>(
     `SELECT b.available,
             (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE merchant_id = $1) AS ledger,

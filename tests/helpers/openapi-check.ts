@@ -50,7 +50,10 @@ export function assertMatchesOpenApi(requestBody: string | undefined, status: nu
   }
   const validate = validator(ref);
   if (!validate) throw new OpenApiMismatchError(`The OpenAPI document has no schema for HTTP ${status} (${ref})`);
-  if (!validate(body)) throw new OpenApiMismatchError(`HTTP ${status} does not match ${ref} of the OpenAPI document: ${compiled!.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+  if (!validate(body))
+    throw new OpenApiMismatchError(
+      `HTTP ${status} does not match ${ref} of the OpenAPI document: ${compiled!.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`,
+    );
 }
 
 function actionOf(requestBody: string | undefined): ActionName | undefined {

@@ -97,7 +97,7 @@ export async function startPgbouncer(opts: { serverPool?: number } = {}): Promis
 const readLog = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 
 async function waitForPort(port: number, child: ChildProcess, output: () => string) {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`pgbouncer exited (${child.exitCode}):\n${output()}`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve(true)));

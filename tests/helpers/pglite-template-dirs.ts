@@ -35,5 +35,6 @@ export function seedDataDir(dir: string): void {
 /** Fills a new, empty DATA_DIR with the template's console-only store, when the run made one. */
 export function seedConsoleDataDir(dir: string): void {
   // A template of an older run of this branch may lack it: then the store starts from nothing.
-  if (fs.existsSync(DONE) && fs.existsSync(path.join(CONSOLE_DATA_DIR, 'pgdata'))) fs.cpSync(path.join(CONSOLE_DATA_DIR, 'pgdata'), path.join(dir, 'pgdata'), { recursive: true });
+  if (fs.existsSync(DONE) && fs.existsSync(path.join(CONSOLE_DATA_DIR, 'pgdata')))
+    fs.cpSync(path.join(CONSOLE_DATA_DIR, 'pgdata'), path.join(dir, 'pgdata'), { recursive: true });
 }

@@ -29,7 +29,10 @@ export async function makePgliteTemplate(): Promise<void> {
   fs.mkdirSync(TEMPLATE, { recursive: true });
   const cluster = path.join(TEMPLATE, 'cluster');
   await (await PGlite.create(cluster)).close();
-  for (const [dir, schema] of [[DATA_DIR, 'payments'], [CONSOLE_DATA_DIR, 'console']] as const) {
+  for (const [dir, schema] of [
+    [DATA_DIR, 'payments'],
+    [CONSOLE_DATA_DIR, 'console'],
+  ] as const) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.cpSync(cluster, path.join(dir, 'pgdata'), { recursive: true });
     await (await openDb({ dataDir: dir, schema })).close();

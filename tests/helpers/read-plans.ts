@@ -1,7 +1,18 @@
 import type { Db, Queryable } from '@/lib/db/types';
 
 /** Tables whose size grows with a merchant's history: a read must never scan one whole. */
-export const HISTORY_TABLES = ['payouts', 'ledger_entries', 'events', 'request_log', 'webhook_deliveries', 'balance_daily', 'payout_daily', 'checkout_sessions', 'payout_batches', 'payout_batch_counts'];
+export const HISTORY_TABLES = [
+  'payouts',
+  'ledger_entries',
+  'events',
+  'request_log',
+  'webhook_deliveries',
+  'balance_daily',
+  'payout_daily',
+  'checkout_sessions',
+  'payout_batches',
+  'payout_batch_counts',
+];
 
 export interface Recorded {
   sql: string;
@@ -26,7 +37,12 @@ export function recording(db: Db, log: Recorded[]): Db {
 
 /** The recorded statements that read history tables (a read action's own queries, not authentication's). */
 export const historyReads = (log: Recorded[]) =>
-  log.filter((s) => /^\s*(WITH|SELECT)\b/i.test(s.sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(s.sql) && HISTORY_TABLES.some((t) => new RegExp(`\\b${t}\\b`).test(s.sql)));
+  log.filter(
+    (s) =>
+      /^\s*(WITH|SELECT)\b/i.test(s.sql) &&
+      !/\b(INSERT|UPDATE|DELETE)\b/i.test(s.sql) &&
+      HISTORY_TABLES.some((t) => new RegExp(`\\b${t}\\b`).test(s.sql)),
+  );
 
 export interface PlanNode {
   'Node Type': string;
@@ -51,14 +67,19 @@ export interface PlanSummary {
 
 /** EXPLAIN (ANALYZE) of one recorded statement, summarised. */
 export async function explain(db: Queryable, s: Recorded): Promise<PlanSummary> {
-  const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`, s.params);
+  const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`,
+    s.params,
+  );
   const { Plan, 'Execution Time': ms } = row!['QUERY PLAN'][0];
   const summary: PlanSummary = { scans: [], rowsRead: 0, rowsByTable: {}, ms };
   const walk = (n: PlanNode) => {
     const table = n['Relation Name'];
     if (table) {
       summary.scans.push(`${n['Node Type']} ${n['Index Name'] ?? table}`);
-      const rows = ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * (n['Actual Loops'] ?? 1);
+      const rows =
+        ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) *
+        (n['Actual Loops'] ?? 1);
       summary.rowsRead += rows;
       summary.rowsByTable[table] = (summary.rowsByTable[table] ?? 0) + rows;
     }
@@ -107,7 +128,10 @@ export function readCatalog(ids: Record<string, string>, n: number): [string, ()
     ['summarize_payouts', () => ({ status: 'failed' })],
     ['summarize_payouts', () => ({ account_last4: '1234' })],
     ['summarize_payouts', () => ({ created_gte: day(30), created_lt: day(20) })],
-    ['summarize_payouts', () => ({ status: 'paid', created_gte: new Date(Date.parse(day(30)) + 3_600_000).toISOString(), created_lt: day(20) })],
+    [
+      'summarize_payouts',
+      () => ({ status: 'paid', created_gte: new Date(Date.parse(day(30)) + 3_600_000).toISOString(), created_lt: day(20) }),
+    ],
     ['list_balance_transactions', () => ({})],
     ['list_balance_transactions', () => ({ type: 'checkout_payment' })],
     ['list_balance_transactions', () => ({ type: 'payout_reversal' })],

@@ -139,7 +139,10 @@ export class ServerProcess {
 
   /** SIGTERM and wait; SIGKILL if it does not exit in time. Returns whether it exited by itself. */
   async stop(timeoutMs = 15_000): Promise<boolean> {
-    const clean = await this.signal('SIGTERM', timeoutMs).then(() => true, () => false);
+    const clean = await this.signal('SIGTERM', timeoutMs).then(
+      () => true,
+      () => false,
+    );
     if (!clean) await this.kill9();
     return clean;
   }

@@ -8,9 +8,12 @@ import type { Queryable } from '@/lib/db/types';
  * log row per 10 payouts, and deliveries to one endpoint. Every statement goes through the
  * triggers, so the per-day figures stay exact.
  */
-export async function writeHistory(db: Queryable, opts: { merchantId: string; keyId: string; endpointId?: string; n: number; tag: string }) {
+export async function writeHistory(
+  db: Queryable,
+  opts: { merchantId: string; keyId: string; endpointId?: string; n: number; tag: string },
+) {
   const { merchantId, keyId, endpointId, n, tag } = opts;
-  const span = 60 * 86_400 / n; // seconds between two payouts
+  const span = (60 * 86_400) / n; // seconds between two payouts
   // Payout batches of 10 payouts (g - 9 to g, the batch named after g): the payouts hold their batch's id.
   await db.query(
     `INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count, created_at)

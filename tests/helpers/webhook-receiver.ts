@@ -32,7 +32,11 @@ export async function startWebhookReceiver() {
     req.on('end', () => {
       const path = req.url ?? '/';
       const body = Buffer.concat(chunks).toString('utf8');
-      const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id']),
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature']),
+      };
       const verified = (secrets.get(path) ?? []).some((secret) => {
         try {
           new Webhook(secret).verify(body, headers);
@@ -41,11 +45,20 @@ export async function startWebhookReceiver() {
           return false;
         }
       });
-      received.push({ path, id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'], body, event: JSON.parse(body), verified });
+      received.push({
+        path,
+        id: headers['webhook-id'],
+        timestamp: headers['webhook-timestamp'],
+        signature: headers['webhook-signature'],
+        body,
+        event: JSON.parse(body),
+        verified,
+      });
       const script = scripts.get(path) ?? [{ status: 200 }];
       const behaviour = script.length > 1 ? script.shift()! : script[0]!;
       if (behaviour === 'hang') return void hanging.add(res);
-      const answer = () => res.writeHead(behaviour.status, { 'content-type': 'text/plain', ...behaviour.headers }).end(`answer ${behaviour.status}`);
+      const answer = () =>
+        res.writeHead(behaviour.status, { 'content-type': 'text/plain', ...behaviour.headers }).end(`answer ${behaviour.status}`);
       if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
       else answer();
     });

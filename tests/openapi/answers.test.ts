@@ -24,19 +24,24 @@ function check(action: ActionName, res: ApiResult) {
   const ref = res.status === 200 ? operation['x-actions'][action].response : `#/components/schemas/Error${res.status}`;
   const validate = validatorOf(ref);
   expect(validate, `the document has a schema for ${action} ${res.status}`).toBeTypeOf('function');
-  if (!validate(res.body)) throw new Error(`${action} ${res.status} does not match ${ref}: ${ajv.errorsText(validate.errors)}\n${res.text}`);
+  if (!validate(res.body))
+    throw new Error(`${action} ${res.status} does not match ${ref}: ${ajv.errorsText(validate.errors)}\n${res.text}`);
   expect(res.headers.get('request-id')).toMatch(/^req_/);
   if (res.status !== 200) {
     const code = res.body.error.code as ErrorCode;
     errorsSeen.add(code);
     expect(ERROR_CODES[code].status).toBe(res.status);
-    if (['idempotency_request_in_progress', 'rate_limited', 'service_unavailable'].includes(code)) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    if (['idempotency_request_in_progress', 'rate_limited', 'service_unavailable'].includes(code))
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   }
   return res;
 }
 
 describe('answers of the real API against the OpenAPI document', () => {
-  const api = useTestApi(pgliteBackend, { openingBalance: 5_000_000, settings: { settlementDelaySeconds: 3600, authFailuresPerMinute: 3 } });
+  const api = useTestApi(pgliteBackend, {
+    openingBalance: 5_000_000,
+    settings: { settlementDelaySeconds: 3600, authFailuresPerMinute: 3 },
+  });
   const call = async (action: ActionName, body: Record<string, unknown> = {}, opts?: Parameters<ReturnType<typeof api>['call']>[1]) =>
     check(action, await api().call({ action, ...body }, opts));
 
@@ -48,10 +53,13 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_payout', { id: payout.id });
     await call('list_payouts', { limit: 5, status: 'pending', account_last4: '7890', created_gte: '2020-01-01T00:00:00Z' });
     await call('summarize_payouts', { status: 'pending', created_lt: new Date(Date.now() + 60_000).toISOString() });
-    const batch = (await call('create_payout_batch', { payouts: [{ amount: 10_000, bank_code: 'BNI', account_number: '123456', reference: 'r-1' }] })).body;
+    const batch = (
+      await call('create_payout_batch', { payouts: [{ amount: 10_000, bank_code: 'BNI', account_number: '123456', reference: 'r-1' }] })
+    ).body;
     await call('get_payout_batch', { id: batch.id });
     await call('list_payout_batches');
-    const session = (await call('create_checkout_session', { amount: 25_000, description: 'Tea', success_url: 'https://shop.example/ok' })).body;
+    const session = (await call('create_checkout_session', { amount: 25_000, description: 'Tea', success_url: 'https://shop.example/ok' }))
+      .body;
     await call('get_checkout_session', { id: session.id });
     await call('list_checkout_sessions', { limit: 2 });
     await call('simulate_checkout_payment', { id: session.id });
@@ -62,8 +70,18 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('list_events', { limit: 3, object_id: payout.id });
     const event = (await call('list_events', { type: 'payout.failed', limit: 1 })).body.data[0];
     await call('get_event', { id: event.id });
-    const ep = (await call('create_webhook_endpoint', { url: 'https://example.com/hook', enabled_events: ['payout.paid'] }, { idempotencyKey: 'oa-we' })).body;
-    await call('create_webhook_endpoint', { url: 'https://example.com/hook', enabled_events: ['payout.paid'] }, { idempotencyKey: 'oa-we' }); // secret null
+    const ep = (
+      await call(
+        'create_webhook_endpoint',
+        { url: 'https://example.com/hook', enabled_events: ['payout.paid'] },
+        { idempotencyKey: 'oa-we' },
+      )
+    ).body;
+    await call(
+      'create_webhook_endpoint',
+      { url: 'https://example.com/hook', enabled_events: ['payout.paid'] },
+      { idempotencyKey: 'oa-we' },
+    ); // secret null
     await call('list_webhook_endpoints');
     await call('get_webhook_endpoint', { id: ep.id });
     await call('update_webhook_endpoint', { id: ep.id, enabled_events: ['*'] });
@@ -81,7 +99,9 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_idempotent_request', { idempotency_key: 'oa-1' });
     await call('list_balance_transactions', { limit: 5 });
     await call('summarize_balance', { days: 7 });
-    const refund = (await call('create_refund', { checkout_session_id: session.id, amount: 5_000, reason: 'Too much tea' }, { idempotencyKey: 'oa-re' })).body;
+    const refund = (
+      await call('create_refund', { checkout_session_id: session.id, amount: 5_000, reason: 'Too much tea' }, { idempotencyKey: 'oa-re' })
+    ).body;
     await call('get_refund', { id: refund.id });
     await call('list_refunds', { checkout_session_id: session.id, status: 'pending' });
     await call('simulate_refund', { id: refund.id, outcome: 'failed' });
@@ -89,7 +109,8 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_payout_approval_policy');
     await call('update_payout_approval_policy', { required: true }, { idempotencyKey: 'oa-policy' });
     const maker = (await call('create_restricted_key', { name: 'Maker', permissions: ['payouts:write'] })).body;
-    const waiting = async () => check('withdraw', await callApi(api().url, maker.secret, withdrawal(20_000, { account_holder_name: 'santoso budi' }))).body;
+    const waiting = async () =>
+      check('withdraw', await callApi(api().url, maker.secret, withdrawal(20_000, { account_holder_name: 'santoso budi' }))).body;
     const [w1, w2] = [await waiting(), await waiting()];
     await call('approve_payouts', { ids: [w1.id] }, { idempotencyKey: 'oa-approve' });
     await call('reject_payouts', { ids: [w2.id], reason: 'Not ours' });
@@ -135,9 +156,27 @@ describe('answers of the real API against the OpenAPI document', () => {
     for (let i = 0; i < 4; i++) check('get_balance', await callApi(api().url, 'sk_test_' + 'x'.repeat(40), { action: 'get_balance' })); // 401, then 429
     expect([...errorsSeen].sort()).toEqual(
       [
-        'card_declined', 'checkout_session_not_open', 'checkout_session_not_paid', 'refund_amount_exceeded', 'refund_not_pending', 'idempotency_key_reused', 'insufficient_funds', 'invalid_idempotency_key', 'invalid_json',
-        'invalid_request', 'method_not_allowed', 'not_found', 'payload_too_large', 'payout_not_pending', 'rate_limited', 'unauthorized',
-        'unknown_action', 'unsupported_media_type', 'account_name_mismatch', 'payout_not_awaiting_approval', 'self_approval_not_allowed',
+        'card_declined',
+        'checkout_session_not_open',
+        'checkout_session_not_paid',
+        'refund_amount_exceeded',
+        'refund_not_pending',
+        'idempotency_key_reused',
+        'insufficient_funds',
+        'invalid_idempotency_key',
+        'invalid_json',
+        'invalid_request',
+        'method_not_allowed',
+        'not_found',
+        'payload_too_large',
+        'payout_not_pending',
+        'rate_limited',
+        'unauthorized',
+        'unknown_action',
+        'unsupported_media_type',
+        'account_name_mismatch',
+        'payout_not_awaiting_approval',
+        'self_approval_not_allowed',
       ].sort(),
     );
   });

@@ -19,9 +19,12 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it.each(Object.entries(GENERATED()))('the committed %s is current (run `npm run generate` after changing the contract)', (file, content) => {
-    expect(fs.readFileSync(path.join(__dirname, '../..', file), 'utf8')).toBe(content);
-  });
+  it.each(Object.entries(GENERATED()))(
+    'the committed %s is current (run `npm run generate` after changing the contract)',
+    (file, content) => {
+      expect(fs.readFileSync(path.join(__dirname, '../..', file), 'utf8')).toBe(content);
+    },
+  );
 
   it('has one path whose body is every action, discriminated on `action`', () => {
     expect(Object.keys(doc.paths)).toEqual([API_PATH]);
@@ -52,6 +55,7 @@ describe('the OpenAPI document', () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.components.parameters.IdempotencyKey.name).toBe(IDEMPOTENCY_HEADER);
     expect(Object.keys(operation.responses['200'].headers)).toContain('x-service-idempotent-replayed');
-    for (const status of ['409', '429', '503']) expect((operation.responses as Record<string, any>)[status].headers).toHaveProperty('Retry-After');
+    for (const status of ['409', '429', '503'])
+      expect((operation.responses as Record<string, any>)[status].headers).toHaveProperty('Retry-After');
   });
 });

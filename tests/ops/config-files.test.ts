@@ -74,6 +74,10 @@ describe('local cluster configuration', () => {
   });
 
   it('etcd listens on loopback only', () => {
-    expect(etcdArgs(layout).filter((a) => a.includes('://')).every((a) => a.includes('http://127.0.0.1:'))).toBe(true);
+    expect(
+      etcdArgs(layout)
+        .filter((a) => a.includes('://'))
+        .every((a) => a.includes('http://127.0.0.1:')),
+    ).toBe(true);
   });
 });

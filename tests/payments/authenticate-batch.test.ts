@@ -13,7 +13,10 @@ describe.each(backends)('authentication looked up together ($name)', (backend) =
   afterAll(async () => db.close());
 
   it('answers requests that authenticate at once from one statement, each with its own merchant, key or refusal', async () => {
-    const [a, b] = await Promise.all([createMerchant(db, { name: 'A', openingBalance: 0 }), createMerchant(db, { name: 'B', openingBalance: 0 })]);
+    const [a, b] = await Promise.all([
+      createMerchant(db, { name: 'A', openingBalance: 0 }),
+      createMerchant(db, { name: 'B', openingBalance: 0 }),
+    ]);
     // The real database, with its statements counted.
     const statements: string[] = [];
     const counted = { ...db, query: (sql: string, params?: readonly unknown[]) => (statements.push(sql), db.query(sql, params)) } as Db;

@@ -52,9 +52,18 @@ describe.each(backends)('isolation of background work ($name)', (backend) => {
       let out = '';
       const log = createLogger({ level: 'info', destination: new Writable({ write: (c, _e, cb) => ((out += c), cb()) }) });
       const runs: string[] = [];
-      const jobs = startBackgroundJobs(api.db, log, { idempotencyTtlSeconds: 86_400, publicOrigin: api.url, tickMs: 20, observe: (job, outcome) => runs.push(`${job}:${outcome}`) });
+      const jobs = startBackgroundJobs(api.db, log, {
+        idempotencyTtlSeconds: 86_400,
+        publicOrigin: api.url,
+        tickMs: 20,
+        observe: (job, outcome) => runs.push(`${job}:${outcome}`),
+      });
       try {
-        await expect.poll(async () => (await api.db.query<{ status: string }>(`SELECT status FROM checkout_sessions`))[0]!.status, { timeout: 10_000 }).toBe('expired');
+        await expect
+          .poll(async () => (await api.db.query<{ status: string }>(`SELECT status FROM checkout_sessions`))[0]!.status, {
+            timeout: 10_000,
+          })
+          .toBe('expired');
         await expect.poll(() => runs.filter((r) => r === 'settlement:failed').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
       } finally {
         await jobs.stop();
@@ -63,7 +72,10 @@ describe.each(backends)('isolation of background work ($name)', (backend) => {
       expect(runs).toContain('checkout_expiry:ok');
       expect(runs).toContain('idempotency_purge:ok');
       // Each job that reads payouts (settlement, and the approval expiry) fails and logs it once, however many ticks.
-      const failures = out.split('\n').filter((line) => line.includes('background job failed')).map((line) => JSON.parse(line).job);
+      const failures = out
+        .split('\n')
+        .filter((line) => line.includes('background job failed'))
+        .map((line) => JSON.parse(line).job);
       expect(failures.sort()).toEqual(['payout_approval_expiry', 'settlement']);
     });
   });

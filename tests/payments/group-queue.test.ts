@@ -11,7 +11,9 @@ function recordingQueue(opts: { maxSize?: number; keyOf?: (x: string) => string 
     run: async (group) => {
       groups.push(group);
       await new Promise<void>((r) => releases.push(r));
-      return group.map((x) => (x.startsWith('bad') ? { status: 'rejected', reason: new Error(x) } : { status: 'fulfilled', value: `done ${x}` }));
+      return group.map((x) =>
+        x.startsWith('bad') ? { status: 'rejected', reason: new Error(x) } : { status: 'fulfilled', value: `done ${x}` },
+      );
     },
   });
   const settle = async () => {

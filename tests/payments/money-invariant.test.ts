@@ -9,8 +9,16 @@ import { backends } from '../helpers/databases';
 import { isExact, ledgerCheck, refundCheck } from '../helpers/ledger';
 
 const step = fc.oneof(
-  fc.record({ kind: fc.constant('withdraw' as const), amount: fc.integer({ min: 10_000, max: 400_000 }), account: fc.constantFrom('1234567890', '4000000001', '4000000002', '4000000003') }),
-  fc.record({ kind: fc.constant('checkout' as const), amount: fc.integer({ min: 1_000, max: 300_000 }), card: fc.constantFrom('4242424242424242', '4000000000000002', '4000000000005126') }),
+  fc.record({
+    kind: fc.constant('withdraw' as const),
+    amount: fc.integer({ min: 10_000, max: 400_000 }),
+    account: fc.constantFrom('1234567890', '4000000001', '4000000002', '4000000003'),
+  }),
+  fc.record({
+    kind: fc.constant('checkout' as const),
+    amount: fc.integer({ min: 1_000, max: 300_000 }),
+    card: fc.constantFrom('4242424242424242', '4000000000000002', '4000000000005126'),
+  }),
   // A refund of the newest paid session: its rest (no amount) or a part, which may exceed what is left or available.
   fc.record({ kind: fc.constant('refund' as const), amount: fc.option(fc.integer({ min: 1, max: 300_000 }), { nil: undefined }) }),
   // Small batches make one settlement call run several of them.
@@ -33,9 +41,15 @@ describe.each(backends)('the money invariant ($name)', (backend) => {
             await payCheckoutSession(api().db, session.body.id, s.card, api().url);
           } else if (s.kind === 'refund') {
             const [paid] = await api().db.query<{ id: string }>(
-              `SELECT id FROM checkout_sessions WHERE merchant_id = $1 AND status IN ('complete', 'refunded') ORDER BY seq DESC LIMIT 1`, [m.id]);
+              `SELECT id FROM checkout_sessions WHERE merchant_id = $1 AND status IN ('complete', 'refunded') ORDER BY seq DESC LIMIT 1`,
+              [m.id],
+            );
             if (paid) {
-              const res = await callApi(api().url, m.secretKey, { action: 'create_refund', checkout_session_id: paid.id, ...(s.amount ? { amount: s.amount } : {}) });
+              const res = await callApi(api().url, m.secretKey, {
+                action: 'create_refund',
+                checkout_session_id: paid.id,
+                ...(s.amount ? { amount: s.amount } : {}),
+              });
               expect([200, 422]).toContain(res.status);
             }
           } else {

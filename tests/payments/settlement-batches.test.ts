@@ -24,12 +24,21 @@ describe.each(backends)('settlement in batches ($name)', (backend) => {
       const sums = await makePayouts(api);
       const reserved = sums.paid + sums.failed + 33_000;
       // The withdrawals moved their amounts to pending: get_balance reads it from the balance row.
-      expect((await api.call({ action: 'get_balance' })).body).toMatchObject({ available: 2_000_000 - reserved, pending_payouts: reserved });
+      expect((await api.call({ action: 'get_balance' })).body).toMatchObject({
+        available: 2_000_000 - reserved,
+        pending_payouts: reserved,
+      });
 
       // Batches of 10: 10, 10, then 5 (short), all in this one call.
       expect(await settleDuePayouts(api.db, { batchSize: 10 })).toEqual({ paid: 12, failed: 13, postponed: 0 });
       const available = 2_000_000 - sums.paid - 33_000;
-      expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available, ledger: available, pending: 33_000, pendingSum: 33_000, payouts: 26 });
+      expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({
+        available,
+        ledger: available,
+        pending: 33_000,
+        pendingSum: 33_000,
+        payouts: 26,
+      });
       expect((await api.call({ action: 'get_balance' })).body).toMatchObject({ available, pending_payouts: 33_000 });
       expect((await api.call({ action: 'get_payout', id: slow.body.id })).body.status).toBe('pending');
 
@@ -44,7 +53,10 @@ describe.each(backends)('settlement in batches ($name)', (backend) => {
       const failed = await api.db.query<{ failure_code: string; n: number }>(
         `SELECT failure_code, count(*) AS n FROM payouts WHERE status = 'failed' GROUP BY failure_code ORDER BY failure_code`,
       );
-      expect(failed).toEqual([{ failure_code: 'invalid_account', n: 7 }, { failure_code: 'rejected_by_bank', n: 6 }]);
+      expect(failed).toEqual([
+        { failure_code: 'invalid_account', n: 7 },
+        { failure_code: 'rejected_by_bank', n: 6 },
+      ]);
     });
   });
 

@@ -17,12 +17,27 @@ const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, set
 const secretKey: CallerKey = { id: 'key_test', type: 'secret', name: null, permissions: null, maxPayoutAmount: null, lastUseStale: false };
 
 /** A withdraw request as the core submits it: its plan, its key, and its path alone (the core's own, write-plan.ts). */
-function request(db: Db, merchant: CreatedMerchant, amount: number, idempotencyKey?: string, account = '1234567890', waitSeconds = 0.3): GroupedWithdrawal {
+function request(
+  db: Db,
+  merchant: CreatedMerchant,
+  amount: number,
+  idempotencyKey?: string,
+  account = '1234567890',
+  waitSeconds = 0.3,
+): GroupedWithdrawal {
   const input = { action: 'withdraw' as const, amount, bank_code: 'BCA' as const, account_number: account };
   const plan = prepareWithdrawal({ merchant, key: secretKey, settings }, input);
-  const call: IdempotentCall | undefined = idempotencyKey === undefined ? undefined : {
-    merchantId: merchant.id, key: idempotencyKey, action: 'withdraw', fingerprint: fingerprint(input), ttlSeconds: 86_400, waitSeconds,
-  };
+  const call: IdempotentCall | undefined =
+    idempotencyKey === undefined
+      ? undefined
+      : {
+          merchantId: merchant.id,
+          key: idempotencyKey,
+          action: 'withdraw',
+          fingerprint: fingerprint(input),
+          ttlSeconds: 86_400,
+          waitSeconds,
+        };
   const requestId = `req_${idempotencyKey ?? amount}`;
   return { plan, call, requestId, alone: () => writeAlone(db, withdraw as AnyAction, plan, call, requestId) };
 }
@@ -40,7 +55,8 @@ function faulty(db: Db, fail: (sql: string) => Error | undefined): Db {
 }
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
-const settled = (rs: PromiseSettledResult<StoredResult>[]) => rs.map((r) => (r.status === 'fulfilled' ? [r.value.status, r.value.replayed] : ['error', (r.reason as { code?: string }).code]));
+const settled = (rs: PromiseSettledResult<StoredResult>[]) =>
+  rs.map((r) => (r.status === 'fulfilled' ? [r.value.status, r.value.replayed] : ['error', (r.reason as { code?: string }).code]));
 
 describe.each(backends)('withdrawals committed as a group ($name)', (backend) => {
   let db: Db;
@@ -57,7 +73,11 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const reqs = [request(db, caught, 60_000, 'ga-1'), request(db, caught, 40_000, 'ga-2'), request(db, caught, 70_000)];
     const results = await Promise.allSettled(reqs.map((r) => groups.submit(r)));
     expect(sizes).toEqual([3]);
-    expect(settled(results)).toEqual([[200, false], [200, false], [200, false]]);
+    expect(settled(results)).toEqual([
+      [200, false],
+      [200, false],
+      [200, false],
+    ]);
     const rows = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE merchant_id = $1 ORDER BY seq`, [m.id]);
     expect(rows.map((r) => r.status)).toEqual(['awaiting_approval', 'pending', 'awaiting_approval']);
     // Each answer, decided before the statement, is the row as written.
@@ -65,9 +85,16 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const [balance] = await db.query('SELECT available, pending_payouts, awaiting_approval FROM balances WHERE merchant_id = $1', [m.id]);
     expect(balance).toEqual({ available: 330_000, pending_payouts: 40_000, awaiting_approval: 130_000 });
     const ids = reqs.map((r) => r.plan.row.payoutId);
-    const events = await db.query<{ object_id: string; type: string }>('SELECT object_id, type FROM events WHERE merchant_id = $1 ORDER BY seq', [m.id]);
+    const events = await db.query<{ object_id: string; type: string }>(
+      'SELECT object_id, type FROM events WHERE merchant_id = $1 ORDER BY seq',
+      [m.id],
+    );
     expect(events.map((e) => [e.object_id, e.type])).toEqual([
-      [ids[0], 'payout.created'], [ids[0], 'payout.awaiting_approval'], [ids[1], 'payout.created'], [ids[2], 'payout.created'], [ids[2], 'payout.awaiting_approval'],
+      [ids[0], 'payout.created'],
+      [ids[0], 'payout.awaiting_approval'],
+      [ids[1], 'payout.created'],
+      [ids[2], 'payout.created'],
+      [ids[2], 'payout.awaiting_approval'],
     ]);
   });
 
@@ -79,22 +106,39 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const results = await Promise.allSettled(reqs.map((r) => groups.submit(r)));
 
     expect(sizes).toEqual([4]);
-    expect(settled(results)).toEqual([[200, false], [422, false], [200, false], ['error', 'insufficient_funds']]);
+    expect(settled(results)).toEqual([
+      [200, false],
+      [422, false],
+      [200, false],
+      ['error', 'insufficient_funds'],
+    ]);
     expect((results[3] as PromiseRejectedResult).reason).toMatchObject({ code: 'insufficient_funds', param: 'amount' });
     const refusal = JSON.parse((results[1] as PromiseFulfilledResult<StoredResult>).value.body);
     expect(refusal.error).toMatchObject({ code: 'insufficient_funds', param: 'amount', request_id: 'req_g-2' });
 
     // Each request has its own record: the answer it got, byte for byte; payouts, entries and events of the paid ones only.
     const stored = await db.query<{ key: string; response_status: number; response_body: string }>(
-      'SELECT key, response_status, response_body FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key', [m.id]);
-    expect(stored.map((s) => [s.key, s.response_status])).toEqual([['g-1', 200], ['g-2', 422], ['g-3', 200]]);
+      'SELECT key, response_status, response_body FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key',
+      [m.id],
+    );
+    expect(stored.map((s) => [s.key, s.response_status])).toEqual([
+      ['g-1', 200],
+      ['g-2', 422],
+      ['g-3', 200],
+    ]);
     stored.forEach((s, i) => expect(s.response_body).toBe((results[i] as PromiseFulfilledResult<StoredResult>).value.body));
     const entries = await db.query<{ amount: number; balance_after: number; reference_id: string }>(
-      `SELECT amount, balance_after, reference_id FROM ledger_entries WHERE merchant_id = $1 AND kind = 'payout' ORDER BY id`, [m.id]);
+      `SELECT amount, balance_after, reference_id FROM ledger_entries WHERE merchant_id = $1 AND kind = 'payout' ORDER BY id`,
+      [m.id],
+    );
     expect(entries.map((e) => [e.amount, e.balance_after, e.reference_id])).toEqual([
-      [-60_000, 40_000, reqs[0]!.plan.row.payoutId], [-40_000, 0, reqs[2]!.plan.row.payoutId],
+      [-60_000, 40_000, reqs[0]!.plan.row.payoutId],
+      [-40_000, 0, reqs[2]!.plan.row.payoutId],
     ]);
-    const events = await db.query<{ object_id: string }>(`SELECT object_id FROM events WHERE merchant_id = $1 AND type = 'payout.created' ORDER BY seq`, [m.id]);
+    const events = await db.query<{ object_id: string }>(
+      `SELECT object_id FROM events WHERE merchant_id = $1 AND type = 'payout.created' ORDER BY seq`,
+      [m.id],
+    );
     expect(events.map((e) => e.object_id)).toEqual([reqs[0]!.plan.row.payoutId, reqs[2]!.plan.row.payoutId]);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 0, ledger: 0, pending: 100_000, pendingSum: 100_000, payouts: 2 });
 
@@ -104,10 +148,23 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
   });
 
   it('keeps each merchant of a group to its own balance', async () => {
-    const [a, b] = await Promise.all([createMerchant(db, { name: 'A', openingBalance: 30_000 }), createMerchant(db, { name: 'B', openingBalance: 10_000 })]);
+    const [a, b] = await Promise.all([
+      createMerchant(db, { name: 'A', openingBalance: 30_000 }),
+      createMerchant(db, { name: 'B', openingBalance: 10_000 }),
+    ]);
     const groups = createWithdrawGroups(db, { waitSeconds: 5 });
-    const reqs = [request(db, a, 20_000, 'a-1'), request(db, b, 20_000, 'b-1'), request(db, a, 10_000, 'a-2'), request(db, b, 10_000, 'b-2')];
-    expect(settled(await Promise.allSettled(reqs.map((r) => groups.submit(r))))).toEqual([[200, false], [422, false], [200, false], [200, false]]);
+    const reqs = [
+      request(db, a, 20_000, 'a-1'),
+      request(db, b, 20_000, 'b-1'),
+      request(db, a, 10_000, 'a-2'),
+      request(db, b, 10_000, 'b-2'),
+    ];
+    expect(settled(await Promise.allSettled(reqs.map((r) => groups.submit(r))))).toEqual([
+      [200, false],
+      [422, false],
+      [200, false],
+      [200, false],
+    ]);
     expect(await ledgerCheck(db, a.id)).toMatchObject({ available: 0, ledger: 0, payouts: 2 });
     expect(await ledgerCheck(db, b.id)).toMatchObject({ available: 0, ledger: 0, payouts: 1 });
   });
@@ -116,8 +173,14 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const m = await createMerchant(db, { name: 'Twice', openingBalance: 100_000 });
     const sizes: number[] = [];
     const groups = createWithdrawGroups(db, { waitSeconds: 5, onGroup: (n) => sizes.push(n) });
-    const results = await Promise.all([request(db, m, 10_000, 'same'), request(db, m, 20_000, 'other'), request(db, m, 10_000, 'same')].map((r) => groups.submit(r)));
-    expect(results.map((r) => [r.status, r.replayed])).toEqual([[200, false], [200, false], [200, true]]);
+    const results = await Promise.all(
+      [request(db, m, 10_000, 'same'), request(db, m, 20_000, 'other'), request(db, m, 10_000, 'same')].map((r) => groups.submit(r)),
+    );
+    expect(results.map((r) => [r.status, r.replayed])).toEqual([
+      [200, false],
+      [200, false],
+      [200, true],
+    ]);
     expect(results[2]!.body).toBe(results[0]!.body);
     expect(sizes).toEqual([2, 1]);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 70_000, payouts: 2 });
@@ -128,8 +191,14 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const groups = createWithdrawGroups(db, { waitSeconds: 5 });
     const first = await groups.submit(request(db, m, 10_000, 'used'));
     // In the next group: the same request again (its replay), a new key, and the used key with another amount (its reuse refused).
-    const again = await Promise.allSettled([request(db, m, 10_000, 'used'), request(db, m, 20_000, 'used-2'), request(db, m, 5_000, 'used')].map((r) => groups.submit(r)));
-    expect(settled(again)).toEqual([[200, true], [200, false], ['error', 'idempotency_key_reused']]);
+    const again = await Promise.allSettled(
+      [request(db, m, 10_000, 'used'), request(db, m, 20_000, 'used-2'), request(db, m, 5_000, 'used')].map((r) => groups.submit(r)),
+    );
+    expect(settled(again)).toEqual([
+      [200, true],
+      [200, false],
+      ['error', 'idempotency_key_reused'],
+    ]);
     expect((again[0] as PromiseFulfilledResult<StoredResult>).value.body).toBe(first.body);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 70_000, ledger: 70_000, payouts: 2 });
   });
@@ -137,19 +206,32 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
   it('runs the requests of a group whose transaction fails one by one, each with its record', async () => {
     const m = await createMerchant(db, { name: 'Deadlock', openingBalance: 100_000 });
     let failures = 0;
-    const flaky = faulty(db, (sql) => (sql.startsWith('WITH req AS') && failures++ === 0 ? withCode('deadlock detected', '40P01') : undefined));
+    const flaky = faulty(db, (sql) =>
+      sql.startsWith('WITH req AS') && failures++ === 0 ? withCode('deadlock detected', '40P01') : undefined,
+    );
     const groups = createWithdrawGroups(flaky, { waitSeconds: 5 });
-    const results = await Promise.all([request(flaky, m, 10_000, 'd-1'), request(flaky, m, 20_000, 'd-2'), request(flaky, m, 200_000, 'd-3')].map((r) => groups.submit(r)));
+    const results = await Promise.all(
+      [request(flaky, m, 10_000, 'd-1'), request(flaky, m, 20_000, 'd-2'), request(flaky, m, 200_000, 'd-3')].map((r) => groups.submit(r)),
+    );
     expect(failures).toBe(1);
     expect(results.map((r) => r.status)).toEqual([200, 200, 422]);
-    const keys = await db.query<{ key: string; response_status: number }>('SELECT key, response_status FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key', [m.id]);
-    expect(keys.map((k) => [k.key, k.response_status])).toEqual([['d-1', 200], ['d-2', 200], ['d-3', 422]]);
+    const keys = await db.query<{ key: string; response_status: number }>(
+      'SELECT key, response_status FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key',
+      [m.id],
+    );
+    expect(keys.map((k) => [k.key, k.response_status])).toEqual([
+      ['d-1', 200],
+      ['d-2', 200],
+      ['d-3', 422],
+    ]);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 70_000, ledger: 70_000, payouts: 2 });
   });
 
   it('fails every request of a group as one request would when the database is lost, and writes nothing', async () => {
     const m = await createMerchant(db, { name: 'Lost', openingBalance: 100_000 });
-    const lost = faulty(db, (sql) => (sql.startsWith('WITH req AS') ? withCode('terminating connection due to administrator command', '57P01') : undefined));
+    const lost = faulty(db, (sql) =>
+      sql.startsWith('WITH req AS') ? withCode('terminating connection due to administrator command', '57P01') : undefined,
+    );
     const groups = createWithdrawGroups(lost, { waitSeconds: 5 });
     const results = await Promise.allSettled([request(lost, m, 10_000, 'l-1'), request(lost, m, 20_000)].map((r) => groups.submit(r)));
     expect(results.every((r) => r.status === 'rejected' && isDatabaseUnavailable(r.reason))).toBe(true);
@@ -172,18 +254,26 @@ describe.runIf(postgresUrl)('a key held elsewhere (postgres)', () => {
     let claimed!: () => void;
     const holding = new Promise<void>((r) => (claimed = r));
     // Another instance's request that claimed the key and has not committed yet.
-    const holder = db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint) VALUES ($1, 'held', 'withdraw', 'x')`, [m.id]);
-      claimed();
-      await new Promise<void>((r) => (release = r));
-      throw new Error('rolled back');
-    }).catch(() => {});
+    const holder = db
+      .transaction(async (tx) => {
+        await tx.query(`INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint) VALUES ($1, 'held', 'withdraw', 'x')`, [m.id]);
+        claimed();
+        await new Promise<void>((r) => (release = r));
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
     await holding;
     const groups = createWithdrawGroups(db, { waitSeconds: 0.3 });
-    const results = await Promise.allSettled([request(db, m, 10_000, 'free-1'), request(db, m, 20_000, 'held'), request(db, m, 30_000, 'free-2')].map((r) => groups.submit(r)));
+    const results = await Promise.allSettled(
+      [request(db, m, 10_000, 'free-1'), request(db, m, 20_000, 'held'), request(db, m, 30_000, 'free-2')].map((r) => groups.submit(r)),
+    );
     release();
     await holder;
-    expect(settled(results)).toEqual([[200, false], ['error', 'idempotency_request_in_progress'], [200, false]]);
+    expect(settled(results)).toEqual([
+      [200, false],
+      ['error', 'idempotency_request_in_progress'],
+      [200, false],
+    ]);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 60_000, ledger: 60_000, payouts: 2 });
   });
 
@@ -193,16 +283,21 @@ describe.runIf(postgresUrl)('a key held elsewhere (postgres)', () => {
     // Another instance's withdrawal of 50,000 commits after the group read the balance (unlocked) and before its write.
     const racing: Db = {
       ...db,
-      transaction: (fn, opts) => db.transaction((tx) => fn({
-        ...tx,
-        query: async (sql: string, params?: readonly unknown[]) => {
-          if (sql.startsWith('WITH req AS') && !raced) {
-            raced = true;
-            await request(db, m, 50_000, 'elsewhere').alone(); // on another connection of the pool
-          }
-          return tx.query(sql, params);
-        },
-      } as typeof tx), opts),
+      transaction: (fn, opts) =>
+        db.transaction(
+          (tx) =>
+            fn({
+              ...tx,
+              query: async (sql: string, params?: readonly unknown[]) => {
+                if (sql.startsWith('WITH req AS') && !raced) {
+                  raced = true;
+                  await request(db, m, 50_000, 'elsewhere').alone(); // on another connection of the pool
+                }
+                return tx.query(sql, params);
+              },
+            } as typeof tx),
+          opts,
+        ),
     };
     const groups = createWithdrawGroups(racing, { waitSeconds: 5 });
     const results = await Promise.all([request(racing, m, 30_000, 'm-1'), request(racing, m, 40_000, 'm-2')].map((r) => groups.submit(r)));
@@ -211,8 +306,15 @@ describe.runIf(postgresUrl)('a key held elsewhere (postgres)', () => {
     expect(raced).toBe(true);
     const statuses = results.map((r) => r.status);
     expect([...statuses].sort()).toEqual([200, 422]);
-    const keys = await db.query<{ key: string; response_status: number }>('SELECT key, response_status FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key', [m.id]);
-    expect(keys.map((k) => [k.key, k.response_status])).toEqual([['elsewhere', 200], ['m-1', statuses[0]], ['m-2', statuses[1]]]);
+    const keys = await db.query<{ key: string; response_status: number }>(
+      'SELECT key, response_status FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key',
+      [m.id],
+    );
+    expect(keys.map((k) => [k.key, k.response_status])).toEqual([
+      ['elsewhere', 200],
+      ['m-1', statuses[0]],
+      ['m-2', statuses[1]],
+    ]);
     const left = 50_000 - (statuses[0] === 200 ? 30_000 : 40_000);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: left, ledger: left, payouts: 2 });
   });

@@ -31,7 +31,13 @@ async function through(faults: Fault[], opts: { fallback?: Fault; hangMs?: numbe
   const proxy = await startFaultProxy(api.url, faults, { fallback: opts.fallback, hangMs: opts.hangMs ?? 1_000 });
   proxies.push(proxy);
   const slept: number[] = [];
-  const client = new PaymentsClient({ secretKey: api.merchant.secretKey, baseUrl: proxy.url, timeoutMs: 400, sleep: async (ms) => void slept.push(ms), ...opts });
+  const client = new PaymentsClient({
+    secretKey: api.merchant.secretKey,
+    baseUrl: proxy.url,
+    timeoutMs: 400,
+    sleep: async (ms) => void slept.push(ms),
+    ...opts,
+  });
   return { proxy, slept, client };
 }
 
@@ -128,11 +134,22 @@ describe('PaymentsClient against the real API', () => {
   });
 
   it('twenty withdrawals under random faults: twenty payouts, the ledger exact', async () => {
-    const kinds: Fault[] = ['drop-after-processing', 'reset-before-processing', 'timeout-after-processing', 'slow-answer', 'http-503', 'in-progress-409', 'rate-limited-429'];
+    const kinds: Fault[] = [
+      'drop-after-processing',
+      'reset-before-processing',
+      'timeout-after-processing',
+      'slow-answer',
+      'http-503',
+      'in-progress-409',
+      'rate-limited-429',
+    ];
     let seed = 7;
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     // Each withdrawal meets 0 to 3 faults of random kinds before an attempt gets through.
-    const faults = Array.from({ length: 20 }, () => [...Array.from({ length: Math.floor(random() * 4) }, () => kinds[Math.floor(random() * kinds.length)]!), 'pass' as const]).flat();
+    const faults = Array.from({ length: 20 }, () => [
+      ...Array.from({ length: Math.floor(random() * 4) }, () => kinds[Math.floor(random() * kinds.length)]!),
+      'pass' as const,
+    ]).flat();
     const before = await ledger();
     const { client, proxy } = await through(faults);
     const results = [];
@@ -162,7 +179,9 @@ describe('PaymentsClient in a browser', () => {
     g.document = {};
     try {
       expect(() => new PaymentsClient({ secretKey: 'sk_test_x', baseUrl: 'http://localhost' })).toThrow(/refuses to run in a browser/);
-      expect(() => new PaymentsClient({ secretKey: 'sk_test_x', baseUrl: 'http://localhost', dangerouslyAllowBrowser: true })).not.toThrow();
+      expect(
+        () => new PaymentsClient({ secretKey: 'sk_test_x', baseUrl: 'http://localhost', dangerouslyAllowBrowser: true }),
+      ).not.toThrow();
     } finally {
       delete g.window;
       delete g.document;

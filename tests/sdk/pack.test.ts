@@ -39,8 +39,17 @@ try {
 `;
 
 it('packs, installs from the tarball in a fresh folder, type-checks and pays out', async () => {
-  const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
-  const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], sdkDir)) as { filename: string; files: { path: string }[] }[];
+  const npm = (args: string[], cwd: string) =>
+    execFileSync('npm', args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+  const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], sdkDir)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   const files = packed!.files.map((f) => f.path).sort();
   expect(files).toEqual(expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'package.json']));
   expect(files.some((f) => f.startsWith('src/'))).toBe(false);
@@ -57,7 +66,11 @@ it('packs, installs from the tarball in a fresh folder, type-checks and pays out
   fs.writeFileSync(path.join(app, 'payout.mjs'), PAYOUT_SCRIPT);
   expect(PAYOUT_SCRIPT.trim().split('\n').length).toBeLessThanOrEqual(10);
   // Asynchronously: the API answering the script runs in this process.
-  const { stdout: out } = await promisify(execFile)(process.execPath, ['payout.mjs'], { cwd: app, encoding: 'utf8', env: { ...process.env, SECRET_KEY: api.merchant.secretKey, BASE_URL: api.url } });
+  const { stdout: out } = await promisify(execFile)(process.execPath, ['payout.mjs'], {
+    cwd: app,
+    encoding: 'utf8',
+    env: { ...process.env, SECRET_KEY: api.merchant.secretKey, BASE_URL: api.url },
+  });
   const result = JSON.parse(out);
   expect(result).toMatchObject({ id: expect.stringMatching(/^po_/), status: 'pending', replayed: false });
 
@@ -71,5 +84,24 @@ export const p: Promise<Payout> = client.withdraw({ amount: 1, bank_code: 'BCA',
 client.withdraw({ amount: 1, bank_code: 'NOPE', account_number: '1' });
 `,
   );
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(root, 'node_modules/@types'), 'check.ts'], { cwd: app, encoding: 'utf8' });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      '--typeRoots',
+      path.join(root, 'node_modules/@types'),
+      'check.ts',
+    ],
+    { cwd: app, encoding: 'utf8' },
+  );
 });

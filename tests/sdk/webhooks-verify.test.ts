@@ -20,7 +20,13 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c)).on('end', () => (got.push({ body, headers: req.headers }), res.writeHead(204).end()));
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  worker = startWebhookDelivery(api.db, createLogger({ level: 'silent' }), { box: testSecretBox, timeoutMs: 1000, retryDelaysSeconds: [1], allowPrivateNetworks: false, pollMs: 50 });
+  worker = startWebhookDelivery(api.db, createLogger({ level: 'silent' }), {
+    box: testSecretBox,
+    timeoutMs: 1000,
+    retryDelaysSeconds: [1],
+    allowPrivateNetworks: false,
+    pollMs: 50,
+  });
 });
 afterAll(async () => {
   await worker.stop();

@@ -32,13 +32,16 @@ describe.each(kinds)('failed authentications against the %s server behind one tr
 
   it(`blocks an address after ${LIMIT} failures, valid key or not (the limit decides first), and no other address`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < LIMIT + 2; i++) statuses.push((await callApi(server.url, WRONG, { action: 'get_balance' }, from('10.1.1.1'))).status);
+    for (let i = 0; i < LIMIT + 2; i++)
+      statuses.push((await callApi(server.url, WRONG, { action: 'get_balance' }, from('10.1.1.1'))).status);
     expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
     const limited = await callApi(server.url, WRONG, { action: 'get_balance' }, from('10.1.1.1'));
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(limited.body).toEqual({ error: { type: 'rate_limit_error', code: 'rate_limited', message: expect.any(String), request_id: expect.stringMatching(/^req_/) } });
+    expect(limited.body).toEqual({
+      error: { type: 'rate_limit_error', code: 'rate_limited', message: expect.any(String), request_id: expect.stringMatching(/^req_/) },
+    });
     // A right key does not get through from the blocked address: guessing cannot go on.
     expect((await callApi(server.url, DEMO_KEY, { action: 'get_balance' }, from('10.1.1.1'))).status).toBe(429);
     // Another address is not affected.

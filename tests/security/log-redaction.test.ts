@@ -22,7 +22,12 @@ describe('the logger', () => {
     log.info({ headers: { cookie: COOKIE, 'set-cookie': COOKIE }, input: { account_number: ACCOUNT, key: DEMO_KEY } }, 'nested');
     log.flush?.();
     expect(out.split('\n').filter(Boolean)).toHaveLength(3);
-    expect(findLeaks(out, [['account', ACCOUNT], ['cookie', COOKIE]])).toEqual([]);
+    expect(
+      findLeaks(out, [
+        ['account', ACCOUNT],
+        ['cookie', COOKIE],
+      ]),
+    ).toEqual([]);
     expect(out).toContain('[redacted]');
   });
 });
@@ -47,7 +52,12 @@ describe.each(backends)('an unexpected database error during a withdraw ($name)'
       expect(failed.body.error.request_id).toBe(requestId);
       expect(out.split('\n').find((l) => l.includes('unhandled error'))).toContain(`"requestId":"${requestId}"`);
       expect(out).toContain('forced_error');
-      expect(findLeaks(out, [['full account number', ACCOUNT], ['secret key', api.merchant.secretKey]])).toEqual([]);
+      expect(
+        findLeaks(out, [
+          ['full account number', ACCOUNT],
+          ['secret key', api.merchant.secretKey],
+        ]),
+      ).toEqual([]);
     } finally {
       await api.close();
       await api.db.close();
@@ -79,7 +89,8 @@ describe.each(kinds)('the captured output of a full run of the %s server', (kind
     expect((await call(withdrawal(20_000, { account_number: '4000000001' }))).status).toBe(200);
     expect((await call(withdrawal(20_000, { account_number: `${ACCOUNT}x` }))).status).toBe(400);
     expect((await call({ action: 'create_checkout_session', amount: 50_000 })).status).toBe(200);
-    for (let i = 0; i < 5; i++) await call({ action: 'get_balance' }, { key: UNKNOWN_KEY, headers: { cookie: COOKIE, 'x-forwarded-for': '10.66.0.1' } });
+    for (let i = 0; i < 5; i++)
+      await call({ action: 'get_balance' }, { key: UNKNOWN_KEY, headers: { cookie: COOKIE, 'x-forwarded-for': '10.66.0.1' } });
     await call(undefined, { raw: `{"action":"withdraw","account_number":"${ACCOUNT}",` });
     // The console (Next only): a real session cookie, a payout through the proxy, a sign-out.
     let sessionCookie = '';

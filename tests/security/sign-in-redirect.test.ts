@@ -42,9 +42,12 @@ describe('sign-in redirect', () => {
     }
   });
 
-  it.each(['/login', '/checkout/cs_abc', '/docs/api', '/', '/dashboardx', '/payouts-old'])('%s is not a console page and is not redirected', (target) => {
-    expect(open(target).headers.get('location')).toBeNull();
-  });
+  it.each(['/login', '/checkout/cs_abc', '/docs/api', '/', '/dashboardx', '/payouts-old'])(
+    '%s is not a console page and is not redirected',
+    (target) => {
+      expect(open(target).headers.get('location')).toBeNull();
+    },
+  );
 
   it('reads page trees from the file system: a new one is listed, a folder without a page is not', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'console-tree-'));

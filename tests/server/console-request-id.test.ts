@@ -18,7 +18,8 @@ describe('console request ids (npm start, embedded database)', () => {
     expect(res.status).toBe(401); // no session
     const id = res.headers.get('request-id');
     expect(id).toMatch(/^req_[0-9A-Za-z]{12}[0-9a-z]{8}$/);
-    for (const deadline = Date.now() + 5_000; !server.output.includes(id!) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    for (const deadline = Date.now() + 5_000; !server.output.includes(id!) && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 50));
     const line = server.output.split('\n').find((l) => l.includes(id!));
     expect(JSON.parse(line!)).toMatchObject({ requestId: id, path: '/api/balance', status: 401, msg: 'console request' });
   });

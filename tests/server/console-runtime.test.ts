@@ -15,7 +15,11 @@ const silent = createLogger({ level: 'silent' });
 const settingsFor = (dataDir: string, extra: Record<string, string> = {}) =>
   parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_SECRET_KEY: 'sk_test_consoleOnlyConsoleOnly0123456789abcdef', ...extra });
 const tables = async (db: { query<T>(sql: string): Promise<T[]> }) =>
-  (await db.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`)).map((r) => r.name);
+  (
+    await db.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
+    )
+  ).map((r) => r.name);
 
 describe('console-only runtime', () => {
   it('creates only the console store: sessions and sign-in counts; no merchants, no payouts, no demo merchant', async () => {
@@ -47,7 +51,9 @@ describe('console-only runtime', () => {
     await full.served.stop();
     const { served: runtime } = await composeProcess(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9' }), silent);
     try {
-      await runtime.db.query(`INSERT INTO console_sessions (id, merchant_id, key_hash, expires_at) VALUES ('sess_1', 'acct_elsewhere', 'h', now() + interval '1 hour')`);
+      await runtime.db.query(
+        `INSERT INTO console_sessions (id, merchant_id, key_hash, expires_at) VALUES ('sess_1', 'acct_elsewhere', 'h', now() + interval '1 hour')`,
+      );
       expect(await tables(runtime.db)).toContain('payouts');
     } finally {
       await runtime.stop();
@@ -57,7 +63,10 @@ describe('console-only runtime', () => {
   it.runIf(postgresUrl)('uses CONSOLE_DATABASE_URL, a PostgreSQL database of its own, when given (postgres)', async () => {
     const url = await createSchemaUrl();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-pg-'));
-    const { served: runtime } = await composeProcess(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9', CONSOLE_DATABASE_URL: url }), silent);
+    const { served: runtime } = await composeProcess(
+      settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9', CONSOLE_DATABASE_URL: url }),
+      silent,
+    );
     try {
       expect(runtime.db.kind).toBe('postgres');
       expect(await tables(runtime.db)).toEqual(['auth_failures', 'console_schema_migrations', 'console_sessions']);

@@ -26,14 +26,27 @@ async function start(extra: Record<string, string> = {}, next?: NextHandler) {
 }
 
 /** One request with the Host header given (fetch would not send a Host of its choosing). */
-function request(port: number, host: string, urlPath: string, body?: unknown): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+function request(
+  port: number,
+  host: string,
+  urlPath: string,
+  body?: unknown,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
-      { host: '127.0.0.1', port, path: urlPath, method: payload ? 'POST' : 'GET', headers: { host, authorization: `Bearer ${DEMO}`, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        method: payload ? 'POST' : 'GET',
+        headers: { host, authorization: `Bearer ${DEMO}`, 'content-type': 'application/json' },
+      },
       (res) => {
         let text = '';
-        res.on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+        res
+          .on('data', (c) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
       },
     );
     req.on('error', reject).end(payload);
@@ -77,7 +90,12 @@ describe('checkout links and the Host header', () => {
     const { port } = await start({}, next);
     await request(port, 'evil.example', '/dashboard');
     await new Promise<void>((resolve, reject) =>
-      http.get({ host: '127.0.0.1', port, path: '/login', headers: { host: `localhost:${port}`, 'x-forwarded-host': 'evil.example' } }, (res) => res.resume().on('end', resolve)).on('error', reject),
+      http
+        .get(
+          { host: '127.0.0.1', port, path: '/login', headers: { host: `localhost:${port}`, 'x-forwarded-host': 'evil.example' } },
+          (res) => res.resume().on('end', resolve),
+        )
+        .on('error', reject),
     );
     expect(seen).toEqual([`127.0.0.1:${port}`, undefined, `localhost:${port}`, `127.0.0.1:${port}`]);
   });
@@ -109,7 +127,10 @@ describe('hostGuard', () => {
 describe('the link origin is built only by the actions that hand out links', () => {
   it('get_balance answers whatever the request URL; create_checkout_session names the bad Host', async () => {
     const dataDir = freshDataDir('link-lazy');
-    const runtime = await startRuntime(parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent' }), createLogger({ level: 'silent' }));
+    const runtime = await startRuntime(
+      parseEnv({ DATA_DIR: dataDir, DEMO_SECRET_KEY: DEMO, LOG_LEVEL: 'silent' }),
+      createLogger({ level: 'silent' }),
+    );
     try {
       const call = (body: unknown) =>
         runtime.core({

@@ -17,11 +17,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function post(headers: Record<string, string>, body: Buffer | string, abortAfterBytes?: number) {
   return new Promise<{ status: number; code?: string; socket: unknown }>((resolve, reject) => {
     const url = new URL(api.url + API_PATH);
-    const req = http.request({ host: url.hostname, port: url.port, path: API_PATH, method: 'POST', agent, headers, timeout: 5000 }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, code: JSON.parse(text).error?.code, socket: req.socket }));
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: API_PATH, method: 'POST', agent, headers, timeout: 5000 },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, code: JSON.parse(text).error?.code, socket: req.socket }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timed out: the connection hangs')));
     req.on('error', reject);
     if (abortAfterBytes === undefined) return req.end(body);
@@ -69,8 +72,13 @@ describe('bodies the API stops reading', () => {
   it('answers a request whose client left while its key was being checked, instead of holding it forever', async () => {
     // A slow database (the injected fault): the key check takes 200 ms, and the client is gone by its end.
     let log = '';
-    const slowDb: Db = { ...db, query: async (sql, params) => (sql.includes('api_keys') && (await new Promise((r) => setTimeout(r, 200))), db.query(sql, params)) } as Db;
-    const slow = await startTestApi(slowDb, { log: createLogger({ level: 'debug', destination: new Writable({ write: (c, _e, cb) => ((log += c), cb()) }) }) });
+    const slowDb: Db = {
+      ...db,
+      query: async (sql, params) => (sql.includes('api_keys') && (await new Promise((r) => setTimeout(r, 200))), db.query(sql, params)),
+    } as Db;
+    const slow = await startTestApi(slowDb, {
+      log: createLogger({ level: 'debug', destination: new Writable({ write: (c, _e, cb) => ((log += c), cb()) }) }),
+    });
     const url = new URL(slow.url);
     // Headers and part of the body, then gone at once: the socket closes before the core asks for the body.
     const socket = net.connect(Number(url.port), url.hostname, () => {

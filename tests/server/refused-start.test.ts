@@ -15,9 +15,21 @@ const SESSION_SECRET = 'refused-start-session-secret-0123456789abcdef';
 
 /** Runs a start script to its end (a refused start exits at once); `env` replaces the settings that matter. */
 async function start(script: string, env: Record<string, string>) {
-  const settings: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: '34190', LOG_LEVEL: 'info', SESSION_SECRET: '', SECRETS_ENCRYPTION_KEY: '', ...env };
+  const settings: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: '34190',
+    LOG_LEVEL: 'info',
+    SESSION_SECRET: '',
+    SECRETS_ENCRYPTION_KEY: '',
+    ...env,
+  };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], { cwd: ROOT, env: settings, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], {
+      cwd: ROOT,
+      env: settings,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -30,7 +42,9 @@ async function tables(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = await client.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`);
+    const rows = await client.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`,
+    );
     return rows.rows.map((r) => r.name);
   } finally {
     await client.end();
@@ -43,8 +57,18 @@ describe.runIf(postgresUrl)('a start refused for its settings leaves the databas
     ['npm start without SESSION_SECRET', 'scripts/start.ts', { SECRETS_ENCRYPTION_KEY: SEALING_KEY }, /SESSION_SECRET must be set/],
     // The webhook sealing key: every instance must open the others' secrets.
     ['npm run start:api without SECRETS_ENCRYPTION_KEY', 'scripts/start-api.ts', { SESSION_SECRET }, /SECRETS_ENCRYPTION_KEY must be set/],
-    ['npm run start:api behind a transaction pooler without DATABASE_DIRECT_URL', 'scripts/start-api.ts', { SESSION_SECRET, SECRETS_ENCRYPTION_KEY: SEALING_KEY, DATABASE_POOLER: 'transaction' }, /DATABASE_DIRECT_URL must be set/],
-    ['npm start without either: both named at once', 'scripts/start.ts', {}, /SESSION_SECRET must be set[\s\S]*SECRETS_ENCRYPTION_KEY must be set/],
+    [
+      'npm run start:api behind a transaction pooler without DATABASE_DIRECT_URL',
+      'scripts/start-api.ts',
+      { SESSION_SECRET, SECRETS_ENCRYPTION_KEY: SEALING_KEY, DATABASE_POOLER: 'transaction' },
+      /DATABASE_DIRECT_URL must be set/,
+    ],
+    [
+      'npm start without either: both named at once',
+      'scripts/start.ts',
+      {},
+      /SESSION_SECRET must be set[\s\S]*SECRETS_ENCRYPTION_KEY must be set/,
+    ],
   ])('%s: exit 1 naming it, no table, no key printed', async (_name, script, env, message) => {
     const url = await createSchemaUrl();
     // An empty build folder: were the settings checked after the build, this start would build first.
@@ -64,14 +88,22 @@ describe.runIf(postgresUrl)('a start refused for its settings leaves the databas
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start-api.ts')], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'production', PORT: '34191', DATABASE_URL: url, SECRETS_ENCRYPTION_KEY: SEALING_KEY, DEMO_SECRET_KEY: '' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: '34191',
+        DATABASE_URL: url,
+        SECRETS_ENCRYPTION_KEY: SEALING_KEY,
+        DEMO_SECRET_KEY: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c));
     child.stderr.on('data', (c: Buffer) => (out += c));
     try {
-      for (const deadline = Date.now() + 60_000; !/"listening"/.test(out) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+      for (const deadline = Date.now() + 60_000; !/"listening"/.test(out) && Date.now() < deadline;)
+        await new Promise((r) => setTimeout(r, 100));
       expect(out).toMatch(/Its secret key[\s\S]*sk_test_/);
     } finally {
       child.kill('SIGTERM');

@@ -15,8 +15,10 @@ type LogRow = { id: string; status: number; action: string; key_id: string; idem
 
 /** The merchant's request log once every id in `expected` is in it (the running server writes within 200 ms), or after 10 s. */
 async function waitForRows(db: Db, merchantId: string, expected: Set<string>): Promise<LogRow[]> {
-  for (const deadline = Date.now() + 10_000; ; ) {
-    const rows = await db.query<LogRow>('SELECT id, status, action, key_id, idempotency_key FROM request_log WHERE merchant_id = $1', [merchantId]);
+  for (const deadline = Date.now() + 10_000; ;) {
+    const rows = await db.query<LogRow>('SELECT id, status, action, key_id, idempotency_key FROM request_log WHERE merchant_id = $1', [
+      merchantId,
+    ]);
     const have = new Set(rows.map((r) => r.id));
     if ([...expected].every((id) => have.has(id)) || Date.now() > deadline) return rows;
     await sleep(100);

@@ -32,7 +32,8 @@ describe.runIf(postgresUrl)('PostgreSQL drops the connections of a loaded instan
     await admin.connect();
     // Only this test's own connections: the server is shared with other suites.
     const dropConnections = async () =>
-      (await admin.query(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1`, [appName])).rows[0].n as number;
+      (await admin.query(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1`, [appName]))
+        .rows[0].n as number;
 
     let stopLoad = false;
     const acknowledged: string[] = [];

@@ -14,7 +14,11 @@ export const stressBackends: StressBackend[] = postgresUrl ? ['pglite', 'postgre
 /** Server processes on one database: one embedded folder, or one fresh PostgreSQL schema. */
 export class Deployment {
   servers: ServerProcess[] = [];
-  private constructor(readonly backend: StressBackend, readonly databaseUrl?: string, private readonly inspectUrl?: string) {}
+  private constructor(
+    readonly backend: StressBackend,
+    readonly databaseUrl?: string,
+    private readonly inspectUrl?: string,
+  ) {}
 
   /**
    * `urlParams` go into DATABASE_URL (an application_name, so a test can find its own connections).

@@ -31,11 +31,19 @@ const AMOUNT = 10_000;
 // An attempt that takes longer than this has hung: the app's own limits (statement 15 s, a silent
 // connection 20 s) must answer well before it.
 const ATTEMPT_TIMEOUT_MS = 25_000;
-const ENV = { SETTLEMENT_DELAY_SECONDS: '0.5', WEBHOOK_TIMEOUT_SECONDS: '2', WEBHOOK_RETRY_DELAYS_SECONDS: '0.5,1,1,1,1,1,1,1,1,1,1,1,1,1,1' };
+const ENV = {
+  SETTLEMENT_DELAY_SECONDS: '0.5',
+  WEBHOOK_TIMEOUT_SECONDS: '2',
+  WEBHOOK_RETRY_DELAYS_SECONDS: '0.5,1,1,1,1,1,1,1,1,1,1,1,1,1,1',
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
-interface Ack { merchant: number; id: string; key: string }
+interface Ack {
+  merchant: number;
+  id: string;
+  key: string;
+}
 
 /** Every acknowledged payout once, with its one ledger entry and its one payout.created event. */
 async function payoutRecords(db: Queryable, ids: string[]) {
@@ -70,11 +78,16 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
     d = await Deployment.create('postgres', ['standalone', 'standalone'], ENV, {}, at);
     const servers = d.servers;
     const merchants = await d.inspect((db) =>
-      Promise.all(Array.from({ length: MERCHANTS }, (_, m) => createMerchant(db, { name: `Failover ${m}`, openingBalance: 1_000_000_000_000 }))),
+      Promise.all(
+        Array.from({ length: MERCHANTS }, (_, m) => createMerchant(db, { name: `Failover ${m}`, openingBalance: 1_000_000_000_000 })),
+      ),
     );
     receiver = await startWebhookReceiver();
     for (const [m, merchant] of merchants.entries()) {
-      const res = await callApi(servers[0]!.url, merchant.secretKey, { action: 'create_webhook_endpoint', url: receiver.endpoint(`/m${m}`) });
+      const res = await callApi(servers[0]!.url, merchant.secretKey, {
+        action: 'create_webhook_endpoint',
+        url: receiver.endpoint(`/m${m}`),
+      });
       expect(res.status, res.text).toBe(200);
       receiver.trust(`/m${m}`, res.body.secret);
     }
@@ -88,12 +101,17 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
       for (let i = 0; !stopLoad; i++) {
         const key = `failover-${m}-${c}-${i}`;
         // Attempts alternate between the instances; the key makes a retry safe wherever it lands.
-        const answer = await callUntilAnswered(() => servers[attempt++ % servers.length]!.url, merchants[m]!.secretKey, withdrawal(AMOUNT), {
-          idempotencyKey: key,
-          delaysMs: [250, 500, 1000],
-          attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
-          deadlineMs: 180_000,
-        });
+        const answer = await callUntilAnswered(
+          () => servers[attempt++ % servers.length]!.url,
+          merchants[m]!.secretKey,
+          withdrawal(AMOUNT),
+          {
+            idempotencyKey: key,
+            delaysMs: [250, 500, 1000],
+            attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
+            deadlineMs: 180_000,
+          },
+        );
         networkErrors += answer.networkErrors;
         answers.push(...answer.answers);
         if (answer.result.status === 200) acks.push({ merchant: m, id: answer.result.body.id, key });
@@ -109,7 +127,10 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
         sdk.calls++;
         for (let tries = 0; ; tries++) {
           try {
-            const { data } = await payments.withdraw({ amount: AMOUNT, bank_code: 'BCA', account_number: '1234567890' }, { idempotencyKey: key });
+            const { data } = await payments.withdraw(
+              { amount: AMOUNT, bank_code: 'BCA', account_number: '1234567890' },
+              { idempotencyKey: key },
+            );
             acks.push({ merchant: 0, id: data.id, key });
             if (tries === 0) sdk.carried++;
             break;
@@ -151,7 +172,12 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
 
       // After the failover: what was acknowledged so far is on the new primary, once, with its records.
       const soFar = [...acks];
-      const records = await d.inspect((db) => payoutRecords(db, soFar.map((a) => a.id)));
+      const records = await d.inspect((db) =>
+        payoutRecords(
+          db,
+          soFar.map((a) => a.id),
+        ),
+      );
       expect(records.length).toBe(soFar.length);
       expect(records.filter((r) => r.entries !== 1 || r.created_events !== 1)).toEqual([]);
       for (const merchant of merchants) expectLedgerExact(await d.inspect((db) => ledgerCheck(db, merchant.id)));
@@ -184,7 +210,12 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
       db.query<{ id: string }>('SELECT id FROM payouts WHERE merchant_id = ANY($1::text[])', [merchants.map((m) => m.id)]),
     );
     expect(all.map((p) => p.id).sort()).toEqual(acks.map((a) => a.id).sort());
-    const records = await d.inspect((db) => payoutRecords(db, acks.map((a) => a.id)));
+    const records = await d.inspect((db) =>
+      payoutRecords(
+        db,
+        acks.map((a) => a.id),
+      ),
+    );
     expect(records.filter((r) => r.entries !== 1 || r.created_events !== 1)).toEqual([]);
     for (const [m, merchant] of merchants.entries()) {
       const check = await d.inspect((db) => ledgerCheck(db, merchant.id));
@@ -193,20 +224,27 @@ describe.skipIf(clusterBinariesMissing().length > 0)('failover drill: the primar
 
     // The background jobs resumed on their own: every payout settles, every payout.created arrives with its original id.
     const createdIds = await d.inspect((db) =>
-      db.query<{ id: string; object_id: string }>(`SELECT id, object_id FROM events WHERE type = 'payout.created' AND merchant_id = ANY($1::text[])`, [
-        merchants.map((m) => m.id),
-      ]),
+      db.query<{ id: string; object_id: string }>(
+        `SELECT id, object_id FROM events WHERE type = 'payout.created' AND merchant_id = ANY($1::text[])`,
+        [merchants.map((m) => m.id)],
+      ),
     );
     const missing = () => {
-      const got = new Set(receiver!.received.filter((r) => r.verified && r.event.type === 'payout.created').map((r) => `${r.id} ${r.event.data.object.id}`));
+      const got = new Set(
+        receiver!.received.filter((r) => r.verified && r.event.type === 'payout.created').map((r) => `${r.id} ${r.event.data.object.id}`),
+      );
       return createdIds.filter((e) => !got.has(`${e.id} ${e.object_id}`)).length;
     };
     await expect.poll(missing, { timeout: 120_000, interval: 500 }).toBe(0);
     for (const merchant of merchants) {
       await expect
-        .poll(async () => (await callApi(servers[1]!.url, merchant.secretKey, { action: 'list_payouts', status: 'pending', limit: 1 })).body.data.length, {
-          timeout: 60_000,
-        })
+        .poll(
+          async () =>
+            (await callApi(servers[1]!.url, merchant.secretKey, { action: 'list_payouts', status: 'pending', limit: 1 })).body.data.length,
+          {
+            timeout: 60_000,
+          },
+        )
         .toBe(0);
     }
     expect(servers.map((s) => s.starts)).toEqual([1, 1]);

@@ -24,6 +24,30 @@ export function readFigures(): Array<{ name: string } & Figures> {
 export const SIZE = process.env.STRESS_SIZE === 'quick' ? 'quick' : 'full';
 
 export const STRESS = {
-  quick: { keys: 50, duplicates: 20, overdraw: 500, crashKeys: 40, crashes: 3, crashClients: 8, groupCrashClients: 24, fuzzRuns: 300, fuzzRawRuns: 60, keepAliveRuns: 2, poolerKills: 1 },
-  full: { keys: 50, duplicates: 20, overdraw: 500, crashKeys: 150, crashes: 6, crashClients: 12, groupCrashClients: 48, fuzzRuns: 2000, fuzzRawRuns: 300, keepAliveRuns: 10, poolerKills: 3 },
+  quick: {
+    keys: 50,
+    duplicates: 20,
+    overdraw: 500,
+    crashKeys: 40,
+    crashes: 3,
+    crashClients: 8,
+    groupCrashClients: 24,
+    fuzzRuns: 300,
+    fuzzRawRuns: 60,
+    keepAliveRuns: 2,
+    poolerKills: 1,
+  },
+  full: {
+    keys: 50,
+    duplicates: 20,
+    overdraw: 500,
+    crashKeys: 150,
+    crashes: 6,
+    crashClients: 12,
+    groupCrashClients: 48,
+    fuzzRuns: 2000,
+    fuzzRawRuns: 300,
+    keepAliveRuns: 10,
+    poolerKills: 3,
+  },
 }[SIZE];

@@ -48,7 +48,9 @@ describe.runIf(postgresUrl)('kill -9 while groups of withdrawals are in flight (
         const body = withdrawal(call.amount, { account_number: ACCOUNT_NUMBERS[n % ACCOUNT_NUMBERS.length] });
         let turn = c;
         call.answer = await callUntilAnswered(() => (live()[turn++ % Math.max(1, live().length)] ?? d.servers[0]!).url, DEMO_KEY, body, {
-          idempotencyKey: call.key, deadlineMs: 120_000, delaysMs: [200, 400, 800],
+          idempotencyKey: call.key,
+          deadlineMs: 120_000,
+          delaysMs: [200, 400, 800],
         });
       }
     };
@@ -73,8 +75,13 @@ describe.runIf(postgresUrl)('kill -9 while groups of withdrawals are in flight (
 
     const { payouts, entries, events, check, unanswered } = await d.inspect(async (db) => ({
       payouts: await db.query<{ id: string; amount: number }>('SELECT id, amount FROM payouts WHERE merchant_id = $1', [merchantId]),
-      entries: await db.query<{ reference_id: string; amount: number }>(`SELECT reference_id, amount FROM ledger_entries WHERE merchant_id = $1 AND kind = 'payout'`, [merchantId]),
-      events: await db.query<{ object_id: string }>(`SELECT object_id FROM events WHERE merchant_id = $1 AND type = 'payout.created'`, [merchantId]),
+      entries: await db.query<{ reference_id: string; amount: number }>(
+        `SELECT reference_id, amount FROM ledger_entries WHERE merchant_id = $1 AND kind = 'payout'`,
+        [merchantId],
+      ),
+      events: await db.query<{ object_id: string }>(`SELECT object_id FROM events WHERE merchant_id = $1 AND type = 'payout.created'`, [
+        merchantId,
+      ]),
       check: await ledgerCheck(db, merchantId),
       unanswered: await db.query('SELECT key FROM idempotency_keys WHERE response_status IS NULL'),
     }));

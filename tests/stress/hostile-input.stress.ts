@@ -23,7 +23,9 @@ function send(port: number, r: HostileRequest): Promise<{ status: number; type: 
     const req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers, agent, timeout: 20_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']), text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, type: String(res.headers['content-type']), text: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
@@ -59,7 +61,10 @@ function sendRaw(port: number, bytes: Buffer): Promise<number | undefined> {
   });
 }
 
-const targets: Array<[ServerKind, StressBackend]> = [['standalone', 'pglite'], ['next', postgresUrl ? 'postgres' : 'pglite']];
+const targets: Array<[ServerKind, StressBackend]> = [
+  ['standalone', 'pglite'],
+  ['next', postgresUrl ? 'postgres' : 'pglite'],
+];
 
 describe.each(targets)('hostile input against the %s server on %s', (kind, backend) => {
   let d: Deployment;
@@ -108,7 +113,10 @@ describe.each(targets)('hostile input against the %s server on %s', (kind, backe
     recordFigures(`hostile input, ${kind} on ${backend}`, {
       'inputs tried': tried,
       'raw inputs answered by the HTTP parser': rawAnswered,
-      statuses: [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' '),
+      statuses: [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}x${n}`)
+        .join(' '),
       '5xx': [...statuses].filter(([s]) => s >= 500).length,
       'rss warm MiB': Math.round(rssWarm),
       'rss after MiB': Math.round(rssAfter),

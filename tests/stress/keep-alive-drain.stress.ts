@@ -28,13 +28,28 @@ interface Run {
 }
 
 /** One POST to the API on the agent's connection. */
-function post(agent: http.Agent, port: number, body: string, headers: Record<string, string>): Promise<{ status: number; connection?: string }> {
+function post(
+  agent: http.Agent,
+  port: number,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; connection?: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: API_PATH, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.once('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
-      res.once('error', reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: API_PATH,
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+        res.once('error', reject);
+      },
+    );
     req.once('error', (error) => reject(Object.assign(error, { reused: req.reusedSocket })));
     req.end(body);
   });
@@ -46,7 +61,18 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
   try {
     const server = d.servers[0]!;
     const { merchantId, available: before } = await d.balance();
-    const r: Run = { kind, cleanExit: false, answered: 0, answeredAfterSignal: 0, connectionClose: 0, fiveXX: 0, resets: [], refused: 0, paid: 0, msToExit: 0 };
+    const r: Run = {
+      kind,
+      cleanExit: false,
+      answered: 0,
+      answeredAfterSignal: 0,
+      connectionClose: 0,
+      fiveXX: 0,
+      resets: [],
+      refused: 0,
+      paid: 0,
+      msToExit: 0,
+    };
     let signalled = false;
     let signalAt = 0;
     const perClient = Array<number>(CLIENTS).fill(0);
@@ -58,7 +84,9 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
           const withdraw = i % 2 === 1;
           const headers: Record<string, string> = { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' };
           if (withdraw) headers['x-service-idempotency'] = `drain-${run}-${c}-${i}`;
-          const body = JSON.stringify(withdraw ? { action: 'withdraw', amount: AMOUNT, bank_code: 'BCA', account_number: '1234567890' } : { action: 'get_balance' });
+          const body = JSON.stringify(
+            withdraw ? { action: 'withdraw', amount: AMOUNT, bank_code: 'BCA', account_number: '1234567890' } : { action: 'get_balance' },
+          );
           try {
             const res = await post(agent, server.port, body, headers);
             r.answered++;
@@ -71,7 +99,10 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
             const code = (error as NodeJS.ErrnoException).code;
             // Not listening any more: the connect is refused, nothing was sent; a balancer retries elsewhere.
             if (code === 'ECONNREFUSED') r.refused++;
-            else r.resets.push(`${code ?? ''} ${(error as Error).message} (${(error as { reused?: boolean }).reused ? 'kept-alive' : 'new'} connection, ${signalled ? `${Math.round(performance.now() - signalAt)} ms after SIGTERM` : 'before SIGTERM'})`);
+            else
+              r.resets.push(
+                `${code ?? ''} ${(error as Error).message} (${(error as { reused?: boolean }).reused ? 'kept-alive' : 'new'} connection, ${signalled ? `${Math.round(performance.now() - signalAt)} ms after SIGTERM` : 'before SIGTERM'})`,
+              );
             return;
           }
         }

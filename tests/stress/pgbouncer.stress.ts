@@ -36,7 +36,13 @@ describe.runIf(hasPgbouncer)(`${INSTANCES} instances through one PgBouncer (tran
   beforeAll(async () => {
     // Fewer server connections (8) than the instances' pools together (40): transactions share them.
     pb = await startPgbouncer({ serverPool: 8 });
-    d = await Deployment.create('postgres', Array(INSTANCES).fill('standalone'), { ...ENV, DATABASE_DIRECT_URL: pb.directUrl }, {}, { databaseUrl: pb.url, directUrl: pb.directUrl });
+    d = await Deployment.create(
+      'postgres',
+      Array(INSTANCES).fill('standalone'),
+      { ...ENV, DATABASE_DIRECT_URL: pb.directUrl },
+      {},
+      { databaseUrl: pb.url, directUrl: pb.directUrl },
+    );
   }, 300_000);
   afterAll(async () => {
     await d?.close();
@@ -54,7 +60,10 @@ describe.runIf(hasPgbouncer)(`${INSTANCES} instances through one PgBouncer (tran
     // At most 30 each: the storm and the race below need what is left of the balance.
     const client = async (c: number) => {
       for (let n = 0; loading && n < 30; n++) {
-        const answer = await callUntilAnswered(pick, DEMO_KEY, withdrawal(AMOUNT), { idempotencyKey: `pgb-kill-${c}-${n}`, delaysMs: [100, 200, 400] });
+        const answer = await callUntilAnswered(pick, DEMO_KEY, withdrawal(AMOUNT), {
+          idempotencyKey: `pgb-kill-${c}-${n}`,
+          delaysMs: [100, 200, 400],
+        });
         statuses.push(...answer.statuses);
         networkErrors += answer.networkErrors;
         if (answer.result.status === 200) acknowledged.push(answer.result.body.id);
@@ -92,14 +101,19 @@ describe.runIf(hasPgbouncer)(`${INSTANCES} instances through one PgBouncer (tran
 
   it('webhooks from then on: an endpoint, then a duplicate storm and an overdraft race across the 4 instances', async () => {
     receiver = await startWebhookReceiver();
-    const endpoint = await callApi(d.servers[0]!.url, DEMO_KEY, { action: 'create_webhook_endpoint', url: receiver.endpoint('/pgb', [{ status: 200 }]) });
+    const endpoint = await callApi(d.servers[0]!.url, DEMO_KEY, {
+      action: 'create_webhook_endpoint',
+      url: receiver.endpoint('/pgb', [{ status: 200 }]),
+    });
     expect(endpoint.status, endpoint.text).toBe(200);
     receiver.trust('/pgb', endpoint.body.secret);
     const { merchantId, available: opening } = await d.balance();
 
     // The duplicate storm: every key sent STRESS.duplicates times, spread over the instances.
     const amount = 10_000;
-    const storm = shuffle(Array.from({ length: STRESS.keys * STRESS.duplicates }, (_, i) => ({ key: `pgb-dup-${i % STRESS.keys}`, instance: i % INSTANCES })));
+    const storm = shuffle(
+      Array.from({ length: STRESS.keys * STRESS.duplicates }, (_, i) => ({ key: `pgb-dup-${i % STRESS.keys}`, instance: i % INSTANCES })),
+    );
     const answers = await runPool(storm, 64, async ({ key, instance }) => ({
       key,
       ...(await callUntilAnswered(() => d.servers[instance]!.url, DEMO_KEY, withdrawal(amount), { idempotencyKey: key })),
@@ -131,13 +145,22 @@ describe.runIf(hasPgbouncer)(`${INSTANCES} instances through one PgBouncer (tran
     const endpointId = endpoint.body.id as string;
     let deliveries: { event_id: string; status: string; attempts: number }[] = [];
     for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(250)) {
-      deliveries = await d.inspect((db) => db.query<{ event_id: string; status: string; attempts: number }>('SELECT event_id, status, attempts, last_error FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]));
-      const pendingPayouts = await d.inspect((db) => db.query(`SELECT 1 FROM payouts WHERE merchant_id = $1 AND status = 'pending' LIMIT 1`, [merchantId]));
+      deliveries = await d.inspect((db) =>
+        db.query<{ event_id: string; status: string; attempts: number }>(
+          'SELECT event_id, status, attempts, last_error FROM webhook_deliveries WHERE endpoint_id = $1',
+          [endpointId],
+        ),
+      );
+      const pendingPayouts = await d.inspect((db) =>
+        db.query(`SELECT 1 FROM payouts WHERE merchant_id = $1 AND status = 'pending' LIMIT 1`, [merchantId]),
+      );
       if (pendingPayouts.length === 0 && deliveries.every((x) => x.status !== 'pending')) break;
     }
     expect(deliveries.filter((x) => x.status !== 'succeeded')).toEqual([]);
     const got = receiver.at('/pgb');
-    const retried = deliveries.filter((x) => x.attempts !== 1).map((x) => ({ ...x, received: got.filter((r) => r.id === x.event_id).length }));
+    const retried = deliveries
+      .filter((x) => x.attempts !== 1)
+      .map((x) => ({ ...x, received: got.filter((r) => r.id === x.event_id).length }));
     expect(got.map((r) => r.id).sort()).toEqual(deliveries.map((x) => x.event_id).sort());
     expect(got.every((r) => r.verified)).toBe(true);
     // Each payout of the storm and the race: created, then paid or failed, both delivered.

@@ -71,7 +71,10 @@ describe.skipIf(clusterBinariesMissing().length > 0)('point-in-time restore (pgB
     for (let i = 0; i < 5; i++) before.push({ key: `pitr-before-incr-${i}`, id: await withdraw(`pitr-before-incr-${i}`) });
     // T from the database's clock, after the last pre-T commit was acknowledged (a commit's WAL
     // timestamp precedes its acknowledgement); then a gap, so that no later commit shares T.
-    const { t } = await oneRow<{ t: string }>(cluster.databaseUrl, `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' AS t`);
+    const { t } = await oneRow<{ t: string }>(
+      cluster.databaseUrl,
+      `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' AS t`,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const after: { key: string; id: string }[] = [];
     for (let i = 0; i < 5; i++) after.push({ key: `pitr-after-${i}`, id: await withdraw(`pitr-after-${i}`) });
@@ -95,7 +98,9 @@ describe.skipIf(clusterBinariesMissing().length > 0)('point-in-time restore (pgB
       expect(ids).toEqual(before.map((b) => b.id));
       const entries = await db.query<{ reference_id: string }>(`SELECT reference_id FROM ledger_entries WHERE kind = 'payout' ORDER BY id`);
       expect(entries.map((e) => e.reference_id)).toEqual(before.map((b) => b.id));
-      const [{ merchant_id: merchantId }] = (await db.query<{ merchant_id: string }>('SELECT merchant_id FROM payouts LIMIT 1')) as [{ merchant_id: string }];
+      const [{ merchant_id: merchantId }] = (await db.query<{ merchant_id: string }>('SELECT merchant_id FROM payouts LIMIT 1')) as [
+        { merchant_id: string },
+      ];
       expectLedgerExact(await ledgerCheck(db, merchantId), { payouts: before.length });
       const afterIds = after.map((a) => a.id);
       expect(await db.query('SELECT id FROM payouts WHERE id = ANY($1)', [afterIds])).toEqual([]);

@@ -16,7 +16,9 @@ describe.each(stressBackends)('refunds in the money mix on %s', (backend) => {
   let d: Deployment;
   beforeAll(async () => {
     // Two instances on PostgreSQL, so refunds of one session race across processes; settlement after 0.5 s.
-    d = await Deployment.create(backend, backend === 'postgres' ? ['standalone', 'standalone'] : ['standalone'], { SETTLEMENT_DELAY_SECONDS: '0.5' });
+    d = await Deployment.create(backend, backend === 'postgres' ? ['standalone', 'standalone'] : ['standalone'], {
+      SETTLEMENT_DELAY_SECONDS: '0.5',
+    });
   }, 300_000);
   afterAll(() => d?.close());
 
@@ -26,13 +28,17 @@ describe.each(stressBackends)('refunds in the money mix on %s', (backend) => {
     const call = (i: number, body: Record<string, unknown>, key: string) => callApi(url(i), DEMO_KEY, body, { idempotencyKey: key });
 
     // Paid sessions, one in four with the card whose refunds fail.
-    const sessions = await runPool(Array.from({ length: MIX.sessions }, (_, i) => i), 8, async (i) => {
-      const s = (await call(i, { action: 'create_checkout_session', amount: 10_000 + 1_000 * (i % 7) }, `cs-${i}`)).body;
-      const card = i % 4 === 0 ? REFUND_FAILING_TEST_CARD : '4242424242424242';
-      const res = await call(i + 1, { action: 'simulate_checkout_payment', id: s.id, card_number: card }, `pay-${i}`);
-      expect(res.status, res.text).toBe(200);
-      return res.body as { id: string; amount: number };
-    });
+    const sessions = await runPool(
+      Array.from({ length: MIX.sessions }, (_, i) => i),
+      8,
+      async (i) => {
+        const s = (await call(i, { action: 'create_checkout_session', amount: 10_000 + 1_000 * (i % 7) }, `cs-${i}`)).body;
+        const card = i % 4 === 0 ? REFUND_FAILING_TEST_CARD : '4242424242424242';
+        const res = await call(i + 1, { action: 'simulate_checkout_payment', id: s.id, card_number: card }, `pay-${i}`);
+        expect(res.status, res.text).toBe(200);
+        return res.body as { id: string; amount: number };
+      },
+    );
 
     const answers: ApiResult[] = [];
     for (let round = 0; round < MIX.rounds; round++) {
@@ -48,15 +54,20 @@ describe.each(stressBackends)('refunds in the money mix on %s', (backend) => {
       ]);
       answers.push(...(await runPool(ops, 24, (op, i) => call(i, op.body, op.key))));
       // Settle some refunds now, fail a few, let the job settle the rest.
-      const pending = (await callApi(url(round), DEMO_KEY, { action: 'list_refunds', status: 'pending', limit: 20 })).body.data as { id: string }[];
-      await runPool(pending, 4, (r, i) => call(i, { action: 'simulate_refund', id: r.id, ...(i % 3 === 0 ? { outcome: 'failed' } : {}) }, `sim-${r.id}`));
+      const pending = (await callApi(url(round), DEMO_KEY, { action: 'list_refunds', status: 'pending', limit: 20 })).body.data as {
+        id: string;
+      }[];
+      await runPool(pending, 4, (r, i) =>
+        call(i, { action: 'simulate_refund', id: r.id, ...(i % 3 === 0 ? { outcome: 'failed' } : {}) }, `sim-${r.id}`),
+      );
     }
 
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     // Every refusal is one of the expected ones; in-progress 409s of the duplicate keys aside, nothing else.
     const codes = new Set(answers.filter((a) => a.status !== 200).map((a) => a.body?.error?.code));
-    for (const code of codes) expect(['refund_amount_exceeded', 'insufficient_funds', 'refund_not_pending', 'idempotency_request_in_progress']).toContain(code);
+    for (const code of codes)
+      expect(['refund_amount_exceeded', 'insufficient_funds', 'refund_not_pending', 'idempotency_request_in_progress']).toContain(code);
 
     // Let the job settle what is left, then check everything from the database.
     await new Promise((r) => setTimeout(r, 2_500));
@@ -86,7 +97,12 @@ describe.each(stressBackends)('refunds in the money mix on %s', (backend) => {
     expect(result.check.held).toBe(result.check.inMinusOut);
     expect(isExact(result.check)).toBe(true);
     // One ledger entry and one refund.created per refund; one reversal and one refund.failed per failed refund.
-    expect(result.entries).toEqual({ refunds: result.bound.refunds, reversals: result.bound.failed, created: result.bound.refunds, failedEvents: result.bound.failed });
+    expect(result.entries).toEqual({
+      refunds: result.bound.refunds,
+      reversals: result.bound.failed,
+      created: result.bound.refunds,
+      failedEvents: result.bound.failed,
+    });
     recordFigures(`refunds mix on ${backend} (${d.servers.length} instance${d.servers.length > 1 ? 's' : ''})`, {
       requests: answers.length,
       refunds: result.bound.refunds,

@@ -40,7 +40,10 @@ async function drained(url: string) {
 async function checkEvents(d: Deployment, merchantId: string) {
   return d.inspect(async (db) => {
     const payouts = await db.query<{ id: string; status: string }>('SELECT id, status FROM payouts WHERE merchant_id = $1', [merchantId]);
-    const events = await db.query<{ id: string; type: string; object_id: string }>('SELECT id, type, object_id FROM events WHERE merchant_id = $1', [merchantId]);
+    const events = await db.query<{ id: string; type: string; object_id: string }>(
+      'SELECT id, type, object_id FROM events WHERE merchant_id = $1',
+      [merchantId],
+    );
     const failedDeliveries = await db.query(`SELECT id FROM webhook_deliveries WHERE status <> 'succeeded'`);
     return { payouts, events, failedDeliveries };
   });
@@ -109,7 +112,7 @@ describe.runIf(stressBackends.includes('postgres'))('webhooks from two instances
   it('share the deliveries without sending any event twice', async () => {
     const d = await Deployment.create('postgres', ['standalone', 'standalone'], ENV);
     try {
-      const [a, b] = d.servers as [typeof d.servers[0], typeof d.servers[0]];
+      const [a, b] = d.servers as [(typeof d.servers)[0], (typeof d.servers)[0]];
       const path = '/shared';
       await addEndpoint(a!.url, path, [{ status: 200, delayMs: 20 }]);
       const { merchantId } = await d.balance();
@@ -128,7 +131,11 @@ describe.runIf(stressBackends.includes('postgres'))('webhooks from two instances
       expect(failedDeliveries).toEqual([]);
       const got = receiver.at(path);
       expect(got.map((r) => r.id).sort()).toEqual(events.map((e) => e.id).sort()); // each exactly once
-      recordFigures('webhooks from two instances on postgres', { payouts: payouts.length, events: events.length, 'requests received': got.length });
+      recordFigures('webhooks from two instances on postgres', {
+        payouts: payouts.length,
+        events: events.length,
+        'requests received': got.length,
+      });
     } finally {
       await d.close();
     }

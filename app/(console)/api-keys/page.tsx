@@ -15,8 +15,8 @@ export default async function ApiKeysPage() {
     <ConsoleShell viewer={session.viewer} needs="secret_key">
       <h1>API keys</h1>
       <p className="hint">
-        Give staff and systems a restricted key with only the permissions they need, instead of the secret key. Every payout,
-        checkout session and request records the key that made it (see Payouts and Logs).
+        Give staff and systems a restricted key with only the permissions they need, instead of the secret key. Every payout, checkout
+        session and request records the key that made it (see Payouts and Logs).
       </p>
       <section className="card" aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
@@ -29,7 +29,10 @@ export default async function ApiKeysPage() {
         </section>
         <section className="card" aria-labelledby="roll-heading">
           <h2 id="roll-heading">Roll the secret key</h2>
-          <p className="hint">A new secret key replaces this one; the old one keeps working for the period you choose, so your servers can switch without downtime.</p>
+          <p className="hint">
+            A new secret key replaces this one; the old one keeps working for the period you choose, so your servers can switch without
+            downtime.
+          </p>
           <RollKeyForm retentionSeconds={retentionSeconds} />
         </section>
       </div>

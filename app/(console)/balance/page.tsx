@@ -38,7 +38,8 @@ type Search = { after?: string; entry?: string; until?: string };
  */
 function historyQuery({ after, entry, until }: Search) {
   const startingAfter = typeof after === 'string' && ledgerEntryOf(after) !== null ? after : undefined;
-  const createdLt = typeof until === 'string' && !Number.isNaN(Date.parse(until)) && /Z$/.test(until) ? new Date(until).toISOString() : undefined;
+  const createdLt =
+    typeof until === 'string' && !Number.isNaN(Date.parse(until)) && /Z$/.test(until) ? new Date(until).toISOString() : undefined;
   return {
     query: { limit: 50, ...(startingAfter ? { starting_after: startingAfter } : {}), ...(createdLt ? { created_lt: createdLt } : {}) },
     entry: typeof entry === 'string' && ledgerEntryOf(entry) !== null ? entry : undefined,
@@ -51,7 +52,9 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   // Before any call the key may not make: the shell says what it lacks.
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} needs="balance:read" />;
   const { query, entry, keep } = historyQuery(await searchParams);
-  const [page, daily] = await pageData(session, () => Promise.all([session.api.listBalanceTransactions(query), endOfDayBalances(session.api, 30)]));
+  const [page, daily] = await pageData(session, () =>
+    Promise.all([session.api.listBalanceTransactions(query), endOfDayBalances(session.api, 30)]),
+  );
   const rows = page.data.data;
   const currency = rows[0]?.currency ?? 'IDR';
   return (

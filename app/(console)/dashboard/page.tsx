@@ -20,10 +20,7 @@ export default async function DashboardPage() {
   const session = await requireSession();
   const can = (needed: Parameters<typeof viewerCan>[1]) => viewerCan(session.viewer, needed);
   const [flow, payments] = await pageData(session, () =>
-    Promise.all([
-      can('balance:read') ? moneyFlow(session.api, 7) : null,
-      can('balance:read') ? latestPayments(session.api) : null,
-    ]),
+    Promise.all([can('balance:read') ? moneyFlow(session.api, 7) : null, can('balance:read') ? latestPayments(session.api) : null]),
   );
   return (
     <ConsoleShell viewer={session.viewer}>

@@ -15,13 +15,20 @@ export default async function LogsPage({ searchParams }: { searchParams: Promise
   const session = await requireSession();
   if (!viewerCan(session.viewer, 'requests:read')) return <ConsoleShell viewer={session.viewer} needs="requests:read" />;
   const { after, ...filters } = logFiltersQuery.parse(await searchParams);
-  const page = (await pageData(session, () => session.api.listRequests({ ...filters, limit: 50, ...(after ? { starting_after: after } : {}) }))).data;
+  const page = (
+    await pageData(session, () => session.api.listRequests({ ...filters, limit: 50, ...(after ? { starting_after: after } : {}) }))
+  ).data;
   const rows = page.data;
-  const older = new URLSearchParams(Object.entries({ ...filters, after: rows.at(-1)?.id }).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+  const older = new URLSearchParams(
+    Object.entries({ ...filters, after: rows.at(-1)?.id }).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+  );
   return (
     <ConsoleShell viewer={session.viewer} needs="requests:read">
       <h1>Logs</h1>
-      <p className="hint">Every API call made with this account’s keys, reads and refusals included, kept for 30 days. Bodies and account numbers are never kept.</p>
+      <p className="hint">
+        Every API call made with this account’s keys, reads and refusals included, kept for 30 days. Bodies and account numbers are never
+        kept.
+      </p>
       <form className="card filters" method="get" action="/logs" aria-label="Filter the log">
         <label>
           Action

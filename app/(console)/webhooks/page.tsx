@@ -12,8 +12,8 @@ export default async function WebhooksPage() {
     <ConsoleShell viewer={session.viewer} needs="webhooks:write">
       <h1>Webhooks</h1>
       <p className="hint">
-        Every payout and checkout outcome is sent to your endpoints as a signed event (Standard Webhooks). Verify the
-        signature and deduplicate by <code>webhook-id</code>; see docs/webhooks.md.
+        Every payout and checkout outcome is sent to your endpoints as a signed event (Standard Webhooks). Verify the signature and
+        deduplicate by <code>webhook-id</code>; see docs/webhooks.md.
       </p>
       <WebhooksPanel retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS} />
     </ConsoleShell>

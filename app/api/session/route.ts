@@ -28,7 +28,11 @@ export const POST = consoleRoute({ mutates: true }, async ({ req }) => {
       throw error instanceof UpstreamError && error.status === 401 ? await signInFailed(address, rejected()) : error;
     });
   await startSession(secretKey, current.data);
-  return ok({ merchant: { name: current.data.merchant.name }, key: { type: current.data.type, name: current.data.name }, test_mode: /^(sk|rk)_test_/.test(secretKey) });
+  return ok({
+    merchant: { name: current.data.merchant.name },
+    key: { type: current.data.type, name: current.data.name },
+    test_mode: /^(sk|rk)_test_/.test(secretKey),
+  });
 });
 
 export const DELETE = consoleRoute({ mutates: true }, async ({ req }) => {

@@ -12,5 +12,4 @@ export interface IndexStep {
  * while a big table is indexed; see migrate.ts), with indexes it makes redundant to drop.
  */
 export type Migration =
-  | { version: number; name: string; sql: string }
-  | { version: number; name: string; indexes: IndexStep[]; drop?: string[] };
+  { version: number; name: string; sql: string } | { version: number; name: string; indexes: IndexStep[]; drop?: string[] };

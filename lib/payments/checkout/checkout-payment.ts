@@ -46,7 +46,14 @@ export async function getPublicCheckoutSession(db: Db, id: string): Promise<Publ
 /** A refused payment as a code of the one error table, and the field it is about. */
 export const paymentRefusal = (outcome: Extract<PaymentOutcome, { ok: false }>) =>
   new ApiError(
-    ({ card_declined: 'card_declined', invalid_card: 'invalid_card', not_open: 'checkout_session_not_open', not_found: 'not_found' } as const)[outcome.code],
+    (
+      {
+        card_declined: 'card_declined',
+        invalid_card: 'invalid_card',
+        not_open: 'checkout_session_not_open',
+        not_found: 'not_found',
+      } as const
+    )[outcome.code],
     outcome.message,
     outcome.code === 'invalid_card' || outcome.code === 'card_declined' ? 'card_number' : 'id',
   );

@@ -14,18 +14,25 @@ export const createCheckoutSession = implement('create_checkout_session', async 
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', now() + make_interval(secs => $8), $9::json)
      RETURNING ${CHECKOUT_COLUMNS}`,
     [
-      newId('cs'), merchant.id, input.amount, merchant.currency, input.description ?? null,
-      input.success_url ?? null, input.cancel_url ?? null, input.expires_in ?? DEFAULT_EXPIRES_IN, JSON.stringify(createdBy(key)),
+      newId('cs'),
+      merchant.id,
+      input.amount,
+      merchant.currency,
+      input.description ?? null,
+      input.success_url ?? null,
+      input.cancel_url ?? null,
+      input.expires_in ?? DEFAULT_EXPIRES_IN,
+      JSON.stringify(createdBy(key)),
     ],
   );
   return checkoutSessionObject(row!, origin);
 });
 
 async function findSession({ db, merchant }: ActionContext, id: string) {
-  const [row] = await db.query<CheckoutSessionRow>(
-    `SELECT ${CHECKOUT_COLUMNS} FROM checkout_sessions WHERE id = $1 AND merchant_id = $2`,
-    [id, merchant.id],
-  );
+  const [row] = await db.query<CheckoutSessionRow>(`SELECT ${CHECKOUT_COLUMNS} FROM checkout_sessions WHERE id = $1 AND merchant_id = $2`, [
+    id,
+    merchant.id,
+  ]);
   if (!row) throw new ApiError('not_found', `No such checkout session: ${id}`, 'id');
   return row;
 }

@@ -2,10 +2,14 @@ import { ApiError } from '../../contract';
 import { insertRestrictedKey, KEY_COLUMNS, keyObject, rollSecretKey as roll, type KeyRow } from './api-keys';
 import { implement } from '../pipeline/action';
 
-export const createRestrictedKey = implement('create_restricted_key', ({ db, merchant }, input) => insertRestrictedKey(db, merchant.id, input), {
-  atomic: true,
-  oneTimeSecret: true,
-});
+export const createRestrictedKey = implement(
+  'create_restricted_key',
+  ({ db, merchant }, input) => insertRestrictedKey(db, merchant.id, input),
+  {
+    atomic: true,
+    oneTimeSecret: true,
+  },
+);
 /** The calling key, as list_api_keys shows it, and whose it is: a console learns what to show from it. */
 export const getCurrentKey = implement('get_current_key', async ({ db, merchant, key }) => {
   const [row] = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 AND merchant_id = $2`, [key.id, merchant.id]);
@@ -38,14 +42,21 @@ export const revokeApiKey = implement(
       [input.id, merchant.id],
     );
     if (row) return keyObject(row);
-    const [other] = await db.query<{ type: string }>('SELECT type FROM api_keys WHERE id = $1 AND merchant_id = $2', [input.id, merchant.id]);
+    const [other] = await db.query<{ type: string }>('SELECT type FROM api_keys WHERE id = $1 AND merchant_id = $2', [
+      input.id,
+      merchant.id,
+    ]);
     if (!other) throw new ApiError('not_found', `No such key: ${input.id}`, 'id');
     throw new ApiError('invalid_request', 'The current secret key cannot be revoked: roll it (roll_secret_key) to replace it.', 'id');
   },
   { atomic: true },
 );
 
-export const rollSecretKey = implement('roll_secret_key', ({ db, merchant }, input) => roll(db, merchant.id, input.expires_in_seconds ?? 0), {
-  atomic: true,
-  oneTimeSecret: true,
-});
+export const rollSecretKey = implement(
+  'roll_secret_key',
+  ({ db, merchant }, input) => roll(db, merchant.id, input.expires_in_seconds ?? 0),
+  {
+    atomic: true,
+    oneTimeSecret: true,
+  },
+);

@@ -34,7 +34,11 @@ export const keyObject = (r: KeyRow) => ({
 });
 
 /** A restricted key, stored only as its hash like a secret key; the key itself is returned once. */
-export async function insertRestrictedKey(db: Queryable, merchantId: string, input: { name: string; permissions: string[]; max_payout_amount?: number }) {
+export async function insertRestrictedKey(
+  db: Queryable,
+  merchantId: string,
+  input: { name: string; permissions: string[]; max_payout_amount?: number },
+) {
   const secret = generateRestrictedKey();
   const [row] = await db.query<KeyRow>(
     `INSERT INTO api_keys (id, merchant_id, key_hash, hint, type, name, permissions, max_payout_amount)

@@ -56,7 +56,10 @@ async function insertMerchant(
 
 async function insertKey(tx: Queryable, merchantId: string, secretKey: string) {
   await tx.query('INSERT INTO api_keys (id, merchant_id, key_hash, hint) VALUES ($1, $2, $3, $4)', [
-    newId('key'), merchantId, hashSecretKey(secretKey), keyHint(secretKey),
+    newId('key'),
+    merchantId,
+    hashSecretKey(secretKey),
+    keyHint(secretKey),
   ]);
 }
 
@@ -90,7 +93,9 @@ export async function listMerchants(db: Queryable): Promise<MerchantSummary[]> {
 export async function revokeKeys(db: Db, merchantId: string): Promise<number> {
   return db.transaction(async (tx) => {
     await requireMerchant(tx, merchantId);
-    const rows = await tx.query('UPDATE api_keys SET revoked_at = now() WHERE merchant_id = $1 AND revoked_at IS NULL RETURNING 1', [merchantId]);
+    const rows = await tx.query('UPDATE api_keys SET revoked_at = now() WHERE merchant_id = $1 AND revoked_at IS NULL RETURNING 1', [
+      merchantId,
+    ]);
     return rows.length;
   });
 }

@@ -32,22 +32,40 @@ export const listRequests = implement('list_requests', async ({ db, merchant }, 
   const names = new Map(
     keyIds.length === 0
       ? []
-      : (await db.query<{ id: string; name: string | null }>('SELECT id, name FROM api_keys WHERE merchant_id = $1 AND id = ANY($2)', [merchant.id, keyIds])).map((k) => [k.id, k.name]),
+      : (
+          await db.query<{ id: string; name: string | null }>('SELECT id, name FROM api_keys WHERE merchant_id = $1 AND id = ANY($2)', [
+            merchant.id,
+            keyIds,
+          ])
+        ).map((k) => [k.id, k.name]),
   );
   return {
     ...page,
-    data: page.data.map((r) => ({ object: 'request' as const, ...r, key_name: names.get(r.key_id) ?? null, created_at: new Date(r.created_at).toISOString() })),
+    data: page.data.map((r) => ({
+      object: 'request' as const,
+      ...r,
+      key_name: names.get(r.key_id) ?? null,
+      created_at: new Date(r.created_at).toISOString(),
+    })),
   };
 });
 
 export const getIdempotentRequest = implement('get_idempotent_request', async ({ db, merchant, settings, storedAnswer }, input) => {
-  const [row] = await db.query<{ action: string; response_status: number; response_body: string; created_at: Date; replay_count: number; expires_at: Date }>(
+  const [row] = await db.query<{
+    action: string;
+    response_status: number;
+    response_body: string;
+    created_at: Date;
+    replay_count: number;
+    expires_at: Date;
+  }>(
     `SELECT action, response_status, response_body, created_at, replay_count, created_at + make_interval(secs => $3) AS expires_at
      FROM idempotency_keys
      WHERE merchant_id = $1 AND key = $2 AND response_status IS NOT NULL AND created_at > now() - make_interval(secs => $3)`,
     [merchant.id, input.idempotency_key, settings.idempotencyTtlSeconds],
   );
-  if (!row) throw new ApiError('not_found', 'No request with this idempotency key is stored (never used, or past retention).', 'idempotency_key');
+  if (!row)
+    throw new ApiError('not_found', 'No request with this idempotency key is stored (never used, or past retention).', 'idempotency_key');
   return {
     object: 'idempotent_request' as const,
     idempotency_key: input.idempotency_key,

@@ -49,12 +49,15 @@ export function createRequestLog(db: Db, log: Logger): RequestLog {
     const batch = buffer;
     buffer = [];
     writing = writing.then(() =>
-      insertEntries(db, batch).then(() => undefined, (err: unknown) => {
-        // Put them back once; a database that stays down drops the oldest past the cap.
-        buffer = batch.concat(buffer).slice(-MAX_BUFFERED);
-        log.warn({ err, rows: batch.length }, 'request log write failed; retrying');
-        schedule();
-      }),
+      insertEntries(db, batch).then(
+        () => undefined,
+        (err: unknown) => {
+          // Put them back once; a database that stays down drops the oldest past the cap.
+          buffer = batch.concat(buffer).slice(-MAX_BUFFERED);
+          log.warn({ err, rows: batch.length }, 'request log write failed; retrying');
+          schedule();
+        },
+      ),
     );
     return writing;
   };
@@ -92,9 +95,18 @@ function insertEntries(db: Queryable, rows: RequestLogEntry[]) {
      SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::text[], $7::int[], $8::text[], $9::text[], $10::bool[], $11::text[], $12::text[])
      ON CONFLICT (id) DO NOTHING`,
     [
-      rows.map((r) => r.id), rows.map((r) => r.merchantId), rows.map((r) => r.at.toISOString()), rows.map((r) => r.action),
-      rows.map((r) => r.status), rows.map((r) => r.errorCode), rows.map((r) => Math.round(r.ms)), rows.map((r) => r.keyId),
-      rows.map((r) => r.idempotencyKey), rows.map((r) => r.replayed), rows.map((r) => r.objectId), rows.map((r) => r.clientAddress),
+      rows.map((r) => r.id),
+      rows.map((r) => r.merchantId),
+      rows.map((r) => r.at.toISOString()),
+      rows.map((r) => r.action),
+      rows.map((r) => r.status),
+      rows.map((r) => r.errorCode),
+      rows.map((r) => Math.round(r.ms)),
+      rows.map((r) => r.keyId),
+      rows.map((r) => r.idempotencyKey),
+      rows.map((r) => r.replayed),
+      rows.map((r) => r.objectId),
+      rows.map((r) => r.clientAddress),
     ],
   );
 }

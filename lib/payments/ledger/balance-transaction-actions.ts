@@ -18,11 +18,13 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
   let cursor: number | null = null;
   if (input.starting_after) {
     cursor = ledgerEntryOf(input.starting_after);
-    const [row] = cursor === null ? [] : await db.query(`SELECT 1 FROM ledger_entries WHERE id = $1 AND merchant_id = $2`, [cursor, merchant.id]);
+    const [row] =
+      cursor === null ? [] : await db.query(`SELECT 1 FROM ledger_entries WHERE id = $1 AND merchant_id = $2`, [cursor, merchant.id]);
     if (!row) throw new ApiError('not_found', `No such balance transaction: ${input.starting_after}`, 'starting_after');
   }
   // A date filter is also a range of ids, the list's order: a page deep in the dates is a range scan.
-  const range = input.created_gte || input.created_lt ? await identityRange(db, 'ledger', merchant.id, input.created_gte, input.created_lt) : undefined;
+  const range =
+    input.created_gte || input.created_lt ? await identityRange(db, 'ledger', merchant.id, input.created_gte, input.created_lt) : undefined;
   if (range?.empty) return listObject([], false);
   const rows = await db.query<LedgerRow>(
     `SELECT id, amount, balance_after, kind, reference_id, created_at FROM ledger_entries
@@ -30,7 +32,16 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
        AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
        AND ($7::bigint IS NULL OR id >= $7::bigint) AND ($8::bigint IS NULL OR id <= $8::bigint)
      ORDER BY id DESC LIMIT $6`,
-    [merchant.id, cursor, input.type ?? null, input.created_gte ?? null, input.created_lt ?? null, limit + 1, range?.low ?? null, range?.high ?? null],
+    [
+      merchant.id,
+      cursor,
+      input.type ?? null,
+      input.created_gte ?? null,
+      input.created_lt ?? null,
+      limit + 1,
+      range?.low ?? null,
+      range?.high ?? null,
+    ],
   );
   const data = rows.slice(0, limit).map((r) => ({
     id: balanceTransactionId(r.id),

@@ -87,7 +87,13 @@ export async function balanceDays(db: Queryable, merchantId: string, days: numbe
     const day = utcDay(Date.parse(`${first}T00:00:00Z`) + i * DAY_MS);
     const r = byDay.get(day);
     if (r) balance = Number(r.closing_balance);
-    return { day, money_in: Number(r?.money_in ?? 0), money_out: Number(r?.money_out ?? 0), entries: Number(r?.entries ?? 0), closing_balance: balance };
+    return {
+      day,
+      money_in: Number(r?.money_in ?? 0),
+      money_out: Number(r?.money_out ?? 0),
+      entries: Number(r?.entries ?? 0),
+      closing_balance: balance,
+    };
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/types';
 
-export type LedgerKind = 'opening_balance' | 'adjustment' | 'payout' | 'payout_reversal' | 'checkout_payment' | 'topup' | 'refund' | 'refund_reversal';
+export type LedgerKind =
+  'opening_balance' | 'adjustment' | 'payout' | 'payout_reversal' | 'checkout_payment' | 'topup' | 'refund' | 'refund_reversal';
 
 /**
  * Every change of a balance goes through here, in the caller's transaction, with
@@ -55,8 +56,11 @@ export async function settlePending(tx: Queryable, merchantId: string, settled: 
 }
 
 async function addEntry(tx: Queryable, merchantId: string, amount: number, balanceAfter: number, kind: LedgerKind, referenceId: string) {
-  await tx.query(
-    `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id) VALUES ($1, $2, $3, $4, $5)`,
-    [merchantId, amount, balanceAfter, kind, referenceId],
-  );
+  await tx.query(`INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id) VALUES ($1, $2, $3, $4, $5)`, [
+    merchantId,
+    amount,
+    balanceAfter,
+    kind,
+    referenceId,
+  ]);
 }

@@ -18,7 +18,11 @@ interface PolicyRow {
 }
 
 const POLICY_COLUMNS = 'payout_approval_required, payout_approval_above_amount, payout_approval_for_keys, payout_approval_updated_at';
-const fromRow = (r: PolicyRow) => ({ required: r.payout_approval_required, aboveAmount: r.payout_approval_above_amount, forKeys: r.payout_approval_for_keys });
+const fromRow = (r: PolicyRow) => ({
+  required: r.payout_approval_required,
+  aboveAmount: r.payout_approval_above_amount,
+  forKeys: r.payout_approval_for_keys,
+});
 
 export const getPayoutApprovalPolicy = implement('get_payout_approval_policy', async ({ db, merchant, settings }) => {
   const [row] = await db.query<PolicyRow>(`SELECT ${POLICY_COLUMNS} FROM merchants WHERE id = $1`, [merchant.id]);

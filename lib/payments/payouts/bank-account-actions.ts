@@ -17,9 +17,16 @@ interface ValidationRow {
 const COLUMNS = 'id, bank_code, account_last4, status, account_holder_name, failure_code, created_at, expires_at';
 
 const validationObject = (r: ValidationRow): BankAccountValidation => ({
-  object: 'bank_account_validation', id: r.id, bank_code: r.bank_code, account_last4: r.account_last4, status: r.status,
-  account_holder_name: r.account_holder_name, failure_code: r.failure_code,
-  created_at: new Date(r.created_at).toISOString(), expires_at: new Date(r.expires_at).toISOString(), livemode: false,
+  object: 'bank_account_validation',
+  id: r.id,
+  bank_code: r.bank_code,
+  account_last4: r.account_last4,
+  status: r.status,
+  account_holder_name: r.account_holder_name,
+  failure_code: r.failure_code,
+  created_at: new Date(r.created_at).toISOString(),
+  expires_at: new Date(r.expires_at).toISOString(),
+  livemode: false,
 });
 
 /**
@@ -40,7 +47,17 @@ export const validateBankAccount = implement('validate_bank_account', async ({ d
            failure_code = EXCLUDED.failure_code, created_at = now(), expires_at = EXCLUDED.expires_at
        WHERE bank_account_validations.expires_at <= now()
      RETURNING ${COLUMNS}`,
-    [newId('bav'), merchant.id, input.bank_code, digest, input.account_number.slice(-4), found.status, found.holderName, found.failureCode, VALIDATION_TTL_SECONDS],
+    [
+      newId('bav'),
+      merchant.id,
+      input.bank_code,
+      digest,
+      input.account_number.slice(-4),
+      found.status,
+      found.holderName,
+      found.failureCode,
+      VALIDATION_TTL_SECONDS,
+    ],
   );
   if (fresh) return validationObject(fresh);
   const [kept] = await db.query<ValidationRow>(

@@ -8,8 +8,46 @@ export interface AccountLookup {
   failureCode: 'invalid_account' | null;
 }
 
-const FIRST = ['Agus', 'Ayu', 'Bambang', 'Citra', 'Dian', 'Eko', 'Fitri', 'Gita', 'Hendra', 'Indah', 'Joko', 'Kartika', 'Lukman', 'Maya', 'Nur', 'Putri', 'Rudi', 'Sari', 'Teguh', 'Wulan'];
-const LAST = ['Wijaya', 'Saputra', 'Hidayat', 'Kusuma', 'Pratama', 'Setiawan', 'Nugroho', 'Halim', 'Gunawan', 'Susanto', 'Siregar', 'Lubis', 'Hakim', 'Permana', 'Utami', 'Wibowo'];
+const FIRST = [
+  'Agus',
+  'Ayu',
+  'Bambang',
+  'Citra',
+  'Dian',
+  'Eko',
+  'Fitri',
+  'Gita',
+  'Hendra',
+  'Indah',
+  'Joko',
+  'Kartika',
+  'Lukman',
+  'Maya',
+  'Nur',
+  'Putri',
+  'Rudi',
+  'Sari',
+  'Teguh',
+  'Wulan',
+];
+const LAST = [
+  'Wijaya',
+  'Saputra',
+  'Hidayat',
+  'Kusuma',
+  'Pratama',
+  'Setiawan',
+  'Nugroho',
+  'Halim',
+  'Gunawan',
+  'Susanto',
+  'Siregar',
+  'Lubis',
+  'Hakim',
+  'Permana',
+  'Utami',
+  'Wibowo',
+];
 
 /**
  * The bank's account look-up, test mode: 4000000001 does not exist (as its
@@ -30,7 +68,12 @@ export function lookUpAccount(_bankCode: string, accountNumber: string): Account
  * The holder's name a payout records; with `expected` (the sender's account_holder_name),
  * refused unless the bank's name matches it (the rule: holderNamesMatch).
  */
-export function holderForPayout(bankCode: string, accountNumber: string, expected: string | undefined, param = 'account_holder_name'): string | null {
+export function holderForPayout(
+  bankCode: string,
+  accountNumber: string,
+  expected: string | undefined,
+  param = 'account_holder_name',
+): string | null {
   const found = lookUpAccount(bankCode, accountNumber);
   if (expected === undefined) return found.holderName;
   if (found.status === 'invalid') {

@@ -40,7 +40,11 @@ export const createPayoutBatch = implement(
       const holder = holderForPayout(p.bank_code, p.account_number, p.account_holder_name, `payouts[${i}].account_holder_name`);
       const status = startStatus(merchant, key, p.amount);
       return {
-        ...p, id: newId('po'), delay: outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds, holder, status,
+        ...p,
+        id: newId('po'),
+        delay: outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds,
+        holder,
+        status,
         expiry: status === 'awaiting_approval' ? approvalExpirySeconds(settings) : null,
       };
     });
@@ -48,16 +52,34 @@ export const createPayoutBatch = implement(
     const waiting = items.filter((p) => p.status === 'awaiting_approval');
     const waitingTotal = waiting.reduce((sum, p) => sum + p.amount, 0);
     const answer: PayoutBatch | undefined = inline && {
-      object: 'payout_batch', id: batchId, status: 'processing', currency: merchant.currency, total_amount: total,
+      object: 'payout_batch',
+      id: batchId,
+      status: 'processing',
+      currency: merchant.currency,
+      total_amount: total,
       payout_count: items.length,
       counts: { pending: items.length - waiting.length, paid: 0, failed: 0, awaiting_approval: waiting.length, rejected: 0, expired: 0 },
-      payout_ids: items.map((p) => p.id), created_at: inline.now.toISOString(), livemode: false,
+      payout_ids: items.map((p) => p.id),
+      created_at: inline.now.toISOString(),
+      livemode: false,
     };
     const params: unknown[] = [
-      merchant.id, total, batchId, merchant.currency, items.length,
-      items.map((p) => p.id), items.map((p) => p.amount), items.map((p) => p.bank_code), items.map((p) => p.account_number),
-      items.map((p) => p.reference ?? null), items.map((p) => p.delay), JSON.stringify(createdBy(key)),
-      items.map((p) => p.status), items.map((p) => p.holder), items.map((p) => p.expiry), waitingTotal,
+      merchant.id,
+      total,
+      batchId,
+      merchant.currency,
+      items.length,
+      items.map((p) => p.id),
+      items.map((p) => p.amount),
+      items.map((p) => p.bank_code),
+      items.map((p) => p.account_number),
+      items.map((p) => p.reference ?? null),
+      items.map((p) => p.delay),
+      JSON.stringify(createdBy(key)),
+      items.map((p) => p.status),
+      items.map((p) => p.holder),
+      items.map((p) => p.expiry),
+      waitingTotal,
     ];
     // Stored without its payout ids (the payouts hold them): expandStored puts them back on a replay (batch-answer.ts).
     const stored = answer && inline ? inline.store(compactBatchAnswer(answer), params.length + 1, 'batch') : undefined;
@@ -83,13 +105,21 @@ export const createPayoutBatch = implement(
        entries AS (
          INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
          SELECT $1, -i.amount, bal.available + $2 - SUM(i.amount) OVER (ORDER BY i.n), 'payout', i.id
-         FROM items i, bal ORDER BY i.n)${stored ? `,
-       stored AS (${stored.sql})` : ''}
+         FROM items i, bal ORDER BY i.n)${
+           stored
+             ? `,
+       stored AS (${stored.sql})`
+             : ''
+         }
        SELECT * FROM batch`,
       stored ? [...params, ...stored.params] : params,
     );
     if (!row) {
-      throw new ApiError('insufficient_funds', `The available balance is lower than the batch's total ${total}; no payout of it was created.`, 'payouts');
+      throw new ApiError(
+        'insufficient_funds',
+        `The available balance is lower than the batch's total ${total}; no payout of it was created.`,
+        'payouts',
+      );
     }
     return answer ? storedInline(answer) : batchWithIds(db, merchant.id, row);
   },
@@ -98,7 +128,8 @@ export const createPayoutBatch = implement(
 
 export const getPayoutBatch = implement('get_payout_batch', async (ctx, input) => {
   const [row] = await ctx.db.query<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE id = $1 AND merchant_id = $2`, [
-    input.id, ctx.merchant.id,
+    input.id,
+    ctx.merchant.id,
   ]);
   if (!row) throw new ApiError('not_found', `No such payout batch: ${input.id}`, 'id');
   return batchWithIds(ctx.db, ctx.merchant.id, row);
@@ -126,7 +157,10 @@ async function batchWithIds(db: Queryable, merchantId: string, row: BatchRow): P
 /** Batches as a list shows them: counts by status from the kept figures (batch-counts.ts), never from their payouts. */
 async function batchItems(db: Queryable, rows: BatchRow[]): Promise<PayoutBatchListItem[]> {
   if (rows.length === 0) return [];
-  const counts = await batchCounts(db, rows.map((r) => r.id));
+  const counts = await batchCounts(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => {
     const c = counts.get(r.id)!;
     return {

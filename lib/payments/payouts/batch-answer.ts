@@ -16,6 +16,9 @@ export async function expandBatchAnswer(db: Queryable, merchantId: string, body:
 
 /** A batch's payout ids in item order (the batch wrote them in `seq` order), through payouts_batch. */
 export async function batchPayoutIds(db: Queryable, batchId: string, merchantId: string): Promise<string[]> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM payouts WHERE batch_id = $1 AND merchant_id = $2 ORDER BY seq', [batchId, merchantId]);
+  const rows = await db.query<{ id: string }>('SELECT id FROM payouts WHERE batch_id = $1 AND merchant_id = $2 ORDER BY seq', [
+    batchId,
+    merchantId,
+  ]);
   return rows.map((r) => r.id);
 }

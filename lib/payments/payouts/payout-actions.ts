@@ -23,7 +23,8 @@ export const withdraw = define('withdraw', {
 
 export const getPayout = implement('get_payout', async ({ db, merchant }, input) => {
   const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1 AND merchant_id = $2`, [
-    input.id, merchant.id,
+    input.id,
+    merchant.id,
   ]);
   // Another merchant's payout is as missing as one that never existed.
   if (!row) throw new ApiError('not_found', `No such payout: ${input.id}`, 'id');
@@ -32,7 +33,10 @@ export const getPayout = implement('get_payout', async ({ db, merchant }, input)
 
 export const listPayouts = implement('list_payouts', async ({ db, merchant }, input) => {
   // A date filter is also a range of seq, the list's order: a page deep in the dates is a range scan.
-  const range = input.created_gte || input.created_lt ? await identityRange(db, 'payouts', merchant.id, input.created_gte, input.created_lt) : undefined;
+  const range =
+    input.created_gte || input.created_lt
+      ? await identityRange(db, 'payouts', merchant.id, input.created_gte, input.created_lt)
+      : undefined;
   if (range?.empty) return listObject([], false);
   const page = await listPage<PayoutRow>(db, {
     table: 'payouts',
@@ -41,7 +45,11 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
     limit: input.limit,
     startingAfter: input.starting_after,
     where: { batch_id: input.batch_id },
-    conditions: [...payoutFilterConditions(input), { sql: 'seq >= ?::bigint', value: range?.low }, { sql: 'seq <= ?::bigint', value: range?.high }],
+    conditions: [
+      ...payoutFilterConditions(input),
+      { sql: 'seq >= ?::bigint', value: range?.low },
+      { sql: 'seq <= ?::bigint', value: range?.high },
+    ],
   });
   return { ...page, data: page.data.map(payoutObject) };
 });

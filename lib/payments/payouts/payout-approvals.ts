@@ -33,7 +33,10 @@ export async function lockForDecision(tx: Queryable, merchantId: string, key: Ca
   let rows: Candidate[];
   let param: (i: number, id: string) => string;
   if ('ids' in target) {
-    const found = await tx.query<Candidate>(`SELECT ${cols} FROM payouts WHERE merchant_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE`, [merchantId, target.ids]);
+    const found = await tx.query<Candidate>(
+      `SELECT ${cols} FROM payouts WHERE merchant_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+      [merchantId, target.ids],
+    );
     const byId = new Map(found.map((r) => [r.id, r]));
     target.ids.forEach((id, i) => {
       if (!byId.has(id)) throw new ApiError('not_found', `No such payout: ${id}; nothing was changed.`, `ids[${i}]`);
@@ -48,19 +51,31 @@ export async function lockForDecision(tx: Queryable, merchantId: string, key: Ca
       [merchantId, target.batchId],
     );
     if (rows.length === 0) {
-      throw new ApiError('payout_not_awaiting_approval', `No payout of batch ${target.batchId} is awaiting approval; nothing was changed.`, 'batch_id');
+      throw new ApiError(
+        'payout_not_awaiting_approval',
+        `No payout of batch ${target.batchId} is awaiting approval; nothing was changed.`,
+        'batch_id',
+      );
     }
     param = () => 'batch_id';
   }
   rows.forEach((r, i) => {
     if (r.status !== 'awaiting_approval' || r.due) {
       const state = r.status === 'awaiting_approval' ? 'past its approval expiry' : r.status;
-      throw new ApiError('payout_not_awaiting_approval', `Payout ${r.id} is not awaiting approval (it is ${state}); nothing was changed.`, param(i, r.id));
+      throw new ApiError(
+        'payout_not_awaiting_approval',
+        `Payout ${r.id} is not awaiting approval (it is ${state}); nothing was changed.`,
+        param(i, r.id),
+      );
     }
   });
   rows.forEach((r, i) => {
     if (r.creator === key.id) {
-      throw new ApiError('self_approval_not_allowed', `Payout ${r.id} was created by this key; another key must approve or reject it. Nothing was changed.`, param(i, r.id));
+      throw new ApiError(
+        'self_approval_not_allowed',
+        `Payout ${r.id} was created by this key; another key must approve or reject it. Nothing was changed.`,
+        param(i, r.id),
+      );
     }
   });
   return rows.map((r) => r.id);
@@ -132,7 +147,11 @@ export async function endWaitingPayouts(
  * instances share the work (and an approval in progress keeps its payouts). A
  * merchant whose expiry throws is skipped and told to `onError`; the others go on.
  */
-export async function expireUnapprovedPayouts(db: Db, onError: (merchantId: string, error: unknown) => void = () => {}, batchSize = 500): Promise<number> {
+export async function expireUnapprovedPayouts(
+  db: Db,
+  onError: (merchantId: string, error: unknown) => void = () => {},
+  batchSize = 500,
+): Promise<number> {
   const merchants = await db.query<{ merchant_id: string }>(
     `SELECT DISTINCT merchant_id FROM (SELECT merchant_id FROM payouts WHERE status = 'awaiting_approval' AND approval_expires_at <= now()
        ORDER BY approval_expires_at LIMIT $1) due ORDER BY merchant_id`,
@@ -148,7 +167,14 @@ export async function expireUnapprovedPayouts(db: Db, onError: (merchantId: stri
           [merchantId, batchSize],
         );
         if (due.length === 0) return 0;
-        return (await endWaitingPayouts(tx, merchantId, due.map((d) => d.id), { status: 'expired' })).length;
+        return (
+          await endWaitingPayouts(
+            tx,
+            merchantId,
+            due.map((d) => d.id),
+            { status: 'expired' },
+          )
+        ).length;
       });
     } catch (error) {
       onError(merchantId, error);

@@ -87,10 +87,21 @@ export interface StoredAnswers {
 export function writeGroupStatement(accepted: WithdrawalRow[], answers: StoredAnswers) {
   const column = <K extends keyof WithdrawalRow>(k: K) => accepted.map((w) => w[k]);
   const params = [
-    column('payoutId'), column('merchantId'), column('amount'), column('currency'), column('bankCode'),
-    column('accountNumber'), column('settleDelaySeconds'), column('createdBy'),
-    answers.merchantIds, answers.keys, answers.statuses, answers.bodies,
-    column('status'), column('accountHolderName'), column('approvalExpirySeconds'),
+    column('payoutId'),
+    column('merchantId'),
+    column('amount'),
+    column('currency'),
+    column('bankCode'),
+    column('accountNumber'),
+    column('settleDelaySeconds'),
+    column('createdBy'),
+    answers.merchantIds,
+    answers.keys,
+    answers.statuses,
+    answers.bodies,
+    column('status'),
+    column('accountHolderName'),
+    column('approvalExpirySeconds'),
   ];
   return { sql: WRITE_GROUP_SQL, params };
 }

@@ -27,50 +27,53 @@ export const createWithdrawGroups = (db: Db, opts: { waitSeconds: number; maxSiz
 type Outcome = { kind: 'paid'; body: string; id: string } | { kind: 'refused'; body?: string } | { kind: 'alone' };
 
 async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: number): Promise<PromiseSettledResult<StoredResult>[]> {
-  const outcomes = await db.transaction(async (tx) => {
-    const { balances, claimed } = await claimAndRead(tx, group);
-    // Requests whose key is in use are answered alone once this group is done.
-    const taking = group.map((w) => !w.call || claimed.has(`${w.call.merchantId} ${w.call.key}`));
-    if (!taking.some(Boolean)) return group.map((): Outcome => ({ kind: 'alone' }));
-    const now = new Date(balances[0]!.now);
-    const left = new Map(balances.map((b) => [b.merchant_id, Number(b.available)]));
-    const accepted: PreparedWithdrawal['row'][] = [];
-    const answers: StoredAnswers = { merchantIds: [], keys: [], statuses: [], bodies: [] };
-    const store = (w: GroupedWithdrawal, status: number, body: string) => {
-      if (!w.call) return;
-      answers.merchantIds.push(w.call.merchantId);
-      answers.keys.push(w.call.key);
-      answers.statuses.push(status);
-      answers.bodies.push(body);
-    };
-    const outcomes = group.map((w, i): Outcome => {
-      if (!taking[i]) return { kind: 'alone' };
-      const { row } = w.plan;
-      const available = left.get(row.merchantId) ?? -1;
-      if (available < row.amount) {
-        const refusal = insufficientFunds(row.amount);
-        const body = refusal.toBody();
-        body.error.request_id = w.requestId;
-        const text = JSON.stringify(body);
-        store(w, refusal.status, text);
-        return { kind: 'refused', body: w.call ? text : undefined };
-      }
-      left.set(row.merchantId, available - row.amount);
-      accepted.push(row);
-      const body = JSON.stringify(w.plan.answer(now));
-      store(w, 200, body);
-      return { kind: 'paid', body, id: row.payoutId };
-    });
+  const outcomes = await db.transaction(
+    async (tx) => {
+      const { balances, claimed } = await claimAndRead(tx, group);
+      // Requests whose key is in use are answered alone once this group is done.
+      const taking = group.map((w) => !w.call || claimed.has(`${w.call.merchantId} ${w.call.key}`));
+      if (!taking.some(Boolean)) return group.map((): Outcome => ({ kind: 'alone' }));
+      const now = new Date(balances[0]!.now);
+      const left = new Map(balances.map((b) => [b.merchant_id, Number(b.available)]));
+      const accepted: PreparedWithdrawal['row'][] = [];
+      const answers: StoredAnswers = { merchantIds: [], keys: [], statuses: [], bodies: [] };
+      const store = (w: GroupedWithdrawal, status: number, body: string) => {
+        if (!w.call) return;
+        answers.merchantIds.push(w.call.merchantId);
+        answers.keys.push(w.call.key);
+        answers.statuses.push(status);
+        answers.bodies.push(body);
+      };
+      const outcomes = group.map((w, i): Outcome => {
+        if (!taking[i]) return { kind: 'alone' };
+        const { row } = w.plan;
+        const available = left.get(row.merchantId) ?? -1;
+        if (available < row.amount) {
+          const refusal = insufficientFunds(row.amount);
+          const body = refusal.toBody();
+          body.error.request_id = w.requestId;
+          const text = JSON.stringify(body);
+          store(w, refusal.status, text);
+          return { kind: 'refused', body: w.call ? text : undefined };
+        }
+        left.set(row.merchantId, available - row.amount);
+        accepted.push(row);
+        const body = JSON.stringify(w.plan.answer(now));
+        store(w, 200, body);
+        return { kind: 'paid', body, id: row.payoutId };
+      });
 
-    const { sql, params } = writeGroupStatement(accepted, answers);
-    const [written] = await tx.query<{ balances: number; payouts: number; stored: number }>(sql, params);
-    const payingMerchants = new Set(accepted.map((r) => r.merchantId)).size;
-    // A balance that no longer covers its merchant's total (moved since it was read) or any other count: rolled back, then one by one.
-    if (written!.balances !== payingMerchants || written!.payouts !== accepted.length || written!.stored !== answers.keys.length) {
-      throw new Error(`withdraw group wrote ${JSON.stringify(written)} for ${accepted.length} payouts of ${payingMerchants} merchants`);
-    }
-    return outcomes;
-  }, { lockTimeoutMs: waitSeconds * 1000 });
+      const { sql, params } = writeGroupStatement(accepted, answers);
+      const [written] = await tx.query<{ balances: number; payouts: number; stored: number }>(sql, params);
+      const payingMerchants = new Set(accepted.map((r) => r.merchantId)).size;
+      // A balance that no longer covers its merchant's total (moved since it was read) or any other count: rolled back, then one by one.
+      if (written!.balances !== payingMerchants || written!.payouts !== accepted.length || written!.stored !== answers.keys.length) {
+        throw new Error(`withdraw group wrote ${JSON.stringify(written)} for ${accepted.length} payouts of ${payingMerchants} merchants`);
+      }
+      return outcomes;
+    },
+    { lockTimeoutMs: waitSeconds * 1000 },
+  );
 
   // Committed: every answer is final. Replays and reused keys go through the ordinary path.
   return Promise.allSettled(
@@ -90,8 +93,12 @@ async function claimAndRead(tx: Queryable, group: GroupedWithdrawal[]) {
   const calls = group.flatMap((w) => (w.call ? [w.call] : []));
   const merchants = [...new Set(group.map((w) => w.plan.row.merchantId))];
   const balances = await tx.query<{ merchant_id: string; available: number; now: Date; claimed: string[] }>(CLAIM_AND_READ_SQL, [
-    calls.map((c) => c.merchantId), calls.map((c) => c.key), calls.map((c) => c.action), calls.map((c) => c.fingerprint),
-    calls[0]?.ttlSeconds ?? 0, merchants,
+    calls.map((c) => c.merchantId),
+    calls.map((c) => c.key),
+    calls.map((c) => c.action),
+    calls.map((c) => c.fingerprint),
+    calls[0]?.ttlSeconds ?? 0,
+    merchants,
   ]);
   return { balances, claimed: new Set(balances.flatMap((b) => b.claimed.map((key) => `${b.merchant_id} ${key}`))) };
 }

@@ -38,8 +38,19 @@ export const startEventCtes = (merchantSql?: string) => `
 export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number, cte: string) => { sql: string; params: unknown[] }) {
   const waits = w.status === 'awaiting_approval';
   const params: unknown[] = [
-    w.merchantId, w.amount, w.payoutId, w.currency, w.bankCode, w.accountNumber, w.settleDelaySeconds, w.createdBy,
-    w.status, w.accountHolderName, w.approvalExpirySeconds, waits ? 0 : w.amount, waits ? w.amount : 0,
+    w.merchantId,
+    w.amount,
+    w.payoutId,
+    w.currency,
+    w.bankCode,
+    w.accountNumber,
+    w.settleDelaySeconds,
+    w.createdBy,
+    w.status,
+    w.accountHolderName,
+    w.approvalExpirySeconds,
+    waits ? 0 : w.amount,
+    waits ? w.amount : 0,
   ];
   const stored = store?.(params.length + 1, 'po');
   const sql = `WITH bal AS (
@@ -55,8 +66,12 @@ export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number,
       SELECT $3, $1, $2, $4, $5, $6, $9, now() + make_interval(secs => $7), $8::json,
              $10, now() + make_interval(secs => $11::float8) FROM bal
       RETURNING ${PAYOUT_COLUMNS}),
-    ${startEventCtes('$1')}${stored ? `,
-    stored AS (${stored.sql})` : ''}
+    ${startEventCtes('$1')}${
+      stored
+        ? `,
+    stored AS (${stored.sql})`
+        : ''
+    }
     SELECT * FROM po`;
   return { sql, params: stored ? [...params, ...stored.params] : params };
 }

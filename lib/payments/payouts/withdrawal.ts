@@ -25,7 +25,10 @@ export const insufficientFunds = (amount: number) =>
  * here writes nothing and never enters a group), the payout's id and settlement
  * delay, and its answer. Alone or in a group, a withdrawal is written from this.
  */
-export function prepareWithdrawal({ merchant, key, settings }: Pick<PlanContext, 'merchant' | 'key' | 'settings'>, input: ActionRequest<'withdraw'>): PreparedWithdrawal {
+export function prepareWithdrawal(
+  { merchant, key, settings }: Pick<PlanContext, 'merchant' | 'key' | 'settings'>,
+  input: ActionRequest<'withdraw'>,
+): PreparedWithdrawal {
   assertPayoutWithinLimit(key, input.amount, 'amount');
   // The bank's holder name (refused here when the sender's does not match it) and whether the payout waits for approval.
   const accountHolderName = holderForPayout(input.bank_code, input.account_number, input.account_holder_name);
@@ -37,16 +40,40 @@ export function prepareWithdrawal({ merchant, key, settings }: Pick<PlanContext,
   const settleDelaySeconds = outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds;
   return {
     row: {
-      payoutId, merchantId: merchant.id, amount: input.amount, currency: merchant.currency, bankCode: input.bank_code, accountNumber: input.account_number,
-      settleDelaySeconds, createdBy: JSON.stringify(by), status, accountHolderName, approvalExpirySeconds: expirySeconds,
+      payoutId,
+      merchantId: merchant.id,
+      amount: input.amount,
+      currency: merchant.currency,
+      bankCode: input.bank_code,
+      accountNumber: input.account_number,
+      settleDelaySeconds,
+      createdBy: JSON.stringify(by),
+      status,
+      accountHolderName,
+      approvalExpirySeconds: expirySeconds,
     },
     answer: (now) =>
       payoutObject({
-        id: payoutId, amount: input.amount, currency: merchant.currency, bank_code: input.bank_code, account_number: input.account_number,
-        status, failure_code: null, failure_message: null, created_at: now, settled_at: null, batch_id: null, reference: null,
-        created_by: by, account_holder_name: accountHolderName,
+        id: payoutId,
+        amount: input.amount,
+        currency: merchant.currency,
+        bank_code: input.bank_code,
+        account_number: input.account_number,
+        status,
+        failure_code: null,
+        failure_message: null,
+        created_at: now,
+        settled_at: null,
+        batch_id: null,
+        reference: null,
+        created_by: by,
+        account_holder_name: accountHolderName,
         approval_expires_at: expirySeconds === null ? null : new Date(now.getTime() + expirySeconds * 1000),
-        approved_by: null, approved_at: null, rejected_by: null, rejected_at: null, rejection_reason: null,
+        approved_by: null,
+        approved_at: null,
+        rejected_by: null,
+        rejected_at: null,
+        rejection_reason: null,
       }),
   };
 }
@@ -64,4 +91,3 @@ export async function writeWithdrawal(db: Queryable, w: PreparedWithdrawal, inli
   if (!row) throw insufficientFunds(w.row.amount);
   return answer ? storedInline(answer) : payoutObject(row);
 }
-

@@ -82,7 +82,20 @@ export const implement = <N extends ActionName>(
   prepare: (ctx, input) => ({ ctx, input }),
   // The plan's context keeps its lazy origin (a getter): it is read only by the actions that hand out links.
   write: (db, { ctx, input }, inline) =>
-    run({ db, inline, merchant: ctx.merchant, key: ctx.key, settings: ctx.settings, storedAnswer: ctx.storedAnswer, get origin() { return ctx.origin; } }, input),
+    run(
+      {
+        db,
+        inline,
+        merchant: ctx.merchant,
+        key: ctx.key,
+        settings: ctx.settings,
+        storedAnswer: ctx.storedAnswer,
+        get origin() {
+          return ctx.origin;
+        },
+      },
+      input,
+    ),
   ...opts,
 });
 

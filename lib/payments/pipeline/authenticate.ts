@@ -107,10 +107,18 @@ export function createAuthenticator(db: Queryable, limitPerMinute: number) {
     if (row.failures >= limitPerMinute) throw limited();
     if (row.id) {
       const key: CallerKey = {
-        id: row.key_id, type: row.key_type, name: row.key_name, permissions: row.permissions,
-        maxPayoutAmount: row.max_payout_amount, lastUseStale: row.last_use_stale,
+        id: row.key_id,
+        type: row.key_type,
+        name: row.key_name,
+        permissions: row.permissions,
+        maxPayoutAmount: row.max_payout_amount,
+        lastUseStale: row.last_use_stale,
       };
-      const payoutApproval = { required: row.payout_approval_required, aboveAmount: row.payout_approval_above_amount, forKeys: row.payout_approval_for_keys };
+      const payoutApproval = {
+        required: row.payout_approval_required,
+        aboveAmount: row.payout_approval_above_amount,
+        forKeys: row.payout_approval_for_keys,
+      };
       return { merchant: { id: row.id, name: row.name!, currency: row.currency!, timeZone: row.time_zone, payoutApproval }, key };
     }
     if (row.all_failures >= limitPerMinute * GLOBAL_FACTOR) throw limited();

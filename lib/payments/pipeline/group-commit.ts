@@ -33,7 +33,11 @@ export const MAX_GROUP_SIZE = 1000;
  * one, each in its own transaction as without grouping: nothing is ever written without its
  * idempotency record and answer. A lost database fails every request as it would fail one (503).
  */
-export function createGroupCommit<Plan>(db: Db, writer: GroupWriter<Plan>, opts: { waitSeconds: number; maxSize?: number; onGroup?: (size: number) => void }) {
+export function createGroupCommit<Plan>(
+  db: Db,
+  writer: GroupWriter<Plan>,
+  opts: { waitSeconds: number; maxSize?: number; onGroup?: (size: number) => void },
+) {
   const queue = createGroupQueue<GroupMember<Plan>, StoredResult>({
     maxSize: opts.maxSize ?? MAX_GROUP_SIZE,
     keyOf: (m) => (m.call ? `${m.call.merchantId} ${m.call.key}` : undefined),
@@ -50,7 +54,12 @@ export function createGroupCommit<Plan>(db: Db, writer: GroupWriter<Plan>, opts:
       }
     },
   });
-  return { submit: (m: GroupMember<Plan>) => queue.submit(m), get waiting() { return queue.waiting; } };
+  return {
+    submit: (m: GroupMember<Plan>) => queue.submit(m),
+    get waiting() {
+      return queue.waiting;
+    },
+  };
 }
 
 export type GroupCommit<Plan> = ReturnType<typeof createGroupCommit<Plan>>;

@@ -13,18 +13,16 @@ export function parseIdempotencyKey(headers: HeaderReader): string | undefined {
   const key = headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return undefined;
   if (!KEY_PATTERN.test(key)) {
-    throw new ApiError(
-      'invalid_idempotency_key',
-      `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters`,
-      IDEMPOTENCY_HEADER,
-    );
+    throw new ApiError('invalid_idempotency_key', `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters`, IDEMPOTENCY_HEADER);
   }
   return key;
 }
 
 /** Same command, same fingerprint: key order and whitespace of the JSON do not matter. */
 export const fingerprint = (command: unknown) =>
-  createHash('sha256').update(stringify(command) ?? '', 'utf8').digest('hex');
+  createHash('sha256')
+    .update(stringify(command) ?? '', 'utf8')
+    .digest('hex');
 
 export interface StoredResult {
   status: number;
@@ -108,7 +106,13 @@ export async function runIdempotent(
   try {
     return await db.transaction(
       async (tx) => {
-        const claimed = await tx.query<{ now: Date }>(CLAIM_SQL, [call.merchantId, call.key, call.action, call.fingerprint, call.ttlSeconds]);
+        const claimed = await tx.query<{ now: Date }>(CLAIM_SQL, [
+          call.merchantId,
+          call.key,
+          call.action,
+          call.fingerprint,
+          call.ttlSeconds,
+        ]);
         // The wait bound is for the claim alone: the RETURNING above lifted it in the same round trip,
         // since business writes may queue on a busy balance row (bounded by statement_timeout).
         if (claimed.length === 0) return replay(tx, call, opts.expand);
@@ -131,10 +135,12 @@ export async function runIdempotent(
           errorCode = error.code;
         }
         if (!result.stored) {
-          await tx.query(
-            `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`,
-            [call.merchantId, call.key, result.status, result.storedBody ?? result.body],
-          );
+          await tx.query(`UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`, [
+            call.merchantId,
+            call.key,
+            result.status,
+            result.storedBody ?? result.body,
+          ]);
         }
         return { status: result.status, body: result.body, replayed: false, objectId: result.objectId, errorCode };
       },
@@ -153,7 +159,11 @@ export async function runIdempotent(
   }
 }
 
-async function replay(tx: Queryable, call: IdempotentCall, expand?: (tx: Queryable, body: string) => Promise<string>): Promise<StoredResult> {
+async function replay(
+  tx: Queryable,
+  call: IdempotentCall,
+  expand?: (tx: Queryable, body: string) => Promise<string>,
+): Promise<StoredResult> {
   const [row] = await tx.query<{ fingerprint: string; action: string; response_status: number | null; response_body: string | null }>(
     // Counts the replay (get_idempotent_request); a mismatch below throws, and its rollback undoes the count.
     `UPDATE idempotency_keys SET replay_count = replay_count + 1 WHERE merchant_id = $1 AND key = $2

@@ -56,7 +56,11 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
   const groups = new Map<string, GroupCommit<unknown>>();
   if (deps.settings.withdrawGroupCommit !== false) {
     for (const action of Object.values(actions) as AnyAction[]) {
-      if (action.group) groups.set(action.name, createGroupCommit(db, action.group, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup }));
+      if (action.group)
+        groups.set(
+          action.name,
+          createGroupCommit(db, action.group, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup }),
+        );
     }
   }
   /** A stored answer as its replay gives it back: the action that stored it puts back what it compacted. */
@@ -92,8 +96,12 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       // Links start with it: built only by the actions that hand out a link (checkout sessions).
       let origin: string | undefined;
       const planContext: PlanContext = {
-        merchant, key: callerKey, settings: deps.settings,
-        get origin() { return (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url)); },
+        merchant,
+        key: callerKey,
+        settings: deps.settings,
+        get origin() {
+          return (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url));
+        },
         storedAnswer: (tx, name, status, stored) => storedAnswer(tx, merchant.id, name, status, stored),
       };
       // Every action in two steps: its plan, decided before the database (a refusal here writes and stores
@@ -107,14 +115,17 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       } else {
         const key = parseIdempotencyKey(req.headers);
         idempotencyKey = key;
-        const call = key === undefined ? undefined : {
-          merchantId: merchant.id,
-          key,
-          action: command.name,
-          fingerprint: fingerprint(body),
-          ttlSeconds: deps.settings.idempotencyTtlSeconds,
-          waitSeconds: deps.settings.idempotencyWaitSeconds,
-        };
+        const call =
+          key === undefined
+            ? undefined
+            : {
+                merchantId: merchant.id,
+                key,
+                action: command.name,
+                fingerprint: fingerprint(body),
+                ttlSeconds: deps.settings.idempotencyTtlSeconds,
+                waitSeconds: deps.settings.idempotencyWaitSeconds,
+              };
         const alone = () => writeAlone(db, impl, plan, call, requestId);
         const group = groups.get(impl.name);
         const stored: StoredResult = group ? await group.submit({ plan, call, requestId, alone }) : await alone();
@@ -134,10 +145,18 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     deps.onRequest?.({ action, status: response.status, code, replayed, ms });
     if (who && deps.requestLog) {
       deps.requestLog.record({
-        id: requestId, merchantId: who.merchantId, keyId: who.keyId, at: new Date(), action, status: response.status, ms,
+        id: requestId,
+        merchantId: who.merchantId,
+        keyId: who.keyId,
+        at: new Date(),
+        action,
+        status: response.status,
+        ms,
         // A refusal inside the idempotent transaction comes back as a stored result with its code, not a throw.
         errorCode: code ?? storedCode,
-        idempotencyKey: idempotencyKey ?? null, replayed, objectId: response.status === 200 ? objectId : null,
+        idempotencyKey: idempotencyKey ?? null,
+        replayed,
+        objectId: response.status === 200 ? objectId : null,
         clientAddress: meta.clientAddress ?? null,
       });
     }
@@ -174,9 +193,14 @@ function toApiError(error: unknown, log: Logger, action: string, requestId: stri
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
     log.warn({ requestId, action, reason: (error as { code?: string })?.code ?? 'connection' }, 'database unavailable');
-    return new ApiError('service_unavailable', 'The service cannot reach its database right now. Retry after a moment with the same idempotency key.', undefined, {
-      'Retry-After': '1',
-    });
+    return new ApiError(
+      'service_unavailable',
+      'The service cannot reach its database right now. Retry after a moment with the same idempotency key.',
+      undefined,
+      {
+        'Retry-After': '1',
+      },
+    );
   }
   log.error({ err: error, requestId, action }, 'unhandled error in payment API');
   return internalError();

@@ -7,7 +7,13 @@ import { objectIdOf, runIdempotent, type IdempotentCall, type StoredResult } fro
  * storing its answer (idempotency.ts). The one path of every state-changing request that is not
  * written in a group, and of a group's members that go alone (group-commit.ts).
  */
-export async function writeAlone(db: Db, action: AnyAction, plan: unknown, call: IdempotentCall | undefined, requestId: string): Promise<StoredResult> {
+export async function writeAlone(
+  db: Db,
+  action: AnyAction,
+  plan: unknown,
+  call: IdempotentCall | undefined,
+  requestId: string,
+): Promise<StoredResult> {
   if (!call) {
     const answer = await db.transaction((tx) => action.write(tx, plan));
     return { status: 200, body: JSON.stringify(answer), replayed: false, objectId: objectIdOf(answer), errorCode: null };

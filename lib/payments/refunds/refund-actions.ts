@@ -9,7 +9,10 @@ import { listPage } from '../list-page';
 export const createRefundAction = implement('create_refund', async (ctx, input) => createRefund(ctx, input));
 
 export const getRefund = implement('get_refund', async ({ db, merchant }, input) => {
-  const [row] = await db.query<RefundRow>(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE id = $1 AND merchant_id = $2`, [input.id, merchant.id]);
+  const [row] = await db.query<RefundRow>(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE id = $1 AND merchant_id = $2`, [
+    input.id,
+    merchant.id,
+  ]);
   // Another merchant's refund is as missing as one that never existed.
   if (!row) throw new ApiError('not_found', `No such refund: ${input.id}`, 'id');
   return refundObject(row);

@@ -17,7 +17,10 @@ import { REFUND_COLUMNS, refundObject, type RefundObject, type RefundRow } from 
  * A refusal of the second throws, and the transaction (or the idempotency
  * savepoint) undoes the first. Locks: session, then balance, as a payment takes them.
  */
-export async function createRefund(ctx: Pick<ActionContext, 'db' | 'merchant' | 'key' | 'settings'>, input: ActionRequest<'create_refund'>): Promise<RefundObject> {
+export async function createRefund(
+  ctx: Pick<ActionContext, 'db' | 'merchant' | 'key' | 'settings'>,
+  input: ActionRequest<'create_refund'>,
+): Promise<RefundObject> {
   const { db, merchant } = ctx;
   const sessionId = input.checkout_session_id;
   const amount = input.amount ?? (await whatIsLeft(db, merchant.id, sessionId));
@@ -46,8 +49,15 @@ export async function createRefund(ctx: Pick<ActionContext, 'db' | 'merchant' | 
      ${eventCtes({ from: 're', type: 'refund.created', data: refundJsonSql('re'), merchantSql: '$1' })}
      SELECT * FROM re`,
     [
-      merchant.id, amount, newId('re'), sessionId, merchant.currency, input.reason ?? null, fails,
-      ctx.settings.settlementDelaySeconds, JSON.stringify(createdBy(ctx.key)),
+      merchant.id,
+      amount,
+      newId('re'),
+      sessionId,
+      merchant.currency,
+      input.reason ?? null,
+      fails,
+      ctx.settings.settlementDelaySeconds,
+      JSON.stringify(createdBy(ctx.key)),
     ],
   );
   if (!row) throw new ApiError('insufficient_funds', `The available balance is lower than the refund of ${amount}.`, 'amount');
@@ -79,7 +89,11 @@ async function refusal(db: Queryable, merchantId: string, sessionId: string, amo
 
 const notFound = (id: string) => new ApiError('not_found', `No such checkout session: ${id}`, 'checkout_session_id');
 const notPaid = (id: string) =>
-  new ApiError('checkout_session_not_paid', `Checkout session ${id} was not paid: only a complete session can be refunded.`, 'checkout_session_id');
+  new ApiError(
+    'checkout_session_not_paid',
+    `Checkout session ${id} was not paid: only a complete session can be refunded.`,
+    'checkout_session_id',
+  );
 const exceeded = (id: string, left: number, amount?: number) =>
   new ApiError(
     'refund_amount_exceeded',

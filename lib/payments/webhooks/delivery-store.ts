@@ -69,7 +69,12 @@ function judge(attempts: number, result: AttemptResult, delays: readonly number[
   const error = result.kind === 'error' ? result.error : `HTTP ${status}`;
   // 410 Gone: the receiver asks never to be called again (the endpoint is disabled too).
   const delay =
-    status === 410 ? undefined : nextDelaySeconds(delays, attempts, { status: status ?? undefined, retryAfterSeconds: result.kind === 'response' ? result.retryAfterSeconds : undefined });
+    status === 410
+      ? undefined
+      : nextDelaySeconds(delays, attempts, {
+          status: status ?? undefined,
+          retryAfterSeconds: result.kind === 'response' ? result.retryAfterSeconds : undefined,
+        });
   return { status: delay === undefined ? 'failed' : 'pending', delay: delay ?? null, responseStatus: status, responseBody, error };
 }
 
@@ -79,7 +84,11 @@ function judge(attempts: number, result: AttemptResult, delays: readonly number[
  * endpoint that answered 410 is disabled and its other pending deliveries end,
  * in the same statement.
  */
-export async function recordAttempts(db: Db, done: Array<{ row: Claimed; result: AttemptResult }>, delays: readonly number[]): Promise<Outcome[]> {
+export async function recordAttempts(
+  db: Db,
+  done: Array<{ row: Claimed; result: AttemptResult }>,
+  delays: readonly number[],
+): Promise<Outcome[]> {
   const rows = done.map(({ row, result }) => judge(row.attempts, result, delays));
   const gone = done.filter(({ result }) => result.kind === 'response' && result.status === 410).map(({ row }) => row.endpoint_id);
   await db.query(

@@ -124,7 +124,10 @@ export function startWebhookDelivery(db: Db, log: Logger, settings: DeliverySett
         batch.forEach((b, i) => {
           settings.onAttempt?.(outcomes[i]!, performance.now() - b.started);
           // The ids and the outcome only: never the secret, the signature or the body.
-          log.debug({ delivery: b.row.id, event: b.row.event_id, endpoint: b.row.endpoint_id, attempt: b.row.attempts, outcome: outcomes[i] }, 'webhook attempt');
+          log.debug(
+            { delivery: b.row.id, event: b.row.event_id, endpoint: b.row.endpoint_id, attempt: b.row.attempts, outcome: outcomes[i] },
+            'webhook attempt',
+          );
         });
       } catch (err) {
         log.error({ err, deliveries: batch.length }, 'webhook attempts could not be recorded; they are retried when their leases end');

@@ -54,11 +54,22 @@ export const createWebhookEndpoint = implement(
        INSERT INTO webhook_endpoints (id, merchant_id, url, description, enabled_events, secret_sealed, created_by)
        SELECT $2, $1, $3, $4, $5, $6, $8::json FROM slot RETURNING ${ENDPOINT_COLUMNS}`,
       [
-        merchant.id, newId('we'), input.url, input.description ?? null, input.enabled_events ?? ['*'], settings.secretBox.seal(secret),
-        MAX_WEBHOOK_ENDPOINTS, JSON.stringify(createdBy(key)),
+        merchant.id,
+        newId('we'),
+        input.url,
+        input.description ?? null,
+        input.enabled_events ?? ['*'],
+        settings.secretBox.seal(secret),
+        MAX_WEBHOOK_ENDPOINTS,
+        JSON.stringify(createdBy(key)),
       ],
     );
-    if (!row) throw new ApiError('webhook_endpoint_limit', `A merchant has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`, 'url');
+    if (!row)
+      throw new ApiError(
+        'webhook_endpoint_limit',
+        `A merchant has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`,
+        'url',
+      );
     return { ...endpointObject(row), secret };
   },
   { atomic: true, oneTimeSecret: true },
@@ -76,12 +87,17 @@ export const listWebhookEndpoints = implement('list_webhook_endpoints', async ({
 });
 
 async function findEndpoint({ db, merchant }: ActionContext, id: string) {
-  const [row] = await db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND merchant_id = $2`, [id, merchant.id]);
+  const [row] = await db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND merchant_id = $2`, [
+    id,
+    merchant.id,
+  ]);
   if (!row) throw notFound(id);
   return row;
 }
 
-export const getWebhookEndpoint = implement('get_webhook_endpoint', async (ctx, input) => endpointObject(await findEndpoint(ctx, input.id)));
+export const getWebhookEndpoint = implement('get_webhook_endpoint', async (ctx, input) =>
+  endpointObject(await findEndpoint(ctx, input.id)),
+);
 
 /** Disabling ends the endpoint's pending deliveries (they are not sent later); enabling clears the reason. */
 export const updateWebhookEndpoint = implement(

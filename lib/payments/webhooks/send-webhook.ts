@@ -17,8 +17,7 @@ export interface WebhookAttempt {
 
 /** What one POST came to: an HTTP status (any), or an error before one arrived. */
 export type AttemptResult =
-  | { kind: 'response'; status: number; body: string; retryAfterSeconds?: number }
-  | { kind: 'error'; error: string };
+  { kind: 'response'; status: number; body: string; retryAfterSeconds?: number } | { kind: 'error'; error: string };
 
 export interface WebhookAgents {
   http: http.Agent;
@@ -65,7 +64,10 @@ export function sendWebhook(attempt: WebhookAttempt): Promise<AttemptResult> {
       headers: { ...attempt.headers, 'content-length': Buffer.byteLength(attempt.body).toString() },
       agent: https_ ? attempt.agents.https : attempt.agents.http,
     });
-    const timer = setTimeout(() => finish({ kind: 'error', error: `timeout: no answer within ${attempt.timeoutMs} ms` }, true), attempt.timeoutMs);
+    const timer = setTimeout(
+      () => finish({ kind: 'error', error: `timeout: no answer within ${attempt.timeoutMs} ms` }, true),
+      attempt.timeoutMs,
+    );
     const onAbort = () => finish({ kind: 'error', error: 'aborted' }, true);
     attempt.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,5 +1,14 @@
 import { PaymentApiError, PaymentConnectionError, type PaymentError } from './errors.ts';
-import { ActionMethods, API_PATH, IDEMPOTENCY_HEADER, MUTATING_ACTIONS, REPLAYED_HEADER, REQUEST_ID_HEADER, type ActionName, type Actions } from './generated.ts';
+import {
+  ActionMethods,
+  API_PATH,
+  IDEMPOTENCY_HEADER,
+  MUTATING_ACTIONS,
+  REPLAYED_HEADER,
+  REQUEST_ID_HEADER,
+  type ActionName,
+  type Actions,
+} from './generated.ts';
 
 export interface PaymentsClientOptions {
   /** The merchant's secret key (`sk_test_…`). Keep it on a server. */
@@ -87,7 +96,11 @@ export class PaymentsClient extends ActionMethods<RequestOptions, Result> {
   }
 
   /** Calls any action by name; the typed methods go through here. */
-  async request<N extends ActionName>(action: N, params: Actions[N]['params'], options: RequestOptions = {}): Promise<Result<Actions[N]['response']>> {
+  async request<N extends ActionName>(
+    action: N,
+    params: Actions[N]['params'],
+    options: RequestOptions = {},
+  ): Promise<Result<Actions[N]['response']>> {
     const idempotencyKey = MUTATING_ACTIONS.has(action) ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     const body = JSON.stringify({ ...params, action });
     for (let retry = 0; ; retry++) {
@@ -121,18 +134,28 @@ export class PaymentsClient extends ActionMethods<RequestOptions, Result> {
       options.signal?.throwIfAborted();
       const timedOut = timeout.aborted;
       const reason = timedOut ? `no answer within ${this.#timeoutMs} ms` : 'network error';
-      return { ok: false, reason, error: new PaymentConnectionError(`The payment API did not answer (${reason}); the outcome is unknown.`, timedOut, { cause }) };
+      return {
+        ok: false,
+        reason,
+        error: new PaymentConnectionError(`The payment API did not answer (${reason}); the outcome is unknown.`, timedOut, { cause }),
+      };
     }
     const requestId = res.headers.get(REQUEST_ID_HEADER) ?? undefined;
     const json = parseJson(text);
     if (res.ok) {
-      if (json === undefined) return { ok: false, reason: `HTTP ${res.status} without JSON`, error: invalidResponse(res.status, requestId) };
+      if (json === undefined)
+        return { ok: false, reason: `HTTP ${res.status} without JSON`, error: invalidResponse(res.status, requestId) };
       return { ok: true, result: { data: json, replayed: res.headers.get(REPLAYED_HEADER) === 'true', requestId } };
     }
     const error = apiError(res.status, json, requestId);
     const retryable = res.status >= 500 || res.status === 429 || (res.status === 409 && error.code === 'idempotency_request_in_progress');
     if (!retryable) throw Object.assign(error, { idempotencyKey });
-    return { ok: false, reason: `HTTP ${res.status}${error.code === 'invalid_response' ? '' : ` ${error.code}`}`, error, retryAfterMs: retryAfterMs(res.headers.get('retry-after')) };
+    return {
+      ok: false,
+      reason: `HTTP ${res.status}${error.code === 'invalid_response' ? '' : ` ${error.code}`}`,
+      error,
+      retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
+    };
   }
 }
 
@@ -150,7 +173,13 @@ function apiError(status: number, json: unknown, requestId: string | undefined):
 }
 
 const invalidResponse = (status: number, requestId?: string) =>
-  new PaymentApiError({ status, code: 'invalid_response', type: 'api_error', message: `The payment API answered HTTP ${status} with a body that is not its JSON.`, requestId });
+  new PaymentApiError({
+    status,
+    code: 'invalid_response',
+    type: 'api_error',
+    message: `The payment API answered HTTP ${status} with a body that is not its JSON.`,
+    requestId,
+  });
 
 /** Retry-After in seconds (or an HTTP date), as milliseconds. */
 function retryAfterMs(value: string | null): number | undefined {

@@ -20,7 +20,7 @@ export const webhooks = {
    */
   verify(rawBody: string | Uint8Array, headers: HeaderSource, secret: string): Event {
     const get = (name: string) => {
-      const value = headers instanceof Headers ? headers.get(name) : headers[name] ?? headers[name.toLowerCase()];
+      const value = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()]);
       return Array.isArray(value) ? value.join(' ') : (value ?? '');
     };
     const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);

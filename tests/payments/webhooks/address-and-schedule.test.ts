@@ -101,7 +101,9 @@ describe('sealed webhook secrets', () => {
     expect(resolveSealingKeys({ DATA_DIR: dir })[0]!.equals(first[0]!)).toBe(true);
     expect(() => resolveSealingKeys({ DATA_DIR: dir, DATABASE_URL: 'postgres://x/y' })).toThrow(/SECRETS_ENCRYPTION_KEY must be set/);
     const key = randomBytes(32).toString('base64');
-    expect(resolveSealingKeys({ DATA_DIR: dir, DATABASE_URL: 'postgres://x/y', SECRETS_ENCRYPTION_KEY: key })[0]!.toString('base64')).toBe(key);
+    expect(resolveSealingKeys({ DATA_DIR: dir, DATABASE_URL: 'postgres://x/y', SECRETS_ENCRYPTION_KEY: key })[0]!.toString('base64')).toBe(
+      key,
+    );
     expect(() => parseEnv({ SECRETS_ENCRYPTION_KEY: 'c2hvcnQ=' })).toThrow(/SECRETS_ENCRYPTION_KEY/);
   });
 });

@@ -40,7 +40,12 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
             <span className={`status status-${cs.status}`} data-testid="cs-status">
               {cs.status}
             </span>
-            {refundMark(cs) === 'partly refunded' && <span className="status status-partly-refunded" data-testid="cs-refund-mark"> partly refunded</span>}
+            {refundMark(cs) === 'partly refunded' && (
+              <span className="status status-partly-refunded" data-testid="cs-refund-mark">
+                {' '}
+                partly refunded
+              </span>
+            )}
           </dd>
           <dt>Created</dt>
           <dd>{formatTime(cs.created_at)}</dd>

@@ -52,7 +52,9 @@ export default async function IdempotentRequestPage({ searchParams }: { searchPa
             <dt>First seen</dt>
             <dd>{formatTime(stored.first_seen_at)}</dd>
             <dt>Replayed</dt>
-            <dd data-testid="replay-count">{stored.replay_count === 0 ? 'Never' : stored.replay_count === 1 ? 'Once' : `${stored.replay_count} times`}</dd>
+            <dd data-testid="replay-count">
+              {stored.replay_count === 0 ? 'Never' : stored.replay_count === 1 ? 'Once' : `${stored.replay_count} times`}
+            </dd>
             <dt>Kept until</dt>
             <dd>{formatTime(stored.expires_at)}</dd>
           </dl>

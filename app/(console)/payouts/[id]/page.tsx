@@ -35,7 +35,12 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
       {payout.batch_id && (
         <p>
           Sent in batch <CopyText value={payout.batch_id} label="batch id" />
-          {payout.reference && <> with reference <code>{payout.reference}</code></>}
+          {payout.reference && (
+            <>
+              {' '}
+              with reference <code>{payout.reference}</code>
+            </>
+          )}
         </p>
       )}
       <PayoutDetail id={payout.id} initial={payout} />

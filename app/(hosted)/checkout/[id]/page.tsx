@@ -9,7 +9,11 @@ import { hostedCheckout } from '@/lib/server/hosted-checkout';
 export const metadata = { title: 'Checkout', robots: { index: false } };
 
 // A refunded session was paid first: to the customer it is as paid as a complete one.
-const CLOSED = { complete: 'This checkout session has already been paid.', refunded: 'This checkout session has already been paid.', expired: 'This checkout session has expired.' } as const;
+const CLOSED = {
+  complete: 'This checkout session has already been paid.',
+  refunded: 'This checkout session has already been paid.',
+  expired: 'This checkout session has expired.',
+} as const;
 
 export default async function HostedCheckoutPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
