@@ -36,6 +36,8 @@ export async function listPage<Row>(
       | 'request_log'
       | 'refunds';
     columns: string;
+    /** The FROM clause, when not the table alone (a join that keeps `seq` and `merchant_id` unqualified). */
+    from?: string;
     merchantId: string;
     limit?: number;
     startingAfter?: string;
@@ -64,7 +66,7 @@ export async function listPage<Row>(
   }
   conditions += conditionsSql(opts.conditions ?? [], params);
   const rows = await db.query<Row>(
-    `SELECT ${opts.columns} FROM ${opts.table}
+    `SELECT ${opts.columns} FROM ${opts.from ?? opts.table}
      WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
      ORDER BY seq DESC LIMIT $3`,
     params,

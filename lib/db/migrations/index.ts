@@ -14,6 +14,8 @@ import { sql as batchCounts } from './013-batch-counts';
 import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
 import { sql as accountSettings } from './040-account-settings';
+import { sql as payoutStates } from './050-payout-states';
+import { droppedStatusIndexes } from './051-payout-status-indexes';
 
 import type { Migration } from './migration';
 
@@ -41,4 +43,6 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 20, name: 'payout-approvals', sql: payoutApprovals },
   { version: 30, name: 'refunds', sql: refunds },
   { version: 40, name: 'account-settings', sql: accountSettings },
+  { version: 50, name: 'payout-states', sql: payoutStates },
+  { version: 51, name: 'payout-status-indexes', indexes: [], drop: droppedStatusIndexes },
 ];

@@ -38,8 +38,12 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
       ? await identityRange(db, 'payouts', merchant.id, input.created_gte, input.created_lt)
       : undefined;
   if (range?.empty) return listObject([], false);
+  // No payout index holds `status` (settlement is a HOT update): any status but the common `paid` is
+  // found through payout_states, whose (merchant_id, state, seq) gives the page in the list's order.
+  const byState = input.status !== undefined && input.status !== 'paid';
   const page = await listPage<PayoutRow>(db, {
     table: 'payouts',
+    from: byState ? 'payouts JOIN payout_states USING (seq, merchant_id)' : undefined,
     columns: PAYOUT_COLUMNS,
     merchantId: merchant.id,
     limit: input.limit,
@@ -47,6 +51,7 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
     where: { batch_id: input.batch_id },
     conditions: [
       ...payoutFilterConditions(input),
+      { sql: 'state = ?', value: byState ? input.status : undefined },
       { sql: 'seq >= ?::bigint', value: range?.low },
       { sql: 'seq <= ?::bigint', value: range?.high },
     ],

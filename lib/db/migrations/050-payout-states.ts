@@ -1,0 +1,72 @@
+/**
+ * payout_states: one small row per payout that is not `paid` (pending, awaiting approval, failed,
+ * and any other status but the common one), so that no index on `payouts` needs `status` and
+ * settlement is a HOT update (the new row version stays on its page, no index gets a new entry).
+ * `due_at` is when the payout's state ends on its own: settle_after while pending,
+ * approval_expires_at while awaiting approval, null otherwise. Settlement and the expiry job claim
+ * through (state, due_at); list_payouts' status filters (paid aside) read (merchant_id, state, seq).
+ *
+ * Kept by statement-level triggers with transition tables, as the per-day figures are (migration
+ * 010): every statement that writes payouts (withdrawals, groups, batches, approvals, settlement,
+ * whatever comes next) keeps it in its own transaction, whatever path it took. A payout that becomes
+ * `paid` leaves it; look-ups go by `seq` through an array, so a trigger run costs the rows its
+ * statement touched, however long the backlog.
+ *
+ * payouts gets a fill factor that leaves room on each page for the settled version of its rows
+ * (new pages only: existing ones are not rewritten, which would lock the table). The backfill reads
+ * the non-paid payouts through the existing (merchant_id, status, seq) index, merchant by merchant
+ * (two ranges either side of 'paid': whatever statuses exist), so its cost follows them, not the
+ * history; writers wait for it, as for migration 010's backfill. Migration 051 then drops the indexes that hold `status`.
+ */
+export const sql = /* sql */ `
+CREATE TABLE payout_states (
+  seq          bigint PRIMARY KEY,
+  merchant_id  text NOT NULL,
+  state        text NOT NULL,
+  due_at       timestamptz
+);
+CREATE INDEX payout_states_merchant ON payout_states (merchant_id, state, seq);
+CREATE INDEX payout_states_due ON payout_states (state, due_at, seq) WHERE due_at IS NOT NULL;
+
+CREATE FUNCTION payout_state_due(status text, settle_after timestamptz, approval_expires_at timestamptz) RETURNS timestamptz
+  LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE status WHEN 'pending' THEN settle_after WHEN 'awaiting_approval' THEN approval_expires_at END $$;
+
+CREATE FUNCTION payout_states_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO payout_states (seq, merchant_id, state, due_at)
+  SELECT seq, merchant_id, status, payout_state_due(status, settle_after, approval_expires_at)
+  FROM new_payouts WHERE status <> 'paid';
+  RETURN NULL;
+END $$;
+CREATE FUNCTION payout_states_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM payout_states WHERE seq = ANY (ARRAY(SELECT seq FROM new_payouts WHERE status = 'paid'));
+  INSERT INTO payout_states (seq, merchant_id, state, due_at)
+  SELECT seq, merchant_id, status, payout_state_due(status, settle_after, approval_expires_at)
+  FROM new_payouts WHERE status <> 'paid'
+  ON CONFLICT (seq) DO UPDATE SET state = EXCLUDED.state, due_at = EXCLUDED.due_at
+    WHERE (payout_states.state, payout_states.due_at) IS DISTINCT FROM (EXCLUDED.state, EXCLUDED.due_at);
+  RETURN NULL;
+END $$;
+CREATE FUNCTION payout_states_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM payout_states WHERE seq = ANY (ARRAY(SELECT seq FROM old_payouts));
+  RETURN NULL;
+END $$;
+CREATE TRIGGER payout_states_insert AFTER INSERT ON payouts
+  REFERENCING NEW TABLE AS new_payouts FOR EACH STATEMENT EXECUTE FUNCTION payout_states_insert();
+CREATE TRIGGER payout_states_update AFTER UPDATE ON payouts
+  REFERENCING NEW TABLE AS new_payouts FOR EACH STATEMENT EXECUTE FUNCTION payout_states_update();
+CREATE TRIGGER payout_states_delete AFTER DELETE ON payouts
+  REFERENCING OLD TABLE AS old_payouts FOR EACH STATEMENT EXECUTE FUNCTION payout_states_delete();
+
+INSERT INTO payout_states (seq, merchant_id, state, due_at)
+SELECT p.seq, p.merchant_id, p.status, payout_state_due(p.status, p.settle_after, p.approval_expires_at)
+FROM merchants m CROSS JOIN LATERAL (
+  SELECT seq, merchant_id, status, settle_after, approval_expires_at FROM payouts
+  WHERE merchant_id = m.id AND (status < 'paid' OR status > 'paid')) p
+ON CONFLICT (seq) DO NOTHING;
+
+ALTER TABLE payouts SET (fillfactor = 50);
+`;
