@@ -39,11 +39,17 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
       : undefined;
   if (range?.empty) return listObject([], false);
   // No payout index holds `status` (settlement is a HOT update): any status but the common `paid` is
-  // found through payout_states, whose (merchant_id, state, seq) gives the page in the list's order.
+  // found through payout_states, whose (merchant_id, state, seq) gives the page in the list's order and
+  // leads the join (OFFSET 0 keeps it a subquery of its own: walking the payouts instead would cross
+  // every newer payout of other statuses, such as a backlog of pending ones on top of the failed).
   const byState = input.status !== undefined && input.status !== 'paid';
   const page = await listPage<PayoutRow>(db, {
     table: 'payouts',
-    from: byState ? 'payouts JOIN payout_states USING (seq, merchant_id)' : undefined,
+    from: byState
+      ? (bind) => `payouts JOIN (SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = ${bind(input.status)}
+          AND ($2::bigint IS NULL OR seq < $2::bigint) AND seq BETWEEN ${bind(range?.low ?? 0)} AND ${bind(range?.high ?? Number.MAX_SAFE_INTEGER)}
+          ORDER BY seq DESC OFFSET 0) s USING (seq)`
+      : undefined,
     columns: PAYOUT_COLUMNS,
     merchantId: merchant.id,
     limit: input.limit,
@@ -51,7 +57,6 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
     where: { batch_id: input.batch_id },
     conditions: [
       ...payoutFilterConditions(input),
-      { sql: 'state = ?', value: byState ? input.status : undefined },
       { sql: 'seq >= ?::bigint', value: range?.low },
       { sql: 'seq <= ?::bigint', value: range?.high },
     ],
