@@ -63,7 +63,7 @@ function settlers(dbs: Db[], stop: () => boolean) {
 }
 
 /** `n` due payouts of `merchants` merchants, reserved in their balances, written in statements of 50,000. */
-async function writeBacklog(db: Db, n: number, merchants: number) {
+export async function writeBacklog(db: Db, n: number, merchants: number) {
   await db.query(
     `INSERT INTO merchants (id, name, currency) SELECT 'acct_bench' || m, 'Bench ' || m, 'IDR' FROM generate_series(1, $1) m`,
     [merchants],
@@ -167,7 +167,7 @@ export function settlementReport(f: SettlementFigures): string[] {
   ];
 }
 
-if (process.argv[1]?.endsWith('settlement.ts')) {
+if (process.argv[1]?.endsWith('/bench/settlement.ts')) {
   settlementBench({
     backlog: Number(process.env.BENCH_SETTLE_PAYOUTS ?? 1_000_000),
     instances: Number(process.env.BENCH_SETTLE_INSTANCES ?? 2),
