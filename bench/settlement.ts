@@ -147,7 +147,6 @@ export async function settlementBench(opts: { backlog: number; instances: number
   } finally {
     await cpu.close();
     await Promise.all(dbs.map((d) => d.close()));
-    await dropSchemas();
   }
 }
 
@@ -174,7 +173,8 @@ if (process.argv[1]?.endsWith('/bench/settlement.ts')) {
     arrivalSeconds: Number(process.env.BENCH_SETTLE_ARRIVAL_S ?? 120),
     senders: Number(process.env.BENCH_SETTLE_SENDERS ?? 4),
   })
-    .then((f) => {
+    .then(async (f) => {
+      await dropSchemas();
       process.stdout.write(`${settlementReport(f).join('\n')}\n${JSON.stringify(f)}\n`);
       process.exit(0);
     })

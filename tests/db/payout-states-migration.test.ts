@@ -1,8 +1,9 @@
-// Migrations 050-051 on a big history, on PostgreSQL, while withdrawals go on: payout_states is backfilled
-// exactly (every payout that is not paid, nothing else), the payout indexes that held `status` are dropped
-// CONCURRENTLY, and afterwards no payout index holds a column that settlement changes, so a settlement is a
-// HOT update. The backfill runs in the migration's transaction with the triggers: writers of payouts wait
-// for it (its length follows the payouts that are not paid), which the test measures and bounds.
+// Migrations 050-052 on a big history, on PostgreSQL, while withdrawals go on: payout_states is backfilled
+// exactly (every payout that is not paid, nothing else) in short steps, the payout indexes that held `status`
+// are dropped CONCURRENTLY, and afterwards no payout index holds a column that settlement changes, so a
+// settlement is a HOT update. Writers of payouts wait only for CREATE TRIGGER (a catalog change) and, one
+// step at a time, for the row locks of a step's payouts: sampled every 20 ms, a writer waiting on the table
+// is seen at most in a sample or two.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '@/lib/db/migrate';
 import { migrations } from '@/lib/db/migrations';
@@ -73,7 +74,7 @@ describe.runIf(postgresUrl)('the payout_states migration under load (postgres)',
     process.stdout.write(
       `[payout_states migration under load] ${N} payouts: migrated in ${Math.round(migrationMs)} ms; ${during.length} withdrawals answered meanwhile, slowest ${Math.round(slowest)} ms; writers waiting on payouts in ${blockedSamples} of ${samples} samples (20 ms apart)\n`,
     );
-    expect(applied).toEqual([50, 51]);
+    expect(applied).toEqual([50, 51, 52]);
     expect([...statuses.keys()]).toEqual([200]);
     // Writers wait for the backfill alone (a few hundred ms here), never for the index drops: a bound well
     // under the migration's length at this size, and every client answered many times meanwhile.

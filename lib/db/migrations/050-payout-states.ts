@@ -15,10 +15,11 @@
  * payouts gets a fill factor of 50: a settlement batch settles every row of the pages it touches in
  * one transaction, where no old version can be pruned yet, so each row's new version needs its own
  * room on the page (measured: 60 leaves a third of the updates non-HOT). New pages only: existing
- * ones are not rewritten, which would lock the table. The backfill reads
- * the non-paid payouts through the existing (merchant_id, status, seq) index, merchant by merchant
- * (two ranges either side of 'paid': whatever statuses exist), so its cost follows them, not the
- * history; writers wait for it, as for migration 010's backfill. Migration 051 then drops the indexes that hold `status`.
+ * ones are not rewritten, which would lock the table.
+ *
+ * This migration's transaction only creates (writers of payouts wait for CREATE TRIGGER, a catalog
+ * change); migration 051 backfills the existing payouts in short steps (payout_states_backfill), and
+ * 052 drops the indexes that held `status`, CONCURRENTLY.
  */
 export const sql = /* sql */ `
 CREATE TABLE payout_states (
@@ -65,11 +66,22 @@ CREATE TRIGGER payout_states_update AFTER UPDATE ON payouts
 CREATE TRIGGER payout_states_delete AFTER DELETE ON payouts
   REFERENCING OLD TABLE AS old_payouts FOR EACH STATEMENT EXECUTE FUNCTION payout_states_delete();
 
-INSERT INTO payout_states (seq, merchant_id, state, due_at)
-SELECT p.seq, p.merchant_id, p.status, payout_state_due(p.status, p.settle_after, p.approval_expires_at)
-FROM merchants m CROSS JOIN LATERAL (
-  SELECT seq, merchant_id, status, settle_after, approval_expires_at FROM payouts
-  WHERE merchant_id = m.id AND (status < 'paid' OR status > 'paid')) p;
+-- The backfill, run by migration 051 in steps of "step" payouts by seq, each its own short transaction, until it returns
+-- null: writers of payouts never wait for the whole of it. Race-free with them: the step first locks the payouts
+-- of its range that are not paid (a writer of one has committed, its trigger's row with it, or waits for this
+-- step), then, in a new statement with a new snapshot that sees those rows, adds the ones still missing.
+CREATE FUNCTION payout_states_backfill(from_seq bigint, step integer) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  start_seq bigint := COALESCE(from_seq, 0);
+  locked bigint[];
+BEGIN
+  IF start_seq >= (SELECT COALESCE(max(seq), 0) FROM payouts) THEN RETURN NULL; END IF;
+  locked := ARRAY(SELECT seq FROM payouts WHERE seq > start_seq AND seq <= start_seq + step AND status <> 'paid' FOR UPDATE);
+  INSERT INTO payout_states (seq, merchant_id, state, due_at)
+  SELECT p.seq, p.merchant_id, p.status, payout_state_due(p.status, p.settle_after, p.approval_expires_at)
+  FROM payouts p WHERE p.seq = ANY (locked) AND NOT EXISTS (SELECT 1 FROM payout_states s WHERE s.seq = p.seq);
+  RETURN start_seq + step;
+END $$;
 
 ALTER TABLE payouts SET (fillfactor = 50);
 `;

@@ -15,7 +15,8 @@ import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
 import { sql as accountSettings } from './040-account-settings';
 import { sql as payoutStates } from './050-payout-states';
-import { droppedStatusIndexes } from './051-payout-status-indexes';
+import { backfill as payoutStatesBackfill } from './051-payout-states-backfill';
+import { droppedStatusIndexes } from './052-payout-status-indexes';
 
 import type { Migration } from './migration';
 
@@ -44,5 +45,6 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 30, name: 'refunds', sql: refunds },
   { version: 40, name: 'account-settings', sql: accountSettings },
   { version: 50, name: 'payout-states', sql: payoutStates },
-  { version: 51, name: 'payout-status-indexes', indexes: [], drop: droppedStatusIndexes },
+  { version: 51, name: 'payout-states-backfill', ...payoutStatesBackfill },
+  { version: 52, name: 'payout-status-indexes', indexes: [], drop: droppedStatusIndexes },
 ];
