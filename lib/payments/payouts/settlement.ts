@@ -151,7 +151,8 @@ export const SETTLE_SQL = `
     RETURNING p.*),
   ${eventCtes({
     from: 'u',
-    type: { sql: "CASE WHEN u.status = 'paid' THEN 'payout.paid' ELSE 'payout.failed' END", order: 'u.seq' },
+    // As when paid and failed payouts were two statements: a batch's payout.paid events, then its payout.failed ones.
+    type: { sql: "CASE WHEN u.status = 'paid' THEN 'payout.paid' ELSE 'payout.failed' END", order: "u.status = 'failed', u.seq" },
     data: payoutJsonSql('u'),
   })},
   m AS (SELECT merchant_id, sum(amount) AS settled, COALESCE(sum(amount) FILTER (WHERE status = 'failed'), 0) AS reversed
