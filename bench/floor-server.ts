@@ -80,7 +80,7 @@ async function withdraw(
           accountHolderName: null,
           approvalExpirySeconds: null,
         },
-        (n, cte) => storeAnswerSql(m.id, key, out, n, cte),
+        (n, cte) => storeAnswerSql(m.id, key, out, id, n, cte),
       );
       await tx.query(sql, params);
       return out;
