@@ -17,6 +17,7 @@ import { sql as accountSettings } from './040-account-settings';
 import { sql as payoutStates } from './050-payout-states';
 import { backfill as payoutStatesBackfill } from './051-payout-states-backfill';
 import { droppedStatusIndexes } from './052-payout-status-indexes';
+import { sql as idempotencyAnswerRef } from './060-idempotency-answer-ref';
 
 import type { Migration } from './migration';
 
@@ -47,4 +48,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 50, name: 'payout-states', sql: payoutStates },
   { version: 51, name: 'payout-states-backfill', ...payoutStatesBackfill },
   { version: 52, name: 'payout-status-indexes', indexes: [], drop: droppedStatusIndexes },
+  { version: 60, name: 'idempotency-answer-ref', sql: idempotencyAnswerRef },
 ];
