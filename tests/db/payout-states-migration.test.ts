@@ -12,7 +12,7 @@ import type { Db } from '@/lib/db/types';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { writeHistory } from '../helpers/volume-data';
+import { analyzeSchema, writeHistory } from '../helpers/volume-data';
 
 const N = Number(process.env.MIGRATION_LOAD_PAYOUTS ?? 200_000);
 /** Columns a settlement (or its back-off) writes: no payout index may hold one, in its key or its predicate. */
@@ -31,7 +31,7 @@ describe.runIf(postgresUrl)('the payout_states migration under load (postgres)',
     api = await startTestApi(db, { openingBalance: 1_000_000_000_000, settings: { settlementDelaySeconds: 0 } });
     const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
     await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, n: N, tag: 'h' });
-    await db.exec('ANALYZE');
+    await analyzeSchema(db);
   }, 600_000);
   afterAll(async () => {
     await api?.close();
