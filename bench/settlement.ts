@@ -87,7 +87,13 @@ export async function writeBacklog(db: Db, n: number, merchants: number) {
       [from, to, merchants],
     );
   }
-  await db.exec('VACUUM ANALYZE');
+  await vacuumSchema(db);
+}
+
+/** VACUUM ANALYZE of this schema's tables: a bare VACUUM would walk every schema of the shared database. */
+export async function vacuumSchema(db: Db) {
+  const tables = await db.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`);
+  await db.exec(`VACUUM ANALYZE ${tables.map((t) => `"${t.name}"`).join(', ')}`);
 }
 
 export async function settlementBench(opts: { backlog: number; instances: number; arrivalSeconds: number; senders: number }) {

@@ -10,6 +10,7 @@ import { purgeOldEvents } from '../lib/payments/webhooks/event-retention';
 import type { Db } from '../lib/db/types';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
 import { startInProcessApi } from './in-process-api';
+import { vacuumSchema } from './settlement';
 
 const N = Number(process.env.STORAGE_PAYOUTS ?? 20_000);
 
@@ -53,7 +54,7 @@ const UPDATES_SQL = `SELECT COALESCE(sum(n_tup_upd), 0) AS upd, COALESCE(sum(n_t
 
 async function report(db: Db, title: string, compact: string[] = []) {
   for (const table of compact) await db.exec(`VACUUM FULL ${table}`);
-  await db.exec('VACUUM ANALYZE');
+  await vacuumSchema(db);
   const rows = await db.query<{ table: string; name: string; bytes: number }>(
     `SELECT t.relname AS table, t.relname || ' (heap+toast)' AS name, pg_table_size(t.oid) AS bytes FROM pg_class t
        WHERE t.relkind = 'r' AND t.relnamespace = current_schema()::regnamespace
