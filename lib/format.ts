@@ -25,6 +25,11 @@ export function formatTime(iso: string, zone: string): string {
   return `${f.format(at)} ${zoneLabel(zone, at)}`;
 }
 
+const dayFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** A calendar day (YYYY-MM-DD, already a day of the merchant's zone) in words: 20 Nov 2026. */
+export const formatDay = (day: string): string => dayFormat.format(Date.parse(`${day}T00:00:00Z`));
+
 const shortName = (locale: string, zone: string, at: number) =>
   new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')
     ?.value ?? zone;

@@ -3,6 +3,7 @@ import { ApprovalPolicyForm } from '@/components/approval-policy-form';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';
 import { env } from '@/lib/config/env';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
 
@@ -10,10 +11,11 @@ export const metadata = { title: 'Settings · Merchant Console' };
 
 export default async function SettingsPage() {
   const session = await requireSession();
-  if (!viewerCan(session.viewer, 'secret_key')) return <ConsoleShell viewer={session.viewer} needs="secret_key" />;
+  if (!viewerCan(session.viewer, 'secret_key'))
+    return <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="secret_key" />;
   const policy = await pageData(session, async () => (await session.api.getApprovalPolicy()).data);
   return (
-    <ConsoleShell viewer={session.viewer} needs="secret_key">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="secret_key">
       <h1>Settings</h1>
       <section className="card" aria-labelledby="policy-heading">
         <h2 id="policy-heading">Payout approvals</h2>
