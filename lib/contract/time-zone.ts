@@ -85,3 +85,8 @@ export function startOfDayInZone(day: string, zone: string): Date {
 export function daysInZone(from: string, to: string, zone: string): { gte: Date; lt: Date } {
   return { gte: startOfDayInZone(from, zone), lt: startOfDayInZone(addDays(to, 1), zone) };
 }
+
+/** The zones a merchant may choose from: every IANA zone this runtime knows, UTC among them (some runtimes list it apart). */
+export function timeZoneChoices(): string[] {
+  return [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])].sort();
+}

@@ -3,7 +3,8 @@
 // and the console's formatting of an instant in the zone it names.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, dayInZone, daysInZone, isCalendarDay, startOfDayInZone, zoneOffsetMs } from '@/lib/contract/time-zone';
+import { isTimeZone } from '@/lib/contract/account-settings';
+import { addDays, dayInZone, daysInZone, isCalendarDay, startOfDayInZone, timeZoneChoices, zoneOffsetMs } from '@/lib/contract/time-zone';
 import { formatTime, zoneLabel } from '@/lib/format';
 
 const iso = (d: Date) => d.toISOString();
@@ -56,6 +57,12 @@ describe('start of a day in a zone', () => {
       );
     },
   );
+
+  it('offers every zone the contract accepts, UTC and the Indonesian ones among them', () => {
+    const zones = timeZoneChoices();
+    expect(zones).toEqual(expect.arrayContaining(['Asia/Jakarta', 'Asia/Makassar', 'Asia/Jayapura', 'UTC', 'Europe/Berlin']));
+    expect(zones.filter((z) => !isTimeZone(z))).toEqual([]);
+  });
 
   it('refuses what is not a calendar day', () => {
     expect(isCalendarDay('2026-02-29')).toBe(false);
