@@ -7,6 +7,7 @@ import Papa from 'papaparse';
 import { addDays, dayInZone, startOfDayInZone } from '@/lib/contract/time-zone';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
 import { startSession } from './helpers';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 type Call = ReturnType<typeof merchantApi>;
 
@@ -107,7 +108,7 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
     created_gte: startOfDayInZone(zoneDay(0), 'Asia/Jakarta').toISOString(),
   });
   expect(csv.data).toEqual(
-    listed.data.map((p: any) => ({
+    listed.data.map((p: JsonAnswer) => ({
       id: p.id,
       created_at: p.created_at,
       amount: String(p.amount),
