@@ -3,6 +3,7 @@
 // and the pages that follow the zone from the next request on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATH } from '@/lib/contract';
+import { dayInZone } from '@/lib/contract/time-zone';
 import { zoneLabel } from '@/lib/format';
 import { signInToConsole } from '../helpers/console-session';
 import { backends, createSchemaUrl } from '../helpers/databases';
@@ -76,6 +77,13 @@ describe.each(backends)('console settings routes ($name)', (backend) => {
     const page = await (await fetch(`${server.url}/payouts`, { headers: { cookie } })).text();
     expect(page).toContain('data-zone="Asia/Kathmandu"');
     expect(page).toContain(`${zoneLabel('Asia/Kathmandu')} (Asia/Kathmandu)`);
+    // The export's file is named by the zone's date: 14 hours ahead of UTC, its date is rarely UTC's.
+    await save({ time_zone: 'Pacific/Kiritimati', idempotency_key: crypto.randomUUID() });
+    const exported = await fetch(`${server.url}/api/payouts/export`, { headers: { cookie } });
+    await exported.arrayBuffer();
+    expect(exported.headers.get('content-disposition')).toBe(
+      `attachment; filename="payouts-${dayInZone(Date.now(), 'Pacific/Kiritimati')}.csv"`,
+    );
     await save({ time_zone: 'Asia/Jakarta', idempotency_key: crypto.randomUUID() });
     const back = await (await fetch(`${server.url}/payouts`, { headers: { cookie } })).text();
     expect(back).toContain('data-zone="Asia/Jakarta"');
