@@ -124,4 +124,15 @@ describe.each(backends)('console settings routes ($name)', (backend) => {
     expect((await refused.json()).error.code).toBe('permission_denied');
     expect((await api(DEMO_KEY, { action: 'get_account_settings' })).time_zone).not.toBe('UTC');
   });
+
+  it("shows a restricted key's pages in the merchant's zone, even a key that may not read the settings", async () => {
+    await save({ time_zone: 'Asia/Makassar', idempotency_key: crypto.randomUUID() });
+    const payoutsOnly = await api(DEMO_KEY, { action: 'create_restricted_key', name: 'Payouts clerk', permissions: ['payouts:read'] });
+    const clerk = await signInToConsole(server.url, payoutsOnly.secret);
+    expect((await route({ cookie: clerk })).status).toBe(403);
+    const page = await (await fetch(`${server.url}/payouts`, { headers: { cookie: clerk } })).text();
+    expect(page).toContain('data-zone="Asia/Makassar"');
+    expect(page).toContain('WITA (Asia/Makassar)');
+    await save({ time_zone: 'Asia/Jakarta', idempotency_key: crypto.randomUUID() });
+  });
 });
