@@ -73,6 +73,7 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
       client.call(secretKey, 'reject_payouts', input, { idempotencyKey }),
     validateBankAccount: (input: Omit<ActionRequest<'validate_bank_account'>, 'action'>) =>
       client.call(secretKey, 'validate_bank_account', input),
+    getAccountSettings: () => client.call(secretKey, 'get_account_settings', {}),
   };
 }
 
