@@ -55,7 +55,9 @@ describe.each(backends)('returned payouts ($name)', (backend) => {
     expect(await balance(call)).toMatchObject({ available: 1_000_000 });
 
     const returns = (await call({ action: 'list_balance_transactions', type: 'payout_return' })).body.data;
-    expect(returns.map((t: any) => [t.amount, t.source, t.balance_after, t.type])).toEqual([[100_000, paid.id, 1_000_000, 'payout_return']]);
+    expect(returns.map((t: any) => [t.amount, t.source, t.balance_after, t.type])).toEqual([
+      [100_000, paid.id, 1_000_000, 'payout_return'],
+    ]);
 
     // payout.paid is the payout as it was when paid; payout.returned as it is now.
     const events = (await call({ action: 'list_events', object_id: paid.id })).body.data;
@@ -95,7 +97,9 @@ describe.each(backends)('returned payouts ($name)', (backend) => {
     const { m, call } = await shop();
     const paid = await paidPayout(call, 200_000);
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => call({ action: 'simulate_payout', id: paid.id, outcome: 'returned' }, { idempotencyKey: `c-${i}` })),
+      Array.from({ length: 12 }, (_, i) =>
+        call({ action: 'simulate_payout', id: paid.id, outcome: 'returned' }, { idempotencyKey: `c-${i}` }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.error.code === 'payout_not_paid')).toBe(true);
