@@ -113,6 +113,9 @@ export function errorMessage(
     // A field without a sentence keeps the API's message, which names it.
     return { text: sentence ? (position ? `Payout ${Number(position[1]) + 1}: ${sentence}` : sentence) : error.message, code: error.code };
   }
+  // The API says how much is missing (lib/payments/payouts/withdrawal.ts): the merchant sees it in rupiah.
+  const missing = error.code === 'insufficient_funds' ? /: (\d+) is missing/.exec(error.message) : null;
+  if (missing) return { text: `${BY_CODE.insufficient_funds.slice(0, -1)}: ${idr(Number(missing[1]))} is missing.`, code: error.code };
   return { text: BY_CODE[code] ?? error.message, code: error.code };
 }
 
