@@ -32,7 +32,9 @@ export const simulatePayout = implement('simulate_payout', async ({ db, merchant
     const allowed = returns ? Object.keys(PAYOUT_RETURNS) : input.outcome === 'failed' ? Object.keys(PAYOUT_FAILURES) : [];
     throw new ApiError(
       'invalid_request',
-      allowed.length > 0 ? `failure_code of a ${input.outcome} payout must be one of ${allowed.join(', ')}` : 'failure_code is only for failed or returned',
+      allowed.length > 0
+        ? `failure_code of a ${input.outcome} payout must be one of ${allowed.join(', ')}`
+        : 'failure_code is only for failed or returned',
       'failure_code',
     );
   }
@@ -42,7 +44,8 @@ export const simulatePayout = implement('simulate_payout', async ({ db, merchant
   );
   if (!due) throw new ApiError('not_found', `No such payout: ${input.id}`, 'id');
   if (returns) {
-    if (due.status !== 'paid') throw new ApiError('payout_not_paid', `Payout ${input.id} is ${due.status}: only a paid payout can be returned.`, 'id');
+    if (due.status !== 'paid')
+      throw new ApiError('payout_not_paid', `Payout ${input.id} is ${due.status}: only a paid payout can be returned.`, 'id');
     await returnPayouts(db, [{ id: due.id, code: (code as PayoutReturnCode | undefined) ?? DEFAULT_RETURN_CODE }]);
   } else {
     if (due.status !== 'pending') throw new ApiError('payout_not_pending', `Payout ${input.id} is already ${due.status}.`, 'id');

@@ -8,8 +8,9 @@ import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
 import { callApi, testSecretBox, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import type { JsonAnswer } from '../helpers/json-answer';
 
-type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<any>>;
+type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<JsonAnswer>>;
 
 describe.each(backends)('low-balance alerts ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 0, settings: { settlementDelaySeconds: 3600 } });
@@ -24,8 +25,8 @@ describe.each(backends)('low-balance alerts ($name)', (backend) => {
     const low = (await call({ action: 'list_events', type: 'balance.low', limit: 100 })).body.data;
     const up = (await call({ action: 'list_events', type: 'balance.recovered', limit: 100 })).body.data;
     return [...low, ...up]
-      .sort((a: any, b: any) => a.created_at.localeCompare(b.created_at) || a.data.object.available - b.data.object.available)
-      .map((e: any) => [e.type, e.data.object.available, e.data.object.low_balance_threshold]);
+      .sort((a: JsonAnswer, b: JsonAnswer) => a.created_at.localeCompare(b.created_at) || a.data.object.available - b.data.object.available)
+      .map((e: JsonAnswer) => [e.type, e.data.object.available, e.data.object.low_balance_threshold]);
   }
   const setThreshold = (call: Call, low_balance_threshold: number | null) =>
     call({ action: 'update_account_settings', low_balance_threshold });

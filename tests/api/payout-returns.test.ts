@@ -6,8 +6,9 @@ import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 import { isExact, refundCheck } from '../helpers/ledger';
+import type { JsonAnswer } from '../helpers/json-answer';
 
-type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<any>>;
+type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<JsonAnswer>>;
 
 describe.each(backends)('returned payouts ($name)', (backend) => {
   // An hour's settlement delay: payouts settle only when a test says so.
@@ -55,19 +56,19 @@ describe.each(backends)('returned payouts ($name)', (backend) => {
     expect(await balance(call)).toMatchObject({ available: 1_000_000 });
 
     const returns = (await call({ action: 'list_balance_transactions', type: 'payout_return' })).body.data;
-    expect(returns.map((t: any) => [t.amount, t.source, t.balance_after, t.type])).toEqual([
+    expect(returns.map((t: JsonAnswer) => [t.amount, t.source, t.balance_after, t.type])).toEqual([
       [100_000, paid.id, 1_000_000, 'payout_return'],
     ]);
 
     // payout.paid is the payout as it was when paid; payout.returned as it is now.
     const events = (await call({ action: 'list_events', object_id: paid.id })).body.data;
-    expect(events.map((e: any) => e.type)).toEqual(['payout.returned', 'payout.paid', 'payout.created']);
+    expect(events.map((e: JsonAnswer) => e.type)).toEqual(['payout.returned', 'payout.paid', 'payout.created']);
     expect(events[0].data.object).toEqual(res.body);
     expect(events[1].data.object).toEqual(paid);
 
     // list_payouts and summarize_payouts filter returned payouts; the per-day figures moved it from paid to returned.
     const listed = (await call({ action: 'list_payouts', status: 'returned' })).body.data;
-    expect(listed.map((p: any) => p.id)).toEqual([paid.id]);
+    expect(listed.map((p: JsonAnswer) => p.id)).toEqual([paid.id]);
     expect((await call({ action: 'summarize_payouts', status: 'returned' })).body).toMatchObject({ count: 1, total_amount: 100_000 });
     expect((await call({ action: 'summarize_payouts', status: 'paid' })).body).toMatchObject({ count: 0, total_amount: 0 });
     expect(isExact(await refundCheck(api().db, m.id))).toBe(true);

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import Papa from 'papaparse';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
 import { startSession } from './helpers';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 test('a paid, then returned payout: bank reference, return reason, the money back, events and the CSV', async ({
   signedInBlank: page,
@@ -22,7 +23,7 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
 
   const returned = await payments({ action: 'simulate_payout', id: p.id, outcome: 'returned' }, `ret-r-${Date.now()}`);
   const list = await payments({ action: 'list_balance_transactions', type: 'payout_return', limit: 100 });
-  const entry = list.data.find((t: any) => t.source === p.id);
+  const entry = list.data.find((t: JsonAnswer) => t.source === p.id);
   expect(entry.amount).toBe(31_415);
 
   await page.reload();
@@ -70,7 +71,7 @@ test('a low balance shows a banner on every page until it is back at the thresho
     await expect(banner).toContainText('IDR 100,000 available, below your threshold of IDR 250,000');
   }
   const low = await payments({ action: 'list_events', type: 'balance.low' });
-  expect(low.data.map((e: any) => e.data.object)).toEqual([
+  expect(low.data.map((e: JsonAnswer) => e.data.object)).toEqual([
     { object: 'balance', available: 100_000, low_balance_threshold: 250_000, currency: 'IDR' },
   ]);
 

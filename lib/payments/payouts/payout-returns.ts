@@ -49,7 +49,8 @@ export async function returnPayouts(tx: Queryable, returns: PayoutReturn[]): Pro
   );
   // Balances last and in merchant order, as settlement does: concurrent writers never deadlock on them.
   const byMerchant = new Map<string, { payoutId: string; amount: number }[]>();
-  for (const r of rows) byMerchant.set(r.merchant_id, [...(byMerchant.get(r.merchant_id) ?? []), { payoutId: r.id, amount: Number(r.amount) }]);
+  for (const r of rows)
+    byMerchant.set(r.merchant_id, [...(byMerchant.get(r.merchant_id) ?? []), { payoutId: r.id, amount: Number(r.amount) }]);
   for (const merchantId of [...byMerchant.keys()].sort()) await creditReturns(tx, merchantId, byMerchant.get(merchantId)!);
   return rows.map((r) => r.id);
 }
