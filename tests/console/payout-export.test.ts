@@ -10,18 +10,28 @@ import { startTestApi, type TestApi } from '../helpers/api-server';
 import { pgliteBackend } from '../helpers/databases';
 
 describe('the payouts view in the URL', () => {
-  it('turns q, status and whole UTC days into the API filter, and back', () => {
+  it("turns q, status and whole days of the merchant's zone into the API filter, and back", () => {
     const view = readPayoutView({ q: ' 1234 ', status: 'failed', from: '2026-02-28', to: '2026-02-28', other: 'x' });
-    expect(view.success && payoutFilterOf(view.data)).toEqual({
+    expect(view.success && payoutFilterOf(view.data, 'Asia/Jakarta')).toEqual({
       status: 'failed',
       account_last4: '1234',
-      created_gte: '2026-02-28T00:00:00.000Z',
-      created_lt: '2026-03-01T00:00:00.000Z',
+      created_gte: '2026-02-27T17:00:00.000Z',
+      created_lt: '2026-02-28T17:00:00.000Z',
+    });
+    // Berlin's last Sunday of March has 23 hours; Kathmandu is 5 h 45 min ahead.
+    const spring = readPayoutView({ from: '2026-03-29', to: '2026-03-29' });
+    expect(spring.success && payoutFilterOf(spring.data, 'Europe/Berlin')).toEqual({
+      created_gte: '2026-03-28T23:00:00.000Z',
+      created_lt: '2026-03-29T22:00:00.000Z',
+    });
+    expect(spring.success && payoutFilterOf(spring.data, 'Asia/Kathmandu')).toEqual({
+      created_gte: '2026-03-28T18:15:00.000Z',
+      created_lt: '2026-03-29T18:15:00.000Z',
     });
     expect(view.success && payoutViewSearch(view.data)).toBe('?q=1234&status=failed&from=2026-02-28&to=2026-02-28');
     // A payout id is no filter (the page opens it); empty and repeated values count once or not at all.
     const id = readPayoutView({ q: 'po_abc', status: 'all', to: '', from: ['2026-01-01', '2026-05-05'] });
-    expect(id.success && payoutFilterOf(id.data)).toEqual({ created_gte: '2026-01-01T00:00:00.000Z' });
+    expect(id.success && payoutFilterOf(id.data, 'Asia/Jakarta')).toEqual({ created_gte: '2025-12-31T17:00:00.000Z' });
   });
 
   it.each([
@@ -104,7 +114,26 @@ describe('the CSV export against the real API', () => {
       failure_code: '',
       reference: 'ref-249',
       created_by: 'Secret key',
+      bank_reference: '',
+      paid_at: '',
+      returned_at: '',
     });
     expect(parsed.find((r) => r.amount === '10007')?.reference).toBe(`'=HYPERLINK("x")`);
+  });
+
+  it("shows a paid payout's bank reference and a returned payout's return, for reconciliation", async () => {
+    const [a, b] = (await api.listPayouts({ account_last4: '2222', limit: 2 })).data.data;
+    await server.call({ action: 'simulate_payout', id: a!.id, outcome: 'paid' });
+    await server.call({ action: 'simulate_payout', id: b!.id, outcome: 'paid' });
+    const returned = (await server.call({ action: 'simulate_payout', id: b!.id, outcome: 'returned' })).body;
+    const paid = (await api.getPayout(a!.id)).data;
+    const rows = rowsOf(await csvOf(payoutPages(api, { account_last4: '2222' }))).filter((r) => r.id === a!.id || r.id === b!.id);
+    expect(rows.map((r) => [r.id, r.status, r.failure_code, r.bank_reference, r.paid_at, r.returned_at])).toEqual([
+      [paid.id, 'paid', '', paid.bank_reference, paid.paid_at, ''],
+      [returned.id, 'returned', 'account_closed', returned.bank_reference, returned.paid_at, returned.returned_at],
+    ]);
+    expect(paid.bank_reference).toMatch(/^TRF/);
+    const onlyReturned = rowsOf(await csvOf(payoutPages(api, { status: 'returned' })));
+    expect(onlyReturned.map((r) => r.id)).toEqual([returned.id]);
   });
 });

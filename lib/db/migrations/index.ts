@@ -14,6 +14,7 @@ import { sql as batchCounts } from './013-batch-counts';
 import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
 import { sql as accountSettings } from './040-account-settings';
+import { sql as payoutReturns } from './045-payout-returns';
 import { sql as payoutStates } from './050-payout-states';
 import { backfill as payoutStatesBackfill } from './051-payout-states-backfill';
 import { droppedStatusIndexes } from './052-payout-status-indexes';
@@ -45,6 +46,7 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 20, name: 'payout-approvals', sql: payoutApprovals },
   { version: 30, name: 'refunds', sql: refunds },
   { version: 40, name: 'account-settings', sql: accountSettings },
+  { version: 45, name: 'payout-returns', sql: payoutReturns },
   { version: 50, name: 'payout-states', sql: payoutStates },
   { version: 51, name: 'payout-states-backfill', ...payoutStatesBackfill },
   { version: 52, name: 'payout-status-indexes', indexes: [], drop: droppedStatusIndexes },

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../db/types';
 import { checkoutSessionJsonSql, eventCtes, payoutJsonSql } from '../webhooks/event-sql';
 import { simulatedOutcome, type SimulatedOutcome } from '../../contract';
+import { paidColumnsSql } from './payout-returns';
 
 export interface SettlementResult {
   paid: number;
@@ -146,7 +147,7 @@ export const SETTLE_SQL = `
   WITH f AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, code, message)),
   u AS (
     UPDATE payouts p SET status = CASE WHEN f.code IS NULL THEN 'paid' ELSE 'failed' END,
-      failure_code = f.code, failure_message = f.message, settled_at = now()
+      failure_code = f.code, failure_message = f.message, settled_at = now(), ${paidColumnsSql('f.code IS NULL')}
     FROM f WHERE p.id = f.id AND p.status = 'pending'
     RETURNING p.*),
   ${eventCtes({
