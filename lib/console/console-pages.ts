@@ -12,5 +12,5 @@ export const CONSOLE_PAGE_TREES: readonly string[] = [
   '/payouts',
   '/refunds',
   '/settings',
-  '/webhooks',
+  '/webhooks'
 ];

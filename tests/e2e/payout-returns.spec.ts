@@ -44,6 +44,14 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
     'payout.returned',
   ]);
 
+  // The balance history: the entry that gave the money back, with the payout's bank reference.
+  await page.getByRole('link', { name: 'See it in the balance history' }).click();
+  const row = page.getByTestId('txn-row').first();
+  await expect(row).toHaveAttribute('data-txn-id', entry.id);
+  await expect(row).toHaveAttribute('data-type', 'payout_return');
+  await expect(row).toContainText('Payout returned by the bank');
+  await expect(row).toContainText(`bank ref. ${paid.bank_reference}`);
+
   // The payouts page filtered to returned payouts, and its export.
   await page.goto('/payouts?status=returned');
   await expect(page.locator(`[data-payout-id="${p.id}"]`)).toBeVisible();
