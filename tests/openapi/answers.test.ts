@@ -115,6 +115,8 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('approve_payouts', { ids: [w1.id] }, { idempotencyKey: 'oa-approve' });
     await call('reject_payouts', { ids: [w2.id], reason: 'Not ours' });
     await call('validate_bank_account', { bank_code: 'BCA', account_number: '4000000001' });
+    await call('get_account_settings', {});
+    await call('update_account_settings', { time_zone: 'Asia/Jakarta' });
     await call('update_payout_approval_policy', { required: false });
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });

@@ -531,6 +531,7 @@ export type CurrentApiKey = {
   merchant: {
     id: string;
     name: string;
+    time_zone: string;
   };
 };
 
