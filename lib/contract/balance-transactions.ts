@@ -39,6 +39,8 @@ export const balanceTransactionSchema = z.object({
   type: z.enum(BALANCE_TRANSACTION_TYPES),
   /** The object that caused it: a payout (po_…), a checkout session (cs_…), a refund (re_…), or the merchant for an opening balance. */
   source: z.string(),
+  /** For an entry of a payout (payout, payout_reversal, payout_return): the bank's reference of the transfer once paid; otherwise null. */
+  bank_reference: z.string().nullable(),
   created_at: isoTime,
 });
 export const balanceTransactionListSchema = listOf(balanceTransactionSchema);
