@@ -48,9 +48,9 @@ export const balanceTransactionFilters = {
 /** Days summarize_balance covers at most (the balance chart shows 30). */
 export const MAX_BALANCE_DAYS = 90;
 
-/** One UTC day of the balance: what came in and went out, and the balance it closed at. */
+/** One day of the balance in the merchant's zone: what came in and went out, and the balance it closed at. */
 export const balanceDaySchema = z.object({
-  /** The UTC day, YYYY-MM-DD. */
+  /** The day in the merchant's zone, YYYY-MM-DD. */
   day: z.string(),
   money_in: z.number().int().nonnegative(),
   /** Money out as a positive figure. */
@@ -61,10 +61,12 @@ export const balanceDaySchema = z.object({
   closing_balance: z.number().int().nonnegative(),
 });
 
-/** What summarize_balance answers: the last `days` UTC days, oldest first, today last. */
+/** What summarize_balance answers: the last `days` days in the merchant's zone, oldest first, today last. */
 export const balanceSummarySchema = z.object({
   object: z.literal('balance_summary'),
   currency: z.string(),
+  /** The zone the days are read in (the merchant's). */
+  time_zone: z.string(),
   days: z.array(balanceDaySchema),
 });
 export type BalanceSummary = z.infer<typeof balanceSummarySchema>;

@@ -14,6 +14,7 @@ import { sql as batchCounts } from './013-batch-counts';
 import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
 import { sql as accountSettings } from './040-account-settings';
+import { sql as ledgerFigures } from './041-ledger-figures';
 
 import type { Migration } from './migration';
 
@@ -41,4 +42,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 20, name: 'payout-approvals', sql: payoutApprovals },
   { version: 30, name: 'refunds', sql: refunds },
   { version: 40, name: 'account-settings', sql: accountSettings },
+  { version: 41, name: 'ledger-figures', sql: ledgerFigures },
 ];

@@ -1,7 +1,8 @@
 import { ApiError, balanceTransactionId, ledgerEntryOf } from '../../contract';
 import { listObject } from '../serialize';
 import { implement } from '../pipeline/action';
-import { balanceDays, identityRange } from './daily-figures';
+import { identityRange } from './daily-figures';
+import { balanceDays } from '../statements/zone-summary';
 
 interface LedgerRow {
   id: string | number;
@@ -56,9 +57,10 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
   return listObject(data, rows.length > limit);
 });
 
-/** summarize_balance: the last `days` UTC days from the per-day figures (migration 010), never the ledger. */
+/** summarize_balance: the last `days` days in the merchant's zone, from the ledger figures (migration 041). */
 export const summarizeBalance = implement('summarize_balance', async ({ db, merchant }, input) => ({
   object: 'balance_summary' as const,
   currency: merchant.currency,
-  days: await balanceDays(db, merchant.id, input.days),
+  time_zone: merchant.timeZone,
+  days: await balanceDays(db, merchant, input.days),
 }));

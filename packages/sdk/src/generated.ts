@@ -8,6 +8,14 @@ export const REQUEST_ID_HEADER = 'request-id';
 
 export type GetBalanceRequest = {
   action: 'get_balance';
+  as_of?: string;
+};
+
+export type GetStatementRequest = {
+  action: 'get_statement';
+  month?: string;
+  from?: string;
+  to?: string;
 };
 
 export type WithdrawRequest = {
@@ -123,7 +131,8 @@ export type ListEventsRequest = {
     | 'payout.awaiting_approval'
     | 'payout.approved'
     | 'payout.rejected'
-    | 'payout.expired';
+    | 'payout.expired'
+    | 'statement.ready';
   object_id?: string;
 };
 
@@ -149,6 +158,7 @@ export type CreateWebhookEndpointRequest = {
     | 'payout.approved'
     | 'payout.rejected'
     | 'payout.expired'
+    | 'statement.ready'
   >;
   description?: string;
 };
@@ -182,6 +192,7 @@ export type UpdateWebhookEndpointRequest = {
     | 'payout.approved'
     | 'payout.rejected'
     | 'payout.expired'
+    | 'statement.ready'
   >;
   disabled?: boolean;
 };
@@ -335,6 +346,16 @@ export type ValidateBankAccountRequest = {
   account_number: string;
 };
 
+export type GetAccountSettingsRequest = {
+  action: 'get_account_settings';
+};
+
+export type UpdateAccountSettingsRequest = {
+  action: 'update_account_settings';
+  time_zone?: string;
+  low_balance_threshold?: number | null;
+};
+
 export type Balance = {
   object: 'balance';
   merchant: {
@@ -346,7 +367,52 @@ export type Balance = {
   pending_payouts: number;
   pending_refunds: number;
   awaiting_approval: number;
+  as_of?: string;
   livemode: boolean;
+};
+
+export type Statement = {
+  object: 'statement';
+  time_zone: string;
+  from: string;
+  to: string;
+  currency: string;
+  opening_balance: number;
+  closing_balance: number;
+  totals: {
+    opening_balance: {
+      amount: number;
+      count: number;
+    };
+    adjustment: {
+      amount: number;
+      count: number;
+    };
+    payout: {
+      amount: number;
+      count: number;
+    };
+    payout_reversal: {
+      amount: number;
+      count: number;
+    };
+    checkout_payment: {
+      amount: number;
+      count: number;
+    };
+    topup: {
+      amount: number;
+      count: number;
+    };
+    refund: {
+      amount: number;
+      count: number;
+    };
+    refund_reversal: {
+      amount: number;
+      count: number;
+    };
+  };
 };
 
 export type Payout = {
@@ -473,7 +539,8 @@ export type Event = {
     | 'payout.awaiting_approval'
     | 'payout.approved'
     | 'payout.rejected'
-    | 'payout.expired';
+    | 'payout.expired'
+    | 'statement.ready';
   created_at: string;
   data: {
     object: Record<string, unknown>;
@@ -552,7 +619,8 @@ export type WebhookDelivery = {
     | 'payout.awaiting_approval'
     | 'payout.approved'
     | 'payout.rejected'
-    | 'payout.expired';
+    | 'payout.expired'
+    | 'statement.ready';
   endpoint_id: string;
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
@@ -692,6 +760,7 @@ export type RefundList = {
 export type BalanceSummary = {
   object: 'balance_summary';
   currency: string;
+  time_zone: string;
   days: {
     day: string;
     money_in: number;
@@ -721,6 +790,12 @@ export type BankAccountValidation = {
   created_at: string;
   expires_at: string;
   livemode: boolean;
+};
+
+export type AccountSettings = {
+  object: 'account_settings';
+  time_zone: string;
+  low_balance_threshold: number | null;
 };
 
 export type PayoutBatchListItem = {
@@ -939,6 +1014,7 @@ export type Error503 = {
 /** Every action: its parameters (the request without `action`), its answer, whether it changes state. */
 export interface Actions {
   get_balance: { params: Omit<GetBalanceRequest, 'action'>; response: Balance; mutates: false };
+  get_statement: { params: Omit<GetStatementRequest, 'action'>; response: Statement; mutates: false };
   withdraw: { params: Omit<WithdrawRequest, 'action'>; response: Payout; mutates: true };
   get_payout: { params: Omit<GetPayoutRequest, 'action'>; response: Payout; mutates: false };
   list_payouts: { params: Omit<ListPayoutsRequest, 'action'>; response: PayoutList; mutates: false };
@@ -985,6 +1061,8 @@ export interface Actions {
   approve_payouts: { params: Omit<ApprovePayoutsRequest, 'action'>; response: PayoutList; mutates: true };
   reject_payouts: { params: Omit<RejectPayoutsRequest, 'action'>; response: PayoutList; mutates: true };
   validate_bank_account: { params: Omit<ValidateBankAccountRequest, 'action'>; response: BankAccountValidation; mutates: false };
+  get_account_settings: { params: Omit<GetAccountSettingsRequest, 'action'>; response: AccountSettings; mutates: false };
+  update_account_settings: { params: Omit<UpdateAccountSettingsRequest, 'action'>; response: AccountSettings; mutates: true };
 }
 
 export type ActionName = keyof Actions;
@@ -1010,6 +1088,7 @@ export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set([
   'update_payout_approval_policy',
   'approve_payouts',
   'reject_payouts',
+  'update_account_settings',
 ]);
 
 /** One method per action, camelCase; each calls `request` with its action name. */
@@ -1019,9 +1098,13 @@ export abstract class ActionMethods<Options, Result> {
     params: Actions[N]['params'],
     options?: Options,
   ): Promise<Result & { data: Actions[N]['response'] }>;
-  /** What can be paid out now, and what is already on its way out. */
-  getBalance(options?: Options) {
-    return this.request('get_balance', {}, options);
+  /** What can be paid out now, and what is already on its way out; with `as_of`, `available` as it stood at that instant. */
+  getBalance(params: Actions['get_balance']['params'] = {}, options?: Options) {
+    return this.request('get_balance', params, options);
+  }
+  /** A statement for a month (`month`, in the merchant's zone) or a period (`from`, `to`): opening and closing balance and the totals of every balance-transaction type. */
+  getStatement(params: Actions['get_statement']['params'] = {}, options?: Options) {
+    return this.request('get_statement', params, options);
   }
   /** Moves the amount from available to pending payouts and creates a pending payout that settles in the background. */
   withdraw(params: Actions['withdraw']['params'], options?: Options) {
@@ -1190,5 +1273,13 @@ export abstract class ActionMethods<Options, Result> {
   /** Looks up the account's holder name at the bank before a payout (test mode: 4000000001 is invalid); the result is reused for 24 hours. */
   validateBankAccount(params: Actions['validate_bank_account']['params'], options?: Options) {
     return this.request('validate_bank_account', params, options);
+  }
+  /** The time zone the merchant's periods are read in (statements, summaries, the console) and its low-balance threshold. */
+  getAccountSettings(options?: Options) {
+    return this.request('get_account_settings', {}, options);
+  }
+  /** Changes the time zone (an IANA name; Asia/Jakarta by default) and the low-balance threshold (an integer, or null for none); fields not given keep their value. */
+  updateAccountSettings(params: Actions['update_account_settings']['params'] = {}, options?: Options) {
+    return this.request('update_account_settings', params, options);
   }
 }
