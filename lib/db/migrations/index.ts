@@ -15,6 +15,7 @@ import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
 import { sql as accountSettings } from './040-account-settings';
 import { sql as ledgerFigures } from './041-ledger-figures';
+import { ledgerTimeIndexes, replacedLedgerTimeIndexes } from './042-ledger-time-index';
 
 import type { Migration } from './migration';
 
@@ -43,4 +44,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 30, name: 'refunds', sql: refunds },
   { version: 40, name: 'account-settings', sql: accountSettings },
   { version: 41, name: 'ledger-figures', sql: ledgerFigures },
+  { version: 42, name: 'ledger-time-index', indexes: ledgerTimeIndexes, drop: replacedLedgerTimeIndexes },
 ];
