@@ -41,6 +41,26 @@ describe.each(backends)('balance at a moment and statements ($name)', (backend) 
     expect(await at(jakarta)).toMatchObject({ available: 900_000, as_of: t1 });
   });
 
+  it('times entries in the order the balance changed, under concurrent writes: the balance at each entry is the sum up to it', async () => {
+    const m = await createMerchant(api().db, { name: 'Busy', openingBalance: 5_000_000 });
+    const call = (body: Record<string, unknown>) => callApi(api().url, m.secretKey, body, { idempotencyKey: crypto.randomUUID() });
+    await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        i % 3 === 2 ? call({ action: 'create_test_topup', amount: 1_000 + i }) : call(withdrawal(10_000 + i)),
+      ),
+    );
+    const entries = await api().db.query<{ created_at: Date; balance_after: number; sum: string }>(
+      `SELECT created_at, balance_after, sum(amount) OVER (ORDER BY id)::text AS sum FROM ledger_entries WHERE merchant_id = $1 ORDER BY id`,
+      [m.id],
+    );
+    expect(entries.length).toBe(25);
+    for (let i = 1; i < entries.length; i++) expect(new Date(entries[i]!.created_at) >= new Date(entries[i - 1]!.created_at)).toBe(true);
+    for (const e of entries) expect(Number(e.balance_after)).toBe(Number(e.sum));
+    const last = entries.at(-1)!;
+    const res = await call({ action: 'get_balance', as_of: new Date(last.created_at).toISOString() });
+    expect(res.body.available).toBe(Number(last.balance_after));
+  });
+
   it.each([
     [{ as_of: new Date(Date.now() + 3_600_000).toISOString() }, 'as_of'],
     [{ as_of: '2026-10-31' }, 'as_of'],

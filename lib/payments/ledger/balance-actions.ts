@@ -1,6 +1,6 @@
 import { ApiError } from '../../contract';
 import { implement } from '../pipeline/action';
-import { balanceAt } from './ledger-figures';
+import { balanceAsOf } from './ledger-figures';
 
 /**
  * get_balance: what can be paid out now, and what is already on its way out; with `as_of`, `available`
@@ -18,7 +18,7 @@ export const getBalance = implement('get_balance', async ({ db, merchant }, inpu
     awaiting_approval: number;
   }>(`SELECT currency, available, pending_payouts, pending_refunds, awaiting_approval FROM balances WHERE merchant_id = $1`, [merchant.id]);
   if (!row) throw new Error(`merchant ${merchant.id} has no balance row`);
-  const available = asOf === undefined ? row.available : await balanceAt(db, merchant.id, asOf);
+  const available = asOf === undefined ? row.available : await balanceAsOf(db, merchant.id, asOf);
   return {
     object: 'balance',
     merchant: { id: merchant.id, name: merchant.name },

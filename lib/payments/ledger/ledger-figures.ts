@@ -65,18 +65,24 @@ export async function rangeFigures(db: Queryable, merchantId: string, ranges: Re
 }
 
 /**
- * `available` at instant `ms`: the balance_after of the merchant's last entry at or before it (`before`:
- * strictly before it), or 0 before the first. Entry times follow the order the balance changed in
- * (migration 041), so this is the sum of every entry up to that instant; one index lookup.
+ * `available` just before instant `ms`: the balance_after of the merchant's last entry before it, or 0
+ * before the first. Entry times follow the order the balance changed in (migration 041), so this is
+ * the sum of every entry before that instant; one descent of (merchant_id, created_at, id).
  */
-export async function balanceAt(db: Queryable, merchantId: string, ms: number, opts: { before?: boolean } = {}): Promise<number> {
+export async function balanceBefore(db: Queryable, merchantId: string, ms: number): Promise<number> {
   const [row] = await db.query<{ balance_after: number }>(
-    `SELECT balance_after FROM ledger_entries WHERE merchant_id = $1 AND created_at ${opts.before ? '<' : '<='} $2::timestamptz
+    `SELECT balance_after FROM ledger_entries WHERE merchant_id = $1 AND created_at < $2::timestamptz
      ORDER BY created_at DESC, id DESC LIMIT 1`,
     [merchantId, new Date(ms).toISOString()],
   );
   return Number(row?.balance_after ?? 0);
 }
+
+/**
+ * `available` as of instant `ms`, a time the API shows in milliseconds: every entry up to the end of
+ * that millisecond (so `as_of` set to an entry's `created_at` includes that entry).
+ */
+export const balanceAsOf = (db: Queryable, merchantId: string, ms: number) => balanceBefore(db, merchantId, ms + 1);
 
 /** Folds up to `limit` unmerged figures rows into their key's merged row (SKIP LOCKED: instances share the work). */
 export async function compactLedgerFigures(db: Queryable, limit = 5000): Promise<number> {

@@ -1,6 +1,6 @@
 import { ApiError, BALANCE_TRANSACTION_TYPES, MAX_STATEMENT_DAYS, type Statement } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { balanceAt, rangeFigures } from '../ledger/ledger-figures';
+import { balanceBefore, rangeFigures } from '../ledger/ledger-figures';
 import { monthRange } from './zone-days';
 
 /**
@@ -15,10 +15,7 @@ export async function statementOf(
   from: number,
   to: number,
 ): Promise<Statement> {
-  const [opening, [figures]] = await Promise.all([
-    balanceAt(db, merchant.id, from, { before: true }),
-    rangeFigures(db, merchant.id, [{ from, to }]),
-  ]);
+  const [opening, [figures]] = await Promise.all([balanceBefore(db, merchant.id, from), rangeFigures(db, merchant.id, [{ from, to }])]);
   const totals = Object.fromEntries(
     BALANCE_TRANSACTION_TYPES.map((type) => {
       const f = figures!.get(type);

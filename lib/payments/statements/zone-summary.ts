@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types';
-import { balanceAt, rangeFigures } from '../ledger/ledger-figures';
+import { balanceBefore, rangeFigures } from '../ledger/ledger-figures';
 import { addDays, formatLocalDate, localDate, startOfLocalDay } from './zone-days';
 
 export interface BalanceDay {
@@ -25,10 +25,7 @@ export async function balanceDays(
   const today = localDate(merchant.timeZone, now);
   const dates = Array.from({ length: days }, (_, i) => addDays(today, i - days + 1));
   const ranges = dates.map((d) => ({ from: startOfLocalDay(merchant.timeZone, d), to: startOfLocalDay(merchant.timeZone, addDays(d, 1)) }));
-  const [opening, figures] = await Promise.all([
-    balanceAt(db, merchant.id, ranges[0]!.from, { before: true }),
-    rangeFigures(db, merchant.id, ranges),
-  ]);
+  const [opening, figures] = await Promise.all([balanceBefore(db, merchant.id, ranges[0]!.from), rangeFigures(db, merchant.id, ranges)]);
   let balance = opening;
   return dates.map((d, i) => {
     let moneyIn = 0;
