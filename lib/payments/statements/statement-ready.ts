@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types';
 import { eventCtes } from '../webhooks/event-sql';
 import { statementOf } from './statement';
-import { lastCompleteMonth, monthRange } from './zone-days';
+import { lastCompleteMonth, monthRange } from '../../zone-days';
 
 /**
  * statement.ready: once the month has ended in a merchant's zone, one event with that month's

@@ -1,7 +1,7 @@
 import { ApiError, BALANCE_TRANSACTION_TYPES, MAX_STATEMENT_DAYS, type Statement } from '../../contract';
 import type { Queryable } from '../../db/types';
 import { balanceBefore, rangeFigures } from '../ledger/ledger-figures';
-import { monthRange } from './zone-days';
+import { monthRange } from '../../zone-days';
 
 /**
  * A statement of [from, to): `available` just before `from`, the totals of every balance-transaction

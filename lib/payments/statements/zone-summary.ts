@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types';
 import { balanceBefore, rangeFigures } from '../ledger/ledger-figures';
-import { addDays, formatLocalDate, localDate, startOfLocalDay } from './zone-days';
+import { addDays, formatLocalDate, localDate, startOfLocalDay } from '../../zone-days';
 
 export interface BalanceDay {
   day: string;
