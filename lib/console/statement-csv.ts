@@ -27,6 +27,9 @@ export async function* statementLinePages(api: MerchantApi, from: string, to: st
   }
 }
 
+/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first), except a plain signed integer: a payout's -21000 stays a number. */
+const FORMULA = /^(?!-?[0-9]+$)[=+\-@\t\r]/;
+
 /** Lines as CSV: amounts as exact signed integers of the smallest unit; formula-like cells neutralised (escapeFormulae). */
 export function statementLinesCsv(rows: BalanceTransaction[], header = true): string {
   return Papa.unparse(
@@ -34,7 +37,7 @@ export function statementLinesCsv(rows: BalanceTransaction[], header = true): st
       fields: [...STATEMENT_CSV_COLUMNS],
       data: rows.map((t) => [t.id, t.created_at, t.type, String(t.amount), t.currency, String(t.balance_after), t.source]),
     },
-    { escapeFormulae: true, header },
+    { escapeFormulae: FORMULA, header },
   );
 }
 
