@@ -12,6 +12,13 @@ declare module 'autocannon' {
       non2xx: number;
       errors: number;
     }
+    /** One request as autocannon sends it; setupRequest returns it changed. */
+    interface Request {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+    }
     interface Options {
       url: string;
       connections?: number;
@@ -19,7 +26,7 @@ declare module 'autocannon' {
       method?: string;
       headers?: Record<string, string>;
       body?: string;
-      requests?: Array<{ setupRequest?: (req: any, context: any) => any }>;
+      requests?: Array<{ setupRequest?: (req: Request, context: Record<string, unknown>) => Request }>;
     }
   }
   function autocannon(opts: autocannon.Options): Promise<autocannon.Result>;

@@ -43,12 +43,12 @@ export function drive(
   d: Drive,
   connections: number,
   seconds: number,
-  setup?: (req: any) => any,
+  setup?: (req: autocannon.Request) => autocannon.Request,
 ): Promise<autocannon.Result> {
   const body = d.body && JSON.stringify(d.body);
   const fresh =
     setup ??
-    ((req: any) =>
+    ((req: autocannon.Request) =>
       d.uniqueKey === 'header'
         ? { ...req, headers: { ...req.headers, 'x-service-idempotency': randomUUID() } }
         : { ...req, body: JSON.stringify({ ...d.body, idempotency_key: randomUUID() }) });

@@ -7,7 +7,6 @@ import { migrate } from '../lib/db/migrate';
 import { migrations } from '../lib/db/migrations';
 import { openPostgresDb } from '../lib/db/postgres-db';
 import { createMerchant } from '../lib/payments/keys/merchants';
-import type { Db } from '../lib/db/types';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
 import { explain, historyReads, readCatalog, recording, type PlanSummary, type Recorded } from '../tests/helpers/read-plans';
 import { writeHistory } from '../tests/helpers/volume-data';

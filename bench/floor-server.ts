@@ -2,6 +2,7 @@
 // get_balance and withdraw, with nothing else (no Request objects, no zod, no error mapping).
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+import type { ActionRequest } from '../lib/contract';
 import { ALL_ADDRESSES } from '../lib/db/auth-failures';
 import { openDb } from '../lib/db/open-db';
 import { AUTH_SQL } from '../lib/payments/pipeline/authenticate';
@@ -11,7 +12,7 @@ import { withdrawStatement } from '../lib/payments/payouts/withdraw-statement';
 type Db = Awaited<ReturnType<typeof openDb>>;
 let db: Db;
 
-async function read(req: http.IncomingMessage): Promise<any> {
+async function read(req: http.IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -51,7 +52,7 @@ async function balance(m: { id: string; name: string }) {
 async function withdraw(
   m: { id: string; currency: string; key_id: string; key_type: string; key_name: string | null },
   key: string,
-  body: any,
+  body: Pick<ActionRequest<'withdraw'>, 'amount' | 'bank_code' | 'account_number'>,
 ) {
   return db.transaction(
     async (tx) => {
@@ -79,7 +80,7 @@ async function withdraw(
           accountHolderName: null,
           approvalExpirySeconds: null,
         },
-        (n, cte) => storeAnswerSql(m.id, key, out, n, cte),
+        (n, cte) => storeAnswerSql(m.id, key, out, id, n, cte),
       );
       await tx.query(sql, params);
       return out;
@@ -104,7 +105,9 @@ const handle: http.RequestListener = async (req, res) => {
     const body = await read(req);
     if (!m) return void res.writeHead(401).end();
     const out =
-      body.action === 'withdraw' ? await withdraw(m, String(req.headers['x-service-idempotency']), body) : JSON.stringify(await balance(m));
+      body.action === 'withdraw'
+        ? await withdraw(m, String(req.headers['x-service-idempotency']), body as ActionRequest<'withdraw'>)
+        : JSON.stringify(await balance(m));
     res.writeHead(200, { 'content-type': 'application/json' }).end(out);
   } catch (error) {
     res.writeHead(500).end(String(error));

@@ -39,7 +39,15 @@ export function DataTable<R>({
   empty?: ReactNode;
 }) {
   const shown = columns.filter((c): c is Column<R> => c !== false);
-  const headers = shown.map((c) => (c.headerHidden ? <span className="visually-hidden">{c.header}</span> : c.header));
+  const headers = shown.map((c) =>
+    c.headerHidden ? (
+      <span key={c.header} className="visually-hidden">
+        {c.header}
+      </span>
+    ) : (
+      c.header
+    ),
+  );
   return (
     <TableFrame label={label} headers={headers} footer={footer}>
       {rows.length === 0 && empty && (

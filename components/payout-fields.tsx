@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { BANKS } from '@/lib/client/banks';
 import { fieldMessage } from '@/lib/client/messages';
 import { noScriptAction, useHydrated } from '@/lib/client/use-hydrated';
@@ -29,35 +29,28 @@ export function PayoutFields({ initial, onReview }: { initial: Draft; onReview: 
   const set = (name: keyof Draft) => (value: string) => setDraft({ ...draft, [name]: value });
   const holder = useAccountHolder(draft.bank_code, toInput(draft).account_number);
   const [holderError, setHolderError] = useState<string | null>(null);
-  // Submitted before the look-up answered: the review waits for it.
-  const [waiting, setWaiting] = useState<PayoutInput | null>(null);
-  const { result, error: lookupError } = holder;
-  useEffect(() => {
-    if (!waiting || (!result && !lookupError)) return;
-    setWaiting(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const input = toInput(draft);
+    const parsed = payoutInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const next: typeof errors = {};
+      for (const issue of parsed.error.issues) {
+        const name = issue.path[0] as keyof Draft;
+        next[name] ??= fieldMessage(name, { code: issue.code, input: input[name] }) ?? issue.message;
+      }
+      return setErrors(next);
+    }
+    // Submitted before the look-up answered: the review waits for it (the same cache entry, never a second look-up).
+    const result = await holder.lookUp(parsed.data.bank_code, parsed.data.account_number).catch(() => undefined);
     if (!result) return setHolderError('The account could not be looked up. Try again in a moment.');
     // The review shows whose account it is; an account the bank does not know stops here.
     if (result.status === 'invalid')
       return setHolderError('This account does not exist at the bank. Check the bank and the account number.');
     setHolderError(null);
     // Sent along: the payout is refused should the bank's name have changed since this look-up.
-    onReview({ ...waiting, account_holder_name: result.account_holder_name! }, draft);
-  }, [waiting, result, lookupError, onReview, draft]);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const input = toInput(draft);
-    const parsed = payoutInputSchema.safeParse(input);
-    if (parsed.success) {
-      holder.now();
-      return setWaiting(parsed.data);
-    }
-    const next: typeof errors = {};
-    for (const issue of parsed.error.issues) {
-      const name = issue.path[0] as keyof Draft;
-      next[name] ??= fieldMessage(name, { code: issue.code, input: input[name] }) ?? issue.message;
-    }
-    setErrors(next);
+    onReview({ ...parsed.data, account_holder_name: result.account_holder_name! }, draft);
   }
 
   // The error and hint sit outside the label: the field's name stays its label alone.

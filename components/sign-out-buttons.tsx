@@ -13,7 +13,9 @@ export function SignOutButtons() {
       // Already signed out (401) or unreachable: the sign-in page is the right place either way.
     }
     sessionStorage.clear();
-    window.location.assign('/login');
+    // A document load that replaces this page in the history, not a client-side push: every merchant answer held
+    // in memory (the query cache, the router's) goes with it, and Back does not return to a signed-in page.
+    window.location.replace('/login');
   };
   return (
     <div className="signout">

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // npm test: every suite, in order, with one closing line of counts.
+//   0. the lint and format check (npm run lint: ESLint with zero warnings, Prettier --check)
 //   1. one production build of Next, shared by every suite below
 //   2. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
 //   3. Playwright: the console and the hosted checkout in real Chromium, against a fresh
@@ -58,6 +59,9 @@ function vitestStep(title, name, args, env) {
       failures.push(`${name}: ${path.relative(process.cwd(), file.name)} (${String(file.message).split('\n')[0]})`);
   }
 }
+
+// 0. Lint and format: a finding fails the run like a failed test (fix it, or `npm run format`).
+if (!step('lint and format (eslint, prettier --check)', 'npm', ['run', '--silent', 'lint'])) failures.push('lint: npm run lint');
 
 // 1. One production build (.next-e2e) for every suite: vitest's suites that run Next as a process
 //    (PROVE_NEXT_DIST_DIR, tests/helpers/next-build.ts) and Playwright's web servers only start it.

@@ -62,7 +62,8 @@ export async function consoleFetch<T>(path: string, init: { method?: string; bod
   if (res.ok) throw new ConsoleRequestError(null, 'network_error', 'The response was lost on the way.');
   if (endsSession(res.status, path)) {
     // The session ended (signed out elsewhere, expired, its key revoked or rolled): back to the sign-in page, which says so.
-    window.location.assign('/login?ended=1');
+    // A document load replacing this page (sign-out-buttons.tsx says why), not a client-side push.
+    window.location.replace('/login?ended=1');
   }
   const error = body?.error;
   throw new ConsoleRequestError(

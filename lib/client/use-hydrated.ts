@@ -1,5 +1,7 @@
 'use client';
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
+
+const subscribeToNothing = () => () => {};
 
 /**
  * False in the server-rendered HTML and until React has taken over the page.
@@ -7,9 +9,12 @@ import { useEffect, useState } from 'react';
  * scripts have loaded must not submit a form the browser's own way.
  */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+  // The server snapshot (false) is used for the HTML and for hydration, the client's (true) right after.
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
 }
 
 /**

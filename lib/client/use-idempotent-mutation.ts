@@ -1,35 +1,17 @@
 'use client';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { ConsoleRequestError, consoleFetch } from './console-fetch';
 import { retryWrite, writeRetryDelay } from './retry-policy';
+import { isStale, parseStored, storedIntents, type Sent } from './stored-intent';
 
 export const newIdempotencyKey = () => crypto.randomUUID();
-
-type Sent<I> = I & { idempotency_key: string };
-
-/** What survives a reload: the intent and when it was first sent (the browser's clock). */
-interface StoredIntent<I> {
-  vars: Sent<I>;
-  storedAt: number;
-}
-
-/**
- * Resending is safe only while the server still remembers the key: its retention
- * counts from when it first saw the request, which is after `storedAt`. A margin
- * (10%, at most a minute) keeps clear of the edge. An intent of unknown age is stale.
- */
-export function isStale(stored: Partial<StoredIntent<unknown>>, retentionSeconds: number, now = Date.now()): boolean {
-  if (typeof stored.storedAt !== 'number') return true;
-  const margin = Math.min(60, retentionSeconds * 0.1);
-  return now - stored.storedAt >= (retentionSeconds - margin) * 1000;
-}
 
 /**
  * One intent, one idempotency key. The key is made when the form opens, travels
  * in the mutation's variables (so every react-query retry resends it), survives a
- * reload in sessionStorage while the outcome is open, and is replaced only once
- * the intent has finished: a real answer, success or refusal.
+ * reload in sessionStorage while the outcome is open (stored-intent.ts), and is
+ * replaced only once the intent has finished: a real answer, success or refusal.
  */
 export function useIdempotentMutation<I extends object, R>(opts: {
   path: string;
@@ -39,9 +21,13 @@ export function useIdempotentMutation<I extends object, R>(opts: {
   retentionSeconds: number;
 }) {
   const queryClient = useQueryClient();
-  const [idempotencyKey, setKey] = useState(newIdempotencyKey);
-  const [resumed, setResumed] = useState(false);
-  const [staleIntent, setStaleIntent] = useState<Sent<I> | null>(null);
+  const [ownKey, setOwnKey] = useState(newIdempotencyKey);
+  const raw = useSyncExternalStore(
+    storedIntents.subscribe,
+    () => storedIntents.raw(opts.storageKey),
+    () => null,
+  );
+  const stored = useMemo(() => parseStored<I>(raw), [raw]);
 
   const mutation = useMutation<R & { replayed: boolean }, ConsoleRequestError, Sent<I>>({
     mutationFn: (vars) => consoleFetch(opts.path, { method: 'POST', body: vars }),
@@ -50,18 +36,20 @@ export function useIdempotentMutation<I extends object, R>(opts: {
     retryDelay: writeRetryDelay,
     onMutate: (vars) => {
       // The first send of this intent dates it; a resend keeps that date.
-      const stored = readStored<I>(opts.storageKey);
+      const before = parseStored<I>(storedIntents.raw(opts.storageKey));
       const storedAt =
-        stored?.vars?.idempotency_key === vars.idempotency_key && typeof stored.storedAt === 'number' ? stored.storedAt : Date.now();
-      sessionStorage.setItem(opts.storageKey, JSON.stringify({ vars, storedAt } satisfies StoredIntent<I>));
+        before?.vars?.idempotency_key === vars.idempotency_key && typeof before.storedAt === 'number' ? before.storedAt : Date.now();
+      storedIntents.write<I>(opts.storageKey, { vars, storedAt });
     },
     onSettled: (_data, error) => {
       // Still unknown: keep the stored intent so that a reload asks again with the same key.
-      if (!error?.outcomeUnknown) sessionStorage.removeItem(opts.storageKey);
+      if (!error?.outcomeUnknown) storedIntents.remove(opts.storageKey);
       for (const key of opts.invalidates) void queryClient.invalidateQueries({ queryKey: key });
     },
   });
-  const { mutate } = mutation;
+  const { mutate, variables } = mutation;
+  // While an intent is out (or was picked up after a reload), its key is the one in use.
+  const idempotencyKey = variables?.idempotency_key ?? ownKey;
 
   /** Sends (or resends) the intent under its one key. */
   const send = useCallback((input: I) => mutate({ ...input, idempotency_key: idempotencyKey }), [mutate, idempotencyKey]);
@@ -70,30 +58,24 @@ export function useIdempotentMutation<I extends object, R>(opts: {
   const { reset: resetMutation } = mutation;
   const reset = useCallback(() => {
     resetMutation();
-    setResumed(false);
-    setKey(newIdempotencyKey());
+    setOwnKey(newIdempotencyKey());
   }, [resetMutation]);
 
   // An intent whose outcome was open when the page was left: ask again, same key, while the
   // server still remembers that key. Past its retention a resend would be a new payout: the
-  // intent is shown to the person instead, who checks the list before sending anything again.
+  // intent is marked stale and shown to the person instead, who checks the list before sending anything again.
   const checked = useRef(false);
   useEffect(() => {
     if (checked.current) return;
     checked.current = true;
-    const stored = readStored<I>(opts.storageKey);
-    if (!stored?.vars) return;
-    if (isStale(stored, opts.retentionSeconds)) return setStaleIntent(stored.vars);
-    setKey(stored.vars.idempotency_key);
-    setResumed(true);
-    mutate(stored.vars);
+    const found = parseStored<I>(storedIntents.raw(opts.storageKey));
+    if (!found?.vars || found.stale) return;
+    if (isStale(found, opts.retentionSeconds)) return storedIntents.write<I>(opts.storageKey, { ...found, stale: true });
+    mutate(found.vars);
   }, [mutate, opts.storageKey, opts.retentionSeconds]);
 
   /** The person has seen the stale intent: forget it. */
-  const dismissStale = useCallback(() => {
-    sessionStorage.removeItem(opts.storageKey);
-    setStaleIntent(null);
-  }, [opts.storageKey]);
+  const dismissStale = useCallback(() => storedIntents.remove(opts.storageKey), [opts.storageKey]);
 
   const finished = mutation.isSuccess || (mutation.isError && !mutation.error.outcomeUnknown);
   return {
@@ -101,26 +83,14 @@ export function useIdempotentMutation<I extends object, R>(opts: {
     idempotencyKey,
     send,
     reset,
-    /** Set when this intent was picked up after a reload. */
-    resumed,
+    /** Set when this intent was picked up after a reload (its key is not the one this form made). */
+    resumed: variables !== undefined && variables.idempotency_key !== ownKey,
     /** An unanswered intent too old to resend safely (see isStale), and how to forget it. */
-    staleIntent,
+    staleIntent: stored?.stale ? stored.vars : null,
     dismissStale,
     /** Sent at least once and no answer yet, or no usable answer: the payout may or may not exist. */
     outcomeUnknown: (mutation.isPending && mutation.failureCount > 0) || (mutation.isError && mutation.error.outcomeUnknown),
     finished,
     sentInput: mutation.variables,
   };
-}
-
-function readStored<I>(key: string): Partial<StoredIntent<I>> | undefined {
-  const raw = sessionStorage.getItem(key);
-  if (!raw) return undefined;
-  try {
-    const parsed = JSON.parse(raw) as Partial<StoredIntent<I>> & { idempotency_key?: string };
-    // Stored by an older console: the intent itself, undated.
-    return parsed.vars ? parsed : { vars: parsed as unknown as Sent<I> };
-  } catch {
-    return undefined;
-  }
 }

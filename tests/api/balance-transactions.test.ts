@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 describe.each(apiTargets)('list_balance_transactions ($name)', (target) => {
   const api = useTestApi(target, { openingBalance: 1_000_000, settings: { settlementDelaySeconds: 3600 } });
@@ -17,7 +18,7 @@ describe.each(apiTargets)('list_balance_transactions ($name)', (target) => {
 
     const all = await api().call({ action: 'list_balance_transactions', limit: 100 });
     expect(all.status).toBe(200);
-    const rows = all.body.data.map((t: any) => [t.type, t.amount, t.balance_after, t.source]);
+    const rows = all.body.data.map((t: JsonAnswer) => [t.type, t.amount, t.balance_after, t.source]);
     expect(rows).toEqual([
       ['topup', 7_000, 1_057_000, expect.any(String)],
       ['checkout_payment', 150_000, 1_050_000, session.id],
@@ -40,14 +41,14 @@ describe.each(apiTargets)('list_balance_transactions ($name)', (target) => {
     let after: string | undefined;
     for (;;) {
       const page = (await api().call({ action: 'list_balance_transactions', limit: 2, ...(after ? { starting_after: after } : {}) })).body;
-      seen.push(...page.data.map((t: any) => t.id));
+      seen.push(...page.data.map((t: JsonAnswer) => t.id));
       if (!page.has_more) break;
       after = page.data.at(-1).id;
     }
-    expect(seen).toEqual(all.body.data.map((t: any) => t.id));
+    expect(seen).toEqual(all.body.data.map((t: JsonAnswer) => t.id));
 
     const payouts = (await api().call({ action: 'list_balance_transactions', type: 'payout' })).body.data;
-    expect(payouts.map((t: any) => t.amount)).toEqual([-50_000, -100_000]);
+    expect(payouts.map((t: JsonAnswer) => t.amount)).toEqual([-50_000, -100_000]);
     const future = (await api().call({ action: 'list_balance_transactions', created_gte: new Date(Date.now() + 60_000).toISOString() }))
       .body.data;
     expect(future).toEqual([]);

@@ -22,11 +22,13 @@ describe.each(backends)('group commit of concurrent withdrawals ($name)', (backe
           results.forEach((r, i) => byKey.set(keys[i]!, (byKey.get(keys[i]!) ?? new Set()).add(r.text)));
           expect([...byKey.values()].every((answers) => answers.size === 1)).toBe(true);
           expect(results.filter((r) => r.headers.get('x-service-idempotent-replayed') === 'true')).toHaveLength(20);
-          const stored = await api.db.query<{ key: string; response_body: string }>(
-            'SELECT key, response_body FROM idempotency_keys WHERE merchant_id = $1',
+          const stored = await api.db.query<{ key: string; response_body: string; answer_ref: string }>(
+            'SELECT key, response_body, answer_ref FROM idempotency_keys WHERE merchant_id = $1',
             [api.merchant.id],
           );
           expect(new Map(stored.map((s) => [s.key, s.response_body]))).toEqual(new Map([...byKey].map(([k, v]) => [k, [...v][0]])));
+          // Beside each answer, what a replay's request-log row says of it: the payout's id, not read back from the JSON.
+          expect(stored.every((s) => s.answer_ref === (JSON.parse(s.response_body) as { id: string }).id)).toBe(true);
           const events = await api.db.query<{ n: number }>(
             `SELECT count(*)::int AS n FROM events WHERE merchant_id = $1 AND type = 'payout.created'`,
             [api.merchant.id],

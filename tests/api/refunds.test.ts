@@ -9,8 +9,9 @@ import { callApi, testSecretBox, useTestApi, withdrawal, type ApiResult } from '
 import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
 import { isExact, refundCheck } from '../helpers/ledger';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import type { JsonAnswer } from '../helpers/json-answer';
 
-type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<any>>;
+type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<JsonAnswer>>;
 
 describe.each(backends)('refunds ($name)', (backend) => {
   // An hour's settlement delay: refunds settle only when a test says so.
@@ -66,7 +67,7 @@ describe.each(backends)('refunds ($name)', (backend) => {
 
     // The balance history shows both, with their source.
     const history = (await call({ action: 'list_balance_transactions', type: 'refund' })).body.data;
-    expect(history.map((t: any) => [t.amount, t.source, t.balance_after])).toEqual([
+    expect(history.map((t: JsonAnswer) => [t.amount, t.source, t.balance_after])).toEqual([
       [-70_000, rest.body.id, 0],
       [-30_000, first.body.id, 70_000],
     ]);
@@ -222,7 +223,7 @@ describe.each(backends)('refunds ($name)', (backend) => {
     expect(await balance(call)).toMatchObject({ available: 40_000, pending_refunds: 0 });
     expect(await session(call, cs.id)).toMatchObject({ status: 'complete', amount_refunded: 0 });
     const reversal = (await call({ action: 'list_balance_transactions', type: 'refund_reversal' })).body.data;
-    expect(reversal.map((t: any) => [t.amount, t.source, t.balance_after])).toEqual([[40_000, refund.id, 40_000]]);
+    expect(reversal.map((t: JsonAnswer) => [t.amount, t.source, t.balance_after])).toEqual([[40_000, refund.id, 40_000]]);
     // simulate_refund can fail any refund; the session can be refunded again.
     const again = (await call({ action: 'create_refund', checkout_session_id: cs.id, amount: 10_000 })).body;
     expect((await call({ action: 'simulate_refund', id: again.id, outcome: 'failed' })).body).toMatchObject({ status: 'failed' });
@@ -263,7 +264,7 @@ describe.each(backends)('refunds ($name)', (backend) => {
     const r3 = (await call({ action: 'create_refund', checkout_session_id: one.id, amount: 5_000 })).body;
     await call({ action: 'simulate_refund', id: r1.id });
     const ids = async (filter: Record<string, unknown>) =>
-      ((await call({ action: 'list_refunds', ...filter })).body.data as any[]).map((r) => r.id);
+      ((await call({ action: 'list_refunds', ...filter })).body.data as JsonAnswer[]).map((r) => r.id);
     expect(await ids({})).toEqual([r3.id, r2.id, r1.id]);
     expect(await ids({ checkout_session_id: one.id })).toEqual([r3.id, r1.id]);
     expect(await ids({ status: 'succeeded' })).toEqual([r1.id]);
@@ -273,7 +274,7 @@ describe.each(backends)('refunds ($name)', (backend) => {
     const page = (await call({ action: 'list_refunds', limit: 2 })).body;
     expect([page.has_more, page.data.length]).toEqual([true, 2]);
     const next = (await call({ action: 'list_refunds', limit: 2, starting_after: page.data[1].id })).body;
-    expect([next.has_more, next.data.map((r: any) => r.id)]).toEqual([false, [r1.id]]);
+    expect([next.has_more, next.data.map((r: JsonAnswer) => r.id)]).toEqual([false, [r1.id]]);
     expect((await call({ action: 'get_refund', id: r2.id })).body).toEqual(r2);
     const badStatus = await call({ action: 'list_refunds', status: 'paid' });
     expect([badStatus.status, badStatus.body.error.param]).toEqual([400, 'status']);
@@ -346,7 +347,7 @@ describe.each(backends)('refunds ($name)', (backend) => {
       });
       // The refund's events, newest first, by object_id.
       const events = (await call({ action: 'list_events', object_id: r2.id })).body.data;
-      expect(events.map((e: any) => e.type)).toEqual(['refund.failed', 'refund.created']);
+      expect(events.map((e: JsonAnswer) => e.type)).toEqual(['refund.failed', 'refund.created']);
     });
   });
 });

@@ -8,6 +8,7 @@ import { createMerchant } from '@/lib/payments/keys/merchants';
 import { callApi, testSecretBox, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 const poll = { timeout: 15_000, interval: 50 };
 
@@ -40,7 +41,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     return res.body as { id: string; secret: string };
   }
   const deliveries = async (filter: Record<string, string>) =>
-    (await api().call({ action: 'list_webhook_deliveries', ...filter, limit: 100 })).body.data as any[];
+    (await api().call({ action: 'list_webhook_deliveries', ...filter, limit: 100 })).body.data as JsonAnswer[];
 
   it('delivers every event type, signed, with the object as the API answered it right after the change', async () => {
     const ep = await endpoint('/all');
@@ -57,7 +58,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     await expect.poll(() => receiver.at('/all').length, poll).toBe(6);
     const got = receiver.at('/all');
     expect(got.every((r) => r.verified)).toBe(true);
-    const byType: Record<string, any> = Object.fromEntries(got.map((r) => [`${r.event.type}:${r.event.data.object.id}`, r.event]));
+    const byType: Record<string, JsonAnswer> = Object.fromEntries(got.map((r) => [`${r.event.type}:${r.event.data.object.id}`, r.event]));
     expect(byType[`payout.created:${created.id}`].data.object).toEqual(created);
     expect(byType[`payout.paid:${created.id}`].data.object).toEqual(paid);
     expect(byType[`payout.created:${second.id}`].data.object).toEqual(second);
@@ -96,7 +97,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
 
     // object_id: the events about one object, newest first (the payout page's timeline).
     const ofSecond = (await api().call({ action: 'list_events', object_id: second.id })).body.data;
-    expect(ofSecond.map((e: any) => [e.type, e.data.object.status])).toEqual([
+    expect(ofSecond.map((e: JsonAnswer) => [e.type, e.data.object.status])).toEqual([
       ['payout.failed', 'failed'],
       ['payout.created', 'pending'],
     ]);
@@ -185,7 +186,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     await api().call({ action: 'expire_checkout_session', id: session.id });
     await api().call({ action: 'expire_checkout_session', id: session.id });
     const count = async (id: string) =>
-      (await api().db.query(`SELECT type FROM events WHERE object_id = $1`, [id])).map((r: any) => r.type);
+      (await api().db.query(`SELECT type FROM events WHERE object_id = $1`, [id])).map((r: JsonAnswer) => r.type);
     expect(await count(first.body.id)).toEqual(['payout.created']);
     expect(await count(session.id)).toEqual(['checkout_session.expired']);
     // The database refuses a second event for one transition, whichever code would write it.
@@ -306,7 +307,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const ep = (await as({ action: 'create_webhook_endpoint', url: receiver.endpoint('/purge') })).body;
     const a = (await as(withdrawal(10_000))).body;
     const b = (await as(withdrawal(10_000))).body;
-    const mine = async () => (await as({ action: 'list_webhook_deliveries', endpoint_id: ep.id })).body.data as any[];
+    const mine = async () => (await as({ action: 'list_webhook_deliveries', endpoint_id: ep.id })).body.data as JsonAnswer[];
     await expect.poll(async () => (await mine()).filter((d) => d.status === 'succeeded').length, poll).toBe(2);
     const [eventA, eventB] = await Promise.all(
       [a, b].map(async (p) => (await api().db.query<{ id: string }>(`SELECT id FROM events WHERE object_id = $1`, [p.id]))[0]!.id),

@@ -4,7 +4,6 @@ import { createPaymentClient, DEFAULT_RETRY_DELAYS_MS } from '@/lib/upstream/pay
 import { merchantApi } from '@/lib/upstream/merchant-api';
 import { UpstreamError } from '@/lib/upstream/upstream-error';
 import { pgliteBackend } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 import { startFaultProxy, type Fault } from './fault-proxy';
 
@@ -28,8 +27,6 @@ async function throughProxy(faults: Fault[], opts: { fallback?: Fault; timeoutMs
   const client = createPaymentClient({ baseUrl: proxy.url, timeoutMs: opts.timeoutMs ?? 5_000, sleep: async (ms) => void slept.push(ms) });
   return { proxy, slept, merchant: merchantApi(client, api.merchant.secretKey) };
 }
-
-const payoutCount = async () => (await ledgerCheck(db, api.merchant.id)).payouts;
 
 describe('payment client against the real API', () => {
   it('reads the balance, zod-checked', async () => {

@@ -1,5 +1,6 @@
 // The Balance page against the API's own list: a payout, a failed payout and a checkout payment, exact.
 import { expect, test } from './fixtures';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 test('the balance history shows what the API lists, with sources linked, and a chart with a text alternative', async ({
   signedIn: page,
@@ -26,7 +27,7 @@ test('the balance history shows what the API lists, with sources linked, and a c
     await expect(rows.nth(i)).toHaveAttribute('data-amount', String(t.amount));
     await expect(rows.nth(i)).toHaveAttribute('data-balance-after', String(t.balance_after));
   }
-  expect(api.data.slice(0, 4).map((t: any) => [t.type, t.amount, t.source])).toEqual([
+  expect(api.data.slice(0, 4).map((t: JsonAnswer) => [t.type, t.amount, t.source])).toEqual([
     ['checkout_payment', 150_000, session.id],
     ['payout_reversal', 42_000, failed.id],
     ['payout', -42_000, failed.id],

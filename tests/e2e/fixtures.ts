@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_API_URL } from '../../playwright.config';
 import { startSession } from './helpers';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 export interface TestMerchant {
   id: string;
@@ -28,7 +29,7 @@ export function createMerchant(name: string, balance: number): TestMerchant {
 
 /** The payment API as the worker's merchant: one call, 2xx expected. */
 export function merchantApi(request: APIRequestContext, merchant: TestMerchant) {
-  return async <T = any>(body: Record<string, unknown>, idempotencyKey?: string): Promise<T> => {
+  return async <T = JsonAnswer>(body: Record<string, unknown>, idempotencyKey?: string): Promise<T> => {
     const res = await request.post(`${E2E_API_URL}/v1/index.php`, {
       headers: { authorization: `Bearer ${merchant.secretKey}`, ...(idempotencyKey ? { 'x-service-idempotency': idempotencyKey } : {}) },
       data: body,

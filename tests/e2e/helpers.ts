@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_API_URL, E2E_BASE_URL, E2E_DEMO_KEY } from '../../playwright.config';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 export { E2E_BASE_URL as BASE_URL, E2E_DEMO_KEY as DEMO_KEY };
 
@@ -45,7 +46,7 @@ export async function expectAvailable(page: Page, amount: number) {
 }
 
 /** Calls the payment API directly, from the test (Node) side: the ground truth. */
-export async function api<T = any>(request: APIRequestContext, body: Record<string, unknown>, idempotencyKey?: string): Promise<T> {
+export async function api<T = JsonAnswer>(request: APIRequestContext, body: Record<string, unknown>, idempotencyKey?: string): Promise<T> {
   const res = await request.post(`${E2E_API_URL}/v1/index.php`, {
     headers: { authorization: `Bearer ${E2E_DEMO_KEY}`, ...(idempotencyKey ? { 'x-service-idempotency': idempotencyKey } : {}) },
     data: body,

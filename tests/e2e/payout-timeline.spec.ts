@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
 import { startSession } from './helpers';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {
@@ -15,12 +16,12 @@ test.afterAll(async () => {
 });
 
 /** The reversal of a failed payout as the API's balance history lists it. */
-async function reversalOf(payments: (body: Record<string, unknown>) => Promise<any>, payoutId: string) {
+async function reversalOf(payments: (body: Record<string, unknown>) => Promise<JsonAnswer>, payoutId: string) {
   const list = await payments({ action: 'list_balance_transactions', type: 'payout_reversal', limit: 100 });
-  return list.data.find((t: any) => t.source === payoutId) as { id: string; amount: number; balance_after: number };
+  return list.data.find((t: JsonAnswer) => t.source === payoutId) as { id: string; amount: number; balance_after: number };
 }
 
-async function failedPayout(payments: (body: Record<string, unknown>, key?: string) => Promise<any>, amount: number) {
+async function failedPayout(payments: (body: Record<string, unknown>, key?: string) => Promise<JsonAnswer>, amount: number) {
   const p = await payments({ action: 'withdraw', amount, bank_code: 'BNI', account_number: '4000000001' }, `tl-${amount}-${Date.now()}`);
   // The test account fails at settlement (1 s in this suite).
   await expect.poll(async () => (await payments({ action: 'get_payout', id: p.id })).status, { timeout: 15_000 }).toBe('failed');

@@ -6,6 +6,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
 import { startSession } from './helpers';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 type Call = ReturnType<typeof merchantApi>;
 
@@ -105,7 +106,7 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
     created_gte: `${utcDay(0)}T00:00:00.000Z`,
   });
   expect(csv.data).toEqual(
-    listed.data.map((p: any) => ({
+    listed.data.map((p: JsonAnswer) => ({
       id: p.id,
       created_at: p.created_at,
       amount: String(p.amount),

@@ -3,6 +3,7 @@
 // history and both refund.succeeded events at a real receiver, verified with `standardwebhooks`.
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { expect, test } from './fixtures';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {
@@ -60,7 +61,7 @@ test('pay on the hosted page, refund part in the console and the rest through th
 
   // The one intent made one refund, with its reason, by the signed-in key.
   const fromApi = await payments({ action: 'list_refunds', checkout_session_id: session.id });
-  expect(fromApi.data.map((r: any) => [r.id, r.amount, r.reason])).toEqual([[consoleRefund, 50_000, 'One mug arrived broken']]);
+  expect(fromApi.data.map((r: JsonAnswer) => [r.id, r.amount, r.reason])).toEqual([[consoleRefund, 50_000, 'One mug arrived broken']]);
 
   // The rest through the API: no amount means what is left.
   const rest = await payments(
@@ -186,7 +187,7 @@ test('a lost answer: the refund form says the outcome is unknown, asks again wit
   expect(bodies.length).toBeGreaterThanOrEqual(2);
   expect(new Set(bodies.map((b) => b.idempotency_key)).size).toBe(1);
   const refunds = (await payments({ action: 'list_refunds', checkout_session_id: session.id })).data;
-  expect(refunds.map((r: any) => r.amount)).toEqual([40_000]);
+  expect(refunds.map((r: JsonAnswer) => r.amount)).toEqual([40_000]);
 });
 
 test('a double click refunds once', async ({ signedInBlank: page, payments }) => {
@@ -197,5 +198,5 @@ test('a double click refunds once', async ({ signedInBlank: page, payments }) =>
   await page.getByRole('button', { name: 'Refund IDR 15,000' }).dblclick();
   await expect(page.getByTestId('refund-created')).toBeVisible();
   const refunds = (await payments({ action: 'list_refunds', checkout_session_id: session.id })).data;
-  expect(refunds.map((r: any) => r.amount)).toEqual([15_000]);
+  expect(refunds.map((r: JsonAnswer) => r.amount)).toEqual([15_000]);
 });

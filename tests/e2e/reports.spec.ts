@@ -55,7 +55,9 @@ test('a range of days shows the statement the API gives, downloads its lines, an
   await page.getByRole('link', { name: 'Download lines (CSV)' }).click();
   const csv = Papa.parse<Record<string, string>>(fs.readFileSync((await (await download).path())!, 'utf8'), { header: true });
   const lines = await payments({ action: 'list_balance_transactions', created_gte: from, created_lt: to, limit: 100 });
-  expect(csv.data.map((r) => [r.id, Number(r.amount), r.source])).toEqual(lines.data.map((t: any) => [t.id, t.amount, t.source]));
+  expect(csv.data.map((r) => [r.id, Number(r.amount), r.source])).toEqual(
+    lines.data.map((t: { id: string; amount: number; source: string }) => [t.id, t.amount, t.source]),
+  );
   const sum = csv.data.reduce((s, r) => s + Number(r.amount), 0);
   expect(api.opening_balance + sum).toBe(api.closing_balance);
 

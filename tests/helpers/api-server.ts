@@ -22,7 +22,7 @@ export interface ApiCallOptions {
   signal?: AbortSignal;
 }
 
-export interface ApiResult<T = any> {
+export interface ApiResult<T = JsonAnswer> {
   status: number;
   headers: Headers;
   text: string;
@@ -33,7 +33,7 @@ export interface TestApi {
   url: string;
   db: Db;
   merchant: CreatedMerchant;
-  call<T = any>(body: unknown, opts?: ApiCallOptions): Promise<ApiResult<T>>;
+  call<T = JsonAnswer>(body: unknown, opts?: ApiCallOptions): Promise<ApiResult<T>>;
   /** Writes the request log's buffer now (in-process mounts only). */
   flushRequestLog?(): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +41,7 @@ export interface TestApi {
 
 import { API_PATH } from './api-path';
 import { assertMatchesOpenApi } from './openapi-check';
+import type { JsonAnswer } from './json-answer';
 
 /** One sealing key for every test core of this process: a test's delivery worker opens what its API sealed. */
 export const testSecretBox = createSecretBox([randomBytes(32)]);
@@ -48,7 +49,7 @@ export const testSecretBox = createSecretBox([randomBytes(32)]);
 export { API_PATH };
 
 /** POSTs one command over real HTTP. */
-export async function callApi<T = any>(
+export async function callApi<T = JsonAnswer>(
   baseUrl: string,
   defaultKey: string | undefined,
   body: unknown,

@@ -1,5 +1,6 @@
 import { callApi, type ApiCallOptions, type ApiResult } from './api-server';
 import { OpenApiMismatchError } from './openapi-check';
+import type { JsonAnswer } from './json-answer';
 
 /** The spec's client retry schedule: 1 s, 2 s, 4 s, then every 4 s. */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000];
@@ -23,7 +24,7 @@ const retryable = (status: number) => status >= 500 || status === 409;
  * a careful merchant server would. `baseUrl` is asked again for every attempt,
  * so a load can spread retries over several instances.
  */
-export async function callUntilAnswered<T = any>(
+export async function callUntilAnswered<T = JsonAnswer>(
   baseUrl: () => string,
   secretKey: string,
   body: unknown,

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { JsonAnswer } from './json-answer';
 
 /** What the receiver does with a request: answer a status (with headers), or never answer. */
 export type Behaviour = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
@@ -11,7 +12,7 @@ export interface Received {
   timestamp: string;
   signature: string;
   body: string;
-  event: { id: string; type: string; data: { object: Record<string, any> } } & Record<string, any>;
+  event: { id: string; type: string; data: { object: Record<string, JsonAnswer> } } & Record<string, JsonAnswer>;
   /** Verified with `standardwebhooks` against the secret registered for the path (false when none verifies). */
   verified: boolean;
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, API_PATH, ERROR_CODE_NAMES, ERROR_CODES, IDEMPOTENCY_HEADER } from '@/lib/contract';
 import { apiErrorCodes, buildOpenApiDocument } from '@/lib/openapi';
 import { GENERATED } from '@/scripts/generated-files';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 const doc = buildOpenApiDocument();
 const operation = doc.paths[API_PATH].post;
@@ -33,7 +34,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(schema.discriminator.mapping)).toEqual(ACTION_NAMES);
     expect(schema.oneOf).toHaveLength(ACTION_NAMES.length);
     for (const name of ACTION_NAMES) {
-      const variant = doc.components.schemas[operation['x-actions'][name].request.split('/').pop()!] as any;
+      const variant = doc.components.schemas[operation['x-actions'][name].request.split('/').pop()!] as JsonAnswer;
       expect(variant.properties.action).toEqual({ type: 'string', const: name });
       expect(variant.title).toBe(name);
     }
@@ -43,9 +44,9 @@ describe('the OpenAPI document', () => {
     for (const name of ACTION_NAMES) expect(doc.components.schemas).toHaveProperty(operation['x-actions'][name].response.split('/').pop()!);
     for (const code of apiErrorCodes()) {
       const status = ERROR_CODES[code].status;
-      const response = (operation.responses as Record<string, any>)[String(status)];
+      const response = (operation.responses as Record<string, JsonAnswer>)[String(status)];
       expect(response.description).toContain(`\`${code}\``);
-      expect((doc.components.schemas[`Error${status}`] as any).properties.error.properties.code.enum).toContain(code);
+      expect((doc.components.schemas[`Error${status}`] as JsonAnswer).properties.error.properties.code.enum).toContain(code);
     }
     expect(doc.components.schemas.ErrorCode!.enum).toEqual(ERROR_CODE_NAMES);
   });
@@ -56,6 +57,6 @@ describe('the OpenAPI document', () => {
     expect(doc.components.parameters.IdempotencyKey.name).toBe(IDEMPOTENCY_HEADER);
     expect(Object.keys(operation.responses['200'].headers)).toContain('x-service-idempotent-replayed');
     for (const status of ['409', '429', '503'])
-      expect((operation.responses as Record<string, any>)[status].headers).toHaveProperty('Retry-After');
+      expect((operation.responses as Record<string, JsonAnswer>)[status].headers).toHaveProperty('Retry-After');
   });
 });

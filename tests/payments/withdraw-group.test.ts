@@ -117,14 +117,15 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     expect(refusal.error).toMatchObject({ code: 'insufficient_funds', param: 'amount', request_id: 'req_g-2' });
 
     // Each request has its own record: the answer it got, byte for byte; payouts, entries and events of the paid ones only.
-    const stored = await db.query<{ key: string; response_status: number; response_body: string }>(
-      'SELECT key, response_status, response_body FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key',
+    const stored = await db.query<{ key: string; response_status: number; response_body: string; answer_ref: string }>(
+      'SELECT key, response_status, response_body, answer_ref FROM idempotency_keys WHERE merchant_id = $1 ORDER BY key',
       [m.id],
     );
-    expect(stored.map((s) => [s.key, s.response_status])).toEqual([
-      ['g-1', 200],
-      ['g-2', 422],
-      ['g-3', 200],
+    // Beside each answer, what a replay's request-log row says of it: the payout's id, or the refusal's code.
+    expect(stored.map((s) => [s.key, s.response_status, s.answer_ref])).toEqual([
+      ['g-1', 200, reqs[0]!.plan.row.payoutId],
+      ['g-2', 422, 'insufficient_funds'],
+      ['g-3', 200, reqs[2]!.plan.row.payoutId],
     ]);
     stored.forEach((s, i) => expect(s.response_body).toBe((results[i] as PromiseFulfilledResult<StoredResult>).value.body));
     const entries = await db.query<{ amount: number; balance_after: number; reference_id: string }>(

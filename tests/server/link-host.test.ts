@@ -8,6 +8,7 @@ import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/
 import { hostGuard } from '@/lib/server/allowed-host';
 import { startApiRuntime as startRuntime } from '@/scripts/roots/api-runtime';
 import { freshDataDir } from '../helpers/pglite-template';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 const DEMO = 'sk_test_linkHostLinkHostLinkHost0123456789ab';
 let running: AppServer | undefined;
@@ -31,7 +32,7 @@ function request(
   host: string,
   urlPath: string,
   body?: unknown,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: JsonAnswer }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(

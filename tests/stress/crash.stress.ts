@@ -8,6 +8,7 @@ import { ACCOUNT_NUMBERS } from './accounts';
 import { Deployment, ledgerCheck, stressBackends } from './deployment';
 import { expectLedgerExact } from './ledger-assertions';
 import { recordFigures, STRESS } from './figures';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -35,7 +36,7 @@ describe.each(stressBackends)('crashes under load on %s', (backend) => {
   it(`survives ${STRESS.crashes} kill -9 with every acknowledged payout exactly once`, async () => {
     const server = d.servers[0]!;
     const { merchantId, available: opening } = await d.balance();
-    type Sent = { key: string; amount: number; answer?: AnsweredCall<any> };
+    type Sent = { key: string; amount: number; answer?: AnsweredCall<JsonAnswer> };
     const sent: Sent[] = [];
     let killing = true;
     let restartMs = 0;

@@ -10,6 +10,7 @@ import { ACCOUNT_NUMBERS } from './accounts';
 import { Deployment, ledgerCheck } from './deployment';
 import { expectLedgerExact } from './ledger-assertions';
 import { recordFigures, STRESS } from './figures';
+import type { JsonAnswer } from '../helpers/json-answer';
 
 const METRICS_TOKEN = 'stress-metrics-token-0123456789';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -35,7 +36,7 @@ describe.runIf(postgresUrl)('kill -9 while groups of withdrawals are in flight (
     // Enough that no withdrawal of the run is refused: each one must be paid exactly once.
     await d.inspect((db) => db.transaction((tx) => credit(tx, merchantId, 1_000_000_000_000, 'adjustment', 'group-crash')));
     const { available: opening } = await d.balance();
-    type Sent = { key: string; amount: number; answer?: AnsweredCall<any> };
+    type Sent = { key: string; amount: number; answer?: AnsweredCall<JsonAnswer> };
     const sent: Sent[] = [];
     let killing = true;
     let groupsBeforeKills = 0;

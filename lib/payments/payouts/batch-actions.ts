@@ -82,7 +82,7 @@ export const createPayoutBatch = implement(
       waitingTotal,
     ];
     // Stored without its payout ids (the payouts hold them): expandStored puts them back on a replay (batch-answer.ts).
-    const stored = answer && inline ? inline.store(compactBatchAnswer(answer), params.length + 1, 'batch') : undefined;
+    const stored = answer && inline ? inline.store(compactBatchAnswer(answer), answer.id, params.length + 1, 'batch') : undefined;
     const [row] = await db.query<BatchRow>(
       `WITH bal AS (
          UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2 - $16::bigint,

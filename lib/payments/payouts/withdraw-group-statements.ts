@@ -23,7 +23,7 @@ export const CLAIM_AND_READ_SQL = prepared(`WITH claimed AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ORDER BY 1, 2
     ON CONFLICT (merchant_id, key) DO UPDATE
       SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
-          response_status = NULL, response_body = NULL
+          response_status = NULL, response_body = NULL, answer_ref = NULL
       WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
     RETURNING merchant_id, key)
   SELECT b.merchant_id, b.available, now() AS now,
@@ -60,8 +60,8 @@ const WRITE_GROUP_SQL = prepared(`WITH req AS (
       RETURNING merchant_id, ${PAYOUT_COLUMNS}),
     ${startEventCtes()},
     stored AS (
-      UPDATE idempotency_keys k SET response_status = s.status, response_body = s.body
-      FROM unnest($9::text[], $10::text[], $11::int[], $12::text[]) AS s(merchant_id, key, status, body)
+      UPDATE idempotency_keys k SET response_status = s.status, response_body = s.body, answer_ref = s.ref
+      FROM unnest($9::text[], $10::text[], $11::int[], $12::text[], $16::text[]) AS s(merchant_id, key, status, body, ref)
       WHERE k.merchant_id = s.merchant_id AND k.key = s.key
       RETURNING 1)
     SELECT (SELECT count(*) FROM bal)::int AS balances, (SELECT count(*) FROM po)::int AS payouts, (SELECT count(*) FROM stored)::int AS stored`);
@@ -72,6 +72,8 @@ export interface StoredAnswers {
   keys: string[];
   statuses: number[];
   bodies: string[];
+  /** What the request log says of each answer: the payout's id, or the refusal's error code. */
+  refs: string[];
 }
 
 /**
@@ -102,6 +104,7 @@ export function writeGroupStatement(accepted: WithdrawalRow[], answers: StoredAn
     column('status'),
     column('accountHolderName'),
     column('approvalExpirySeconds'),
+    answers.refs,
   ];
   return { sql: WRITE_GROUP_SQL, params };
 }

@@ -36,13 +36,14 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
       const now = new Date(balances[0]!.now);
       const left = new Map(balances.map((b) => [b.merchant_id, Number(b.available)]));
       const accepted: PreparedWithdrawal['row'][] = [];
-      const answers: StoredAnswers = { merchantIds: [], keys: [], statuses: [], bodies: [] };
-      const store = (w: GroupedWithdrawal, status: number, body: string) => {
+      const answers: StoredAnswers = { merchantIds: [], keys: [], statuses: [], bodies: [], refs: [] };
+      const store = (w: GroupedWithdrawal, status: number, body: string, ref: string) => {
         if (!w.call) return;
         answers.merchantIds.push(w.call.merchantId);
         answers.keys.push(w.call.key);
         answers.statuses.push(status);
         answers.bodies.push(body);
+        answers.refs.push(ref);
       };
       const outcomes = group.map((w, i): Outcome => {
         if (!taking[i]) return { kind: 'alone' };
@@ -53,13 +54,13 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
           const body = refusal.toBody();
           body.error.request_id = w.requestId;
           const text = JSON.stringify(body);
-          store(w, refusal.status, text);
+          store(w, refusal.status, text, refusal.code);
           return { kind: 'refused', body: w.call ? text : undefined };
         }
         left.set(row.merchantId, available - row.amount);
         accepted.push(row);
         const body = JSON.stringify(w.plan.answer(now));
-        store(w, 200, body);
+        store(w, 200, body, row.payoutId);
         return { kind: 'paid', body, id: row.payoutId };
       });
 

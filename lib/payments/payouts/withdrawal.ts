@@ -86,7 +86,10 @@ export function prepareWithdrawal(
  */
 export async function writeWithdrawal(db: Queryable, w: PreparedWithdrawal, inline?: InlineAnswer): Promise<PayoutObject> {
   const answer = inline ? w.answer(inline.now) : undefined;
-  const { sql, params } = withdrawStatement(w.row, answer && inline ? (n, cte) => inline.store(JSON.stringify(answer), n, cte) : undefined);
+  const { sql, params } = withdrawStatement(
+    w.row,
+    answer && inline ? (n, cte) => inline.store(JSON.stringify(answer), answer.id, n, cte) : undefined,
+  );
   const [row] = await db.query<PayoutRow>(sql, params);
   if (!row) throw insufficientFunds(w.row.amount);
   return answer ? storedInline(answer) : payoutObject(row);

@@ -43,15 +43,26 @@ export const CLAIM_SQL = prepared(`INSERT INTO idempotency_keys (merchant_id, ke
   VALUES ($1, $2, $3, $4)
   ON CONFLICT (merchant_id, key) DO UPDATE
     SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
-        response_status = NULL, response_body = NULL
+        response_status = NULL, response_body = NULL, answer_ref = NULL
     WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
   RETURNING now() AS now, set_config('lock_timeout', '0', true) AS unbounded`);
 
-/** The UPDATE that stores a 200 answer, as a CTE of another statement: only when `cte` returned rows. */
-export const storeAnswerSql = (merchantId: string, key: string, body: string, firstParam: number, cte: string) => ({
-  sql: `UPDATE idempotency_keys SET response_status = 200, response_body = $${firstParam + 2}
+/**
+ * The UPDATE that stores a 200 answer, as a CTE of another statement: only when `cte` returned rows.
+ * `answer_ref` keeps what the request log says of the answer (the object's id; a refusal's error code),
+ * so that a replay logs it without reading the answer's text.
+ */
+export const storeAnswerSql = (
+  merchantId: string,
+  key: string,
+  body: string,
+  objectId: string | null,
+  firstParam: number,
+  cte: string,
+) => ({
+  sql: `UPDATE idempotency_keys SET response_status = 200, response_body = $${firstParam + 2}, answer_ref = $${firstParam + 3}
         WHERE merchant_id = $${firstParam} AND key = $${firstParam + 1} AND EXISTS (SELECT 1 FROM ${cte})`,
-  params: [merchantId, key, body],
+  params: [merchantId, key, body, objectId],
 });
 
 export interface IdempotentCall {
@@ -72,8 +83,8 @@ export interface IdempotentCall {
  */
 export interface InlineAnswer {
   now: Date;
-  /** An UPDATE for a CTE of the action's statement: stores `body` as the 200 answer when `cte` returned rows. */
-  store(body: string, firstParam: number, cte: string): { sql: string; params: unknown[] };
+  /** An UPDATE for a CTE of the action's statement: stores `body` (about `objectId`) as the 200 answer when `cte` returned rows. */
+  store(body: string, objectId: string | null, firstParam: number, cte: string): { sql: string; params: unknown[] };
 }
 
 export interface ExecuteResult {
@@ -119,7 +130,7 @@ export async function runIdempotent(
 
         const inline: InlineAnswer = {
           now: new Date(claimed[0]!.now),
-          store: (body, n, cte) => storeAnswerSql(call.merchantId, call.key, body, n, cte),
+          store: (body, objectId, n, cte) => storeAnswerSql(call.merchantId, call.key, body, objectId, n, cte),
         };
         if (!opts.atomic) await tx.query('SAVEPOINT business');
         let result: ExecuteResult;
@@ -135,12 +146,10 @@ export async function runIdempotent(
           errorCode = error.code;
         }
         if (!result.stored) {
-          await tx.query(`UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE merchant_id = $1 AND key = $2`, [
-            call.merchantId,
-            call.key,
-            result.status,
-            result.storedBody ?? result.body,
-          ]);
+          await tx.query(
+            `UPDATE idempotency_keys SET response_status = $3, response_body = $4, answer_ref = $5 WHERE merchant_id = $1 AND key = $2`,
+            [call.merchantId, call.key, result.status, result.storedBody ?? result.body, errorCode ?? result.objectId],
+          );
         }
         return { status: result.status, body: result.body, replayed: false, objectId: result.objectId, errorCode };
       },
@@ -164,10 +173,16 @@ async function replay(
   call: IdempotentCall,
   expand?: (tx: Queryable, body: string) => Promise<string>,
 ): Promise<StoredResult> {
-  const [row] = await tx.query<{ fingerprint: string; action: string; response_status: number | null; response_body: string | null }>(
+  const [row] = await tx.query<{
+    fingerprint: string;
+    action: string;
+    response_status: number | null;
+    response_body: string | null;
+    answer_ref: string | null;
+  }>(
     // Counts the replay (get_idempotent_request); a mismatch below throws, and its rollback undoes the count.
     `UPDATE idempotency_keys SET replay_count = replay_count + 1 WHERE merchant_id = $1 AND key = $2
-     RETURNING fingerprint, action, response_status, response_body`,
+     RETURNING fingerprint, action, response_status, response_body, answer_ref`,
     [call.merchantId, call.key],
   );
   if (!row || row.fingerprint !== call.fingerprint) {
@@ -181,21 +196,15 @@ async function replay(
   const stored = row.response_body ?? '';
   // Same fingerprint, same command: the action that stored it is this request's, and puts back what it compacted.
   const body = expand && row.response_status === 200 ? await expand(tx, stored) : stored;
-  return { status: row.response_status ?? 500, body, replayed: true, ...storedFacts(row.response_status, stored) };
-}
-
-/**
- * What the request log keeps of a replayed answer: the key's row holds only the answer, so it is read
- * as JSON here (a replay's own cost, off the path of a first answer, which takes them from its result).
- */
-function storedFacts(status: number | null, body: string): { objectId: string | null; errorCode: string | null } {
-  try {
-    const answer = JSON.parse(body) as { object?: unknown; id?: unknown; error?: { code?: unknown } };
-    if (status !== 200) return { objectId: null, errorCode: typeof answer.error?.code === 'string' ? answer.error.code : null };
-    return { objectId: objectIdOf(answer), errorCode: null };
-  } catch {
-    return { objectId: null, errorCode: null };
-  }
+  // What the request log says of it was stored with it (answer_ref): the object's id, or the refusal's code.
+  const ok = row.response_status === 200;
+  return {
+    status: row.response_status ?? 500,
+    body,
+    replayed: true,
+    objectId: ok ? row.answer_ref : null,
+    errorCode: ok ? null : row.answer_ref,
+  };
 }
 
 /** The id of the object an answer is about: none for a list or an answer without one (a balance). */
