@@ -7,8 +7,9 @@ import { errorMessage } from '@/lib/client/messages';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { newIdempotencyKey } from '@/lib/client/use-idempotent-mutation';
 import type { ApiKey, List } from '@/lib/contract';
-import { formatMoney, formatTime } from '@/lib/format';
+import { formatMoney } from '@/lib/format';
 import { TableFrame } from './data-table';
+import { Time } from './time-zone';
 
 /** The keys that work now (or until their expiry), with their last use; restricted and expiring ones can be revoked. */
 export function ApiKeysList() {
@@ -46,14 +47,20 @@ function KeyRow({ apiKey: key }: { apiKey: ApiKey }) {
         <strong>{label}</strong>
         <br />
         <code>{key.hint}</code>
-        {key.expires_at && <div className="status status-pending">⏳ works until {formatTime(key.expires_at)}</div>}
+        {key.expires_at && (
+          <div className="status status-pending">
+            ⏳ works until <Time iso={key.expires_at} />
+          </div>
+        )}
       </td>
       <td>
         {key.permissions === null ? 'Everything' : key.permissions.map((p) => <code key={p}>{p} </code>)}
         {key.max_payout_amount !== null && <div className="muted">Payouts up to {formatMoney(key.max_payout_amount, 'IDR')}</div>}
       </td>
-      <td>{formatTime(key.created_at)}</td>
-      <td>{key.last_used_at ? formatTime(key.last_used_at) : 'Never'}</td>
+      <td>
+        <Time iso={key.created_at} />
+      </td>
+      <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
       <td>
         {revocable && !confirming && (
           <button type="button" className="secondary" onClick={() => setConfirming(true)}>

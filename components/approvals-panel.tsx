@@ -5,12 +5,13 @@ import { useState } from 'react';
 import { payoutSummaryQuery, payoutsQuery } from '@/lib/client/queries';
 import { consoleKeys } from '@/lib/client/query-keys';
 import { useIdempotentMutation } from '@/lib/client/use-idempotent-mutation';
-import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
+import { createdByLabel, formatMoney } from '@/lib/format';
 import type { List, Payout } from '@/lib/contract';
 import { ErrorText } from './error-text';
 import { RetryingNote } from './intent-status';
 import { EmptyState } from './empty-state';
 import { DataTable } from './data-table';
+import { Time } from './time-zone';
 
 type Decision = { decision: 'approve' | 'reject'; ids?: string[]; batch_id?: string; reason?: string };
 
@@ -118,8 +119,8 @@ export function ApprovalsPanel({
             },
             { header: 'Bank', cell: (p) => `${p.bank_code} •••• ${p.account_last4}` },
             { header: 'Requested by', cell: (p) => createdByLabel(p.created_by), testId: 'requested-by' },
-            { header: 'Requested', cell: (p) => formatTime(p.created_at) },
-            { header: 'Expires', cell: (p) => (p.approval_expires_at ? formatTime(p.approval_expires_at) : '—') },
+            { header: 'Requested', cell: (p) => <Time iso={p.created_at} /> },
+            { header: 'Expires', cell: (p) => (p.approval_expires_at ? <Time iso={p.approval_expires_at} /> : '—') },
             {
               header: 'Payout',
               cell: (p) => (

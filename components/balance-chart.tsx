@@ -1,6 +1,6 @@
 import { scaleLinear, scaleUtc } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
-import { formatMoney } from '@/lib/format';
+import { formatMoney, zoneLabel } from '@/lib/format';
 import { DataTable } from './data-table';
 
 export interface DailyPoint {
@@ -12,6 +12,7 @@ const W = 640;
 const H = 200;
 const M = { top: 10, right: 12, bottom: 24, left: 92 };
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+// The days are calendar days of the merchant's zone (YYYY-MM-DD), placed at UTC midnight only to be drawn and named.
 const dayLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 /**
@@ -21,7 +22,7 @@ const dayLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'shor
  * summary; the figures are in a table beside it; the line is also marked by dots and labelled axes,
  * so nothing depends on colour.
  */
-export function BalanceChart({ points, currency }: { points: DailyPoint[]; currency: string }) {
+export function BalanceChart({ points, currency, timeZone }: { points: DailyPoint[]; currency: string; timeZone: string }) {
   const values = points.map((p) => p.balance);
   const dates = points.map((p) => new Date(`${p.day}T00:00:00Z`));
   const x = scaleUtc()
@@ -67,7 +68,7 @@ export function BalanceChart({ points, currency }: { points: DailyPoint[]; curre
           rowKey={(p) => p.day}
           rowProps={(p) => ({ 'data-testid': 'chart-day', 'data-day': p.day, 'data-balance': p.balance })}
           columns={[
-            { header: 'Day (UTC)', cell: (p) => p.day },
+            { header: `Day (${zoneLabel(timeZone)})`, cell: (p) => p.day },
             { header: 'Available at the end of the day', cell: (p) => formatMoney(p.balance, currency) },
           ]}
         />

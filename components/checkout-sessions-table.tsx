@@ -2,12 +2,13 @@
 import Link from 'next/link';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { checkoutSessionPagesQuery } from '@/lib/client/queries';
-import { createdByLabel, formatMoney, formatTime, refundMark } from '@/lib/format';
+import { createdByLabel, formatMoney, refundMark } from '@/lib/format';
 import { CopyLink } from './copy-link';
 import { LoadMoreButton } from './load-more-button';
 import { DataTable } from './data-table';
 import { NoCheckoutSessions } from './empty-state';
 import { ErrorText } from './error-text';
+import { Time } from './time-zone';
 
 /** Checkout sessions, newest first, a page at a time. */
 export function CheckoutSessionsTable() {
@@ -50,7 +51,7 @@ export function CheckoutSessionsTable() {
               </>
             ),
           },
-          { header: 'Expires', cell: (s) => formatTime(s.expires_at) },
+          { header: 'Expires', cell: (s) => <Time iso={s.expires_at} /> },
           { header: 'Created by', cell: (s) => createdByLabel(s.created_by), testId: 'created-by' },
           { header: 'Link', cell: (s) => (s.status === 'open' ? <CopyLink url={s.url} /> : <span className="muted">closed</span>) },
         ]}

@@ -1,8 +1,9 @@
 import Link from 'next/link';
 import type { BalanceTransaction } from '@/lib/contract';
-import { formatMoney, formatTime } from '@/lib/format';
+import { formatMoney } from '@/lib/format';
 import { EmptyState } from './empty-state';
 import { DataTable } from './data-table';
+import { Time } from './time-zone';
 
 /** The newest completed checkout payments, each linked to its session. */
 export function LatestPayments({ payments }: { payments: BalanceTransaction[] }) {
@@ -23,7 +24,7 @@ export function LatestPayments({ payments }: { payments: BalanceTransaction[] })
       rowProps={(t) => ({ 'data-testid': 'payment-row', 'data-session-id': t.source, 'data-amount': t.amount })}
       columns={[
         { header: 'Amount', cell: (t) => formatMoney(t.amount, t.currency) },
-        { header: 'Paid', cell: (t) => formatTime(t.created_at) },
+        { header: 'Paid', cell: (t) => <Time iso={t.created_at} /> },
         { header: 'Checkout session', cell: (t) => <Link href={`/checkout-sessions/${t.source}`}>{t.source}</Link> },
       ]}
     />

@@ -1,9 +1,9 @@
 import Link from 'next/link';
 import type { MoneyFlow } from '@/lib/client/console-views';
-import { formatMoney } from '@/lib/format';
+import { formatDay, formatMoney, zoneLabel } from '@/lib/format';
 
-/** Money in and out over the last 7 UTC days (today included), from the per-day figures of the balance; amounts exact. */
-export function MoneyFlowCard({ flow, currency }: { flow: MoneyFlow; currency: string }) {
+/** Money in and out over the last 7 days of the merchant's zone (today included), from the per-day figures of the balance; amounts exact. */
+export function MoneyFlowCard({ flow, currency, timeZone }: { flow: MoneyFlow; currency: string; timeZone: string }) {
   return (
     <section className="card" aria-labelledby="flow-heading">
       <h2 id="flow-heading">Last 7 days</h2>
@@ -22,8 +22,8 @@ export function MoneyFlowCard({ flow, currency }: { flow: MoneyFlow; currency: s
         </div>
       </dl>
       <p className="muted">
-        {`From ${flow.entries.toLocaleString('en-US')} balance changes since ${flow.since.slice(0, 10)} (UTC)`} (payments, payouts, refunds,
-        returned payouts and refunds, and top-ups). <Link href="/balance">Balance history</Link>
+        {`From ${flow.entries.toLocaleString('en-US')} balance changes since ${formatDay(flow.sinceDay)} (${zoneLabel(timeZone)})`}{' '}
+        (payments, payouts, refunds, returned payouts and refunds, and top-ups). <Link href="/balance">Balance history</Link>
       </p>
     </section>
   );

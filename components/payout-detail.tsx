@@ -4,8 +4,9 @@ import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { payoutQuery } from '@/lib/client/queries';
 import type { Payout } from '@/lib/contract';
-import { formatMoney, formatTime } from '@/lib/format';
+import { formatMoney } from '@/lib/format';
 import { ErrorText } from './error-text';
+import { Time } from './time-zone';
 
 /** One payout; polls until it has settled, then has the server render the page's timeline again. */
 export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
@@ -43,11 +44,15 @@ export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
         <dt>Account holder</dt>
         <dd data-testid="account-holder">{p.account_holder_name ?? <span className="muted">unknown (no such account)</span>}</dd>
         <dt>Created</dt>
-        <dd>{formatTime(p.created_at)}</dd>
+        <dd>
+          <Time iso={p.created_at} />
+        </dd>
         {p.settled_at && (
           <>
             <dt>Settled</dt>
-            <dd>{formatTime(p.settled_at)}</dd>
+            <dd>
+              <Time iso={p.settled_at} />
+            </dd>
           </>
         )}
         {p.failure_code && (

@@ -2,12 +2,16 @@
 import Link from 'next/link';
 import { PAYOUT_STATUSES } from '@/lib/contract/fields';
 import type { PayoutView } from '@/lib/client/payout-view';
+import { zoneLabel } from '@/lib/format';
+import { useTimeZone } from './time-zone';
 
 /**
  * The payouts page's filter as a GET form: the view lives in the URL, so a link
  * reproduces it, and the form works before hydration. A new status applies at once.
+ * The dates are days of the merchant's zone (the server reads them so: payout-view.ts).
  */
 export function PayoutFilters({ view, onApply }: { view: PayoutView; onApply: (form: HTMLFormElement) => void }) {
+  const zone = useTimeZone();
   return (
     <form
       action="/payouts"
@@ -52,11 +56,14 @@ export function PayoutFilters({ view, onApply }: { view: PayoutView; onApply: (f
       </div>
       <div className="field">
         <label htmlFor="payout-from">From</label>
-        <input id="payout-from" name="from" type="date" defaultValue={view.from ?? ''} />
+        <input id="payout-from" name="from" type="date" defaultValue={view.from ?? ''} aria-describedby="payout-days-hint" />
       </div>
       <div className="field">
         <label htmlFor="payout-to">To</label>
-        <input id="payout-to" name="to" type="date" defaultValue={view.to ?? ''} />
+        <input id="payout-to" name="to" type="date" defaultValue={view.to ?? ''} aria-describedby="payout-days-hint" />
+        <span id="payout-days-hint" className="field-hint" data-testid="payout-days-hint">
+          Whole days in {zoneLabel(zone)} ({zone})
+        </span>
       </div>
       <div className="filters-actions">
         <button type="submit">Apply</button>

@@ -1,9 +1,10 @@
 import Link from 'next/link';
 import type { PayoutTimelineData as Timeline } from '@/lib/client/console-views';
 import type { Payout } from '@/lib/contract';
-import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
+import { createdByLabel, formatMoney } from '@/lib/format';
 import { CopyText } from './copy-text';
 import { DataTable } from './data-table';
+import { Time } from './time-zone';
 
 /** What happened to a payout, in order: created (by whom), paid or failed, where a failed amount went back, its events. */
 export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeline: Timeline }) {
@@ -15,7 +16,7 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
         <li data-testid="timeline-created">
           <h3>Created</h3>
           <p>
-            {formatTime(p.created_at)} by {createdByLabel(p.created_by)}: {formatMoney(p.amount, p.currency)} to {p.bank_code} ••••{' '}
+            <Time iso={p.created_at} /> by {createdByLabel(p.created_by)}: {formatMoney(p.amount, p.currency)} to {p.bank_code} ••••{' '}
             {p.account_last4}
             {p.account_holder_name && <> ({p.account_holder_name})</>}
           </p>
@@ -25,7 +26,7 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
             <h3>Approval requested</h3>
             <p>
               Requested by {createdByLabel(p.created_by)}; held out of the available balance until a second key decides, at the latest{' '}
-              {formatTime(p.approval_expires_at)}.
+              <Time iso={p.approval_expires_at} />.
             </p>
           </li>
         )}
@@ -39,7 +40,7 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
           <li data-testid="timeline-approved">
             <h3>Approved</h3>
             <p>
-              {formatTime(p.approved_at)} by {p.approved_by.key_name ?? `key ${p.approved_by.key_id}`}
+              <Time iso={p.approved_at} /> by {p.approved_by.key_name ?? `key ${p.approved_by.key_id}`}
             </p>
           </li>
         )}
@@ -47,14 +48,16 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
           <li data-testid="timeline-rejected">
             <h3>Rejected</h3>
             <p>
-              {formatTime(p.rejected_at)} by {p.rejected_by?.key_name ?? `key ${p.rejected_by?.key_id ?? '?'}`}: “{p.rejection_reason}”
+              <Time iso={p.rejected_at} /> by {p.rejected_by?.key_name ?? `key ${p.rejected_by?.key_id ?? '?'}`}: “{p.rejection_reason}”
             </p>
           </li>
         )}
         {p.status === 'expired' && p.approval_expires_at && (
           <li data-testid="timeline-expired">
             <h3>Expired</h3>
-            <p>{formatTime(p.approval_expires_at)}: nobody approved it in time; the amount went back to the available balance.</p>
+            <p>
+              <Time iso={p.approval_expires_at} />: nobody approved it in time; the amount went back to the available balance.
+            </p>
           </li>
         )}
         {p.status === 'pending' && (
@@ -66,14 +69,16 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
         {p.status === 'paid' && p.settled_at && (
           <li data-testid="timeline-paid">
             <h3>Paid</h3>
-            <p>{formatTime(p.settled_at)}: the bank accepted it.</p>
+            <p>
+              <Time iso={p.settled_at} />: the bank accepted it.
+            </p>
           </li>
         )}
         {p.status === 'failed' && p.settled_at && (
           <li data-testid="timeline-failed">
             <h3>Failed</h3>
             <p>
-              {formatTime(p.settled_at)}: {p.failure_message} <span className="muted">(code: {p.failure_code})</span>
+              <Time iso={p.settled_at} />: {p.failure_message} <span className="muted">(code: {p.failure_code})</span>
             </p>
           </li>
         )}
@@ -81,7 +86,7 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
           <li data-testid="timeline-reversal" data-amount={reversal.amount} data-balance-after={reversal.balance_after}>
             <h3>Returned to your balance</h3>
             <p>
-              {formatTime(reversal.created_at)}: +{formatMoney(reversal.amount, reversal.currency)}, available balance after it{' '}
+              <Time iso={reversal.created_at} />: +{formatMoney(reversal.amount, reversal.currency)}, available balance after it{' '}
               {formatMoney(reversal.balance_after, reversal.currency)}. Entry <CopyText value={reversal.id} label="balance entry id" />
             </p>
             <p>
@@ -107,7 +112,7 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
           rowProps={({ event }) => ({ 'data-testid': 'payout-event', 'data-type': event.type })}
           columns={[
             { header: 'Event', cell: ({ event }) => <Link href={`/webhooks/events/${event.id}`}>{event.type}</Link> },
-            { header: 'Time', cell: ({ event }) => formatTime(event.created_at) },
+            { header: 'Time', cell: ({ event }) => <Time iso={event.created_at} /> },
             {
               header: 'Deliveries',
               cell: ({ deliveries }) =>

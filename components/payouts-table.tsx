@@ -1,7 +1,8 @@
 import Link from 'next/link';
-import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
+import { createdByLabel, formatMoney } from '@/lib/format';
 import type { Payout } from '@/lib/contract';
 import { DataTable } from './data-table';
+import { Time } from './time-zone';
 
 /** Payouts as given (newest first), one row each, with an optional note under them. */
 export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: string }) {
@@ -24,7 +25,7 @@ export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: stri
           ),
         },
         { header: 'Account', cell: (p) => `${p.bank_code} •••• ${p.account_last4}` },
-        { header: 'Created', cell: (p) => formatTime(p.created_at) },
+        { header: 'Created', cell: (p) => <Time iso={p.created_at} /> },
         { header: 'Created by', cell: (p) => createdByLabel(p.created_by), testId: 'created-by' },
         { header: 'Payout', cell: (p) => <Link href={`/payouts/${p.id}`}>Details</Link> },
       ]}

@@ -1,10 +1,11 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { sessionRefundsQuery } from '@/lib/client/queries';
-import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
+import { createdByLabel, formatMoney } from '@/lib/format';
 import { ErrorText } from './error-text';
 import { RefundForm } from './refund-form';
 import { DataTable } from './data-table';
+import { Time } from './time-zone';
 
 interface PaidSession {
   id: string;
@@ -66,7 +67,7 @@ export function RefundPanel({
             'data-amount': r.amount,
           })}
           columns={[
-            { header: 'Created', cell: (r) => formatTime(r.created_at) },
+            { header: 'Created', cell: (r) => <Time iso={r.created_at} /> },
             { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency) },
             {
               header: 'Status',

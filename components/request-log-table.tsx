@@ -2,8 +2,9 @@ import Link from 'next/link';
 import type { z } from 'zod';
 import type { requestLogEntrySchema } from '@/lib/contract';
 import { objectHref } from '@/lib/client/object-href';
-import { formatTime } from '@/lib/format';
+
 import { DataTable } from './data-table';
+import { Time } from './time-zone';
 
 type Entry = z.infer<typeof requestLogEntrySchema>;
 
@@ -29,7 +30,7 @@ export function RequestLogTable({ rows }: { rows: Entry[] }) {
         'data-status': r.status,
       })}
       columns={[
-        { header: 'Time', cell: (r) => formatTime(r.created_at) },
+        { header: 'Time', cell: (r) => <Time iso={r.created_at} /> },
         { header: 'Action', cell: (r) => <code>{r.action}</code> },
         {
           header: 'Status',

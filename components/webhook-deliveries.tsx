@@ -8,8 +8,7 @@ import { newIdempotencyKey } from '@/lib/client/use-idempotent-mutation';
 import type { List, WebhookDelivery } from '@/lib/contract';
 import { DataTable } from './data-table';
 import { ErrorText } from './error-text';
-
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString() : '—');
+import { Time } from './time-zone';
 
 /** An endpoint's recent deliveries: status, attempts, last answer, next retry, and Resend. */
 export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
@@ -46,7 +45,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
             header: 'Last answer',
             cell: (d) => <span title={d.last_response_body ?? undefined}>{d.last_response_status ?? d.last_error ?? '—'}</span>,
           },
-          { header: 'Next retry', cell: (d) => when(d.next_attempt_at) },
+          { header: 'Next retry', cell: (d) => (d.next_attempt_at ? <Time iso={d.next_attempt_at} /> : '—') },
           {
             header: 'Actions',
             headerHidden: true,

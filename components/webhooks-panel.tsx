@@ -10,6 +10,7 @@ import { EVENT_TYPES, webhookUrlField, type List, type WebhookEndpoint } from '@
 import { SecretShownOnce } from './secret-shown-once';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { IntentStatus } from './intent-status';
+import { Time } from './time-zone';
 import { ErrorText } from './error-text';
 
 type WithSecret = WebhookEndpoint & { secret: string | null; replayed: boolean };
@@ -145,8 +146,12 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
       {endpoint.disabled_reason && <p className="hint">{endpoint.disabled_reason}</p>}
       <p className="hint">
         Events: {endpoint.enabled_events.join(', ') === '*' ? 'all' : endpoint.enabled_events.join(', ')} · <code>{endpoint.id}</code>
-        {endpoint.previous_secret_expires_at &&
-          ` · previous secret signs until ${new Date(endpoint.previous_secret_expires_at).toLocaleString()}`}
+        {endpoint.previous_secret_expires_at && (
+          <>
+            {' '}
+            · previous secret signs until <Time iso={endpoint.previous_secret_expires_at} />
+          </>
+        )}
       </p>
       <div className="actions">
         <button

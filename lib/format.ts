@@ -15,8 +15,34 @@ export function formatMoney(amount: number, currency: string): string {
   }).format(amount / 10 ** digits);
 }
 
-export function formatTime(iso: string): string {
-  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC';
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant as the merchant reads it: day and time on its zone's clock, and the zone's short name (27 Nov 2026, 06:16:25 WIB). */
+export function formatTime(iso: string, zone: string): string {
+  let f = timeFormats.get(zone);
+  if (!f) timeFormats.set(zone, (f = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: zone })));
+  const at = Date.parse(iso);
+  return `${f.format(at)} ${zoneLabel(zone, at)}`;
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** A calendar day (YYYY-MM-DD, already a day of the merchant's zone) in words: 20 Nov 2026. */
+export const formatDay = (day: string): string => dayFormat.format(Date.parse(`${day}T00:00:00Z`));
+
+const shortName = (locale: string, zone: string, at: number) =>
+  new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')
+    ?.value ?? zone;
+
+/**
+ * The zone's short name at that instant: CET or CEST for Berlin; for Indonesia's zones, which English
+ * only knows as GMT+7, the names merchants there use (WIB, WITA, WIT); otherwise the offset (GMT+5:45).
+ */
+export function zoneLabel(zone: string, at: number = Date.now()): string {
+  const english = shortName('en-GB', zone, at);
+  if (!/^GMT[+-]/.test(english)) return english;
+  const indonesian = shortName('id-ID', zone, at);
+  return /^WI(B|TA|T)$/.test(indonesian) ? indonesian : english;
 }
 
 /** Who made an object, in words: the restricted key's name, or "Secret key". */

@@ -8,9 +8,10 @@ export interface PayoutTimelineData {
   events: { event: WebhookEvent; deliveries: WebhookDelivery[] }[] | null;
 }
 
-/** Money in and out of `available` since the start of a UTC day (lib/console/money-flow.ts), in the smallest unit. */
+/** Money in and out of `available` since the start of a day in the merchant's zone (lib/console/money-flow.ts), in the smallest unit. */
 export interface MoneyFlow {
-  since: string;
+  /** The first day counted, YYYY-MM-DD in the merchant's zone (summarize_balance's days). */
+  sinceDay: string;
   /** Sums of the positive and of the negative amounts (money out as a positive figure). */
   moneyIn: number;
   moneyOut: number;

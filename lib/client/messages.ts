@@ -55,6 +55,10 @@ export function fieldMessage(field: string, issue: FieldIssue, limits: { min: nu
       return 'Choose at least one permission.';
     case 'max_payout_amount':
       return 'The payout limit must be a whole number of rupiah, at least 1.';
+    case 'time_zone':
+      return 'Choose a time zone from the list, such as Asia/Jakarta.';
+    case 'low_balance_threshold':
+      return 'The low-balance threshold must be a whole number of rupiah, 0 or more, or empty for no alert.';
     default:
       return null;
   }

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { isId, payoutStatusField, type ActionRequest } from '../contract';
+import { addDays, isCalendarDay, startOfDayInZone } from '../contract/time-zone';
 
 /**
  * The payouts page's view as its URL holds it (`?q&status&from&to`), so a link
- * reproduces it; the CSV export takes the same query. Dates are whole UTC days,
- * as the console shows times in UTC: `to` includes its day.
+ * reproduces it; the CSV export takes the same query. Dates are whole days of the
+ * merchant's zone, as the console shows every time in it: `from` starts at its
+ * local midnight, `to` includes its day.
  */
 const day = (name: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be a date (YYYY-MM-DD)` })
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
-      error: `${name} must be a real date`,
-    })
+    .refine(isCalendarDay, { error: `${name} must be a real date` })
     .optional();
 
 /** `q` names one payout (the page opens it) rather than a filter. */
@@ -34,15 +34,15 @@ export const payoutViewQuery = z.object({
 export type PayoutView = z.infer<typeof payoutViewQuery>;
 export type PayoutFilter = Omit<ActionRequest<'summarize_payouts'>, 'action'>;
 
-const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString();
+const dayStart = (day: string, zone: string) => startOfDayInZone(day, zone).toISOString();
 
-/** The API filter of a view (a payout id in `q` is not a filter: the page opens that payout). */
-export function payoutFilterOf(view: PayoutView): PayoutFilter {
+/** The API filter of a view, its days read in `zone` (a payout id in `q` is not a filter: the page opens that payout). */
+export function payoutFilterOf(view: PayoutView, zone: string): PayoutFilter {
   return {
     ...(view.status ? { status: view.status } : {}),
     ...(view.q && /^[0-9]{4}$/.test(view.q) ? { account_last4: view.q } : {}),
-    ...(view.from ? { created_gte: `${view.from}T00:00:00.000Z` } : {}),
-    ...(view.to ? { created_lt: nextDay(view.to) } : {}),
+    ...(view.from ? { created_gte: dayStart(view.from, zone) } : {}),
+    ...(view.to ? { created_lt: dayStart(addDays(view.to, 1), zone) } : {}),
   };
 }
 

@@ -30,6 +30,7 @@ export const consoleKeys = {
   },
   apiKeys: () => ['api-keys'] as const,
   approvalPolicy: () => ['approval-policy'] as const,
+  accountSettings: () => ['account-settings'] as const,
   webhooks: {
     endpoints: () => ['webhooks', 'endpoints'] as const,
     deliveries: (endpointId: string) => ['webhooks', 'deliveries', endpointId] as const,

@@ -4,12 +4,12 @@ import type { BalanceTransaction } from '../contract';
 import type { MerchantApi } from '../upstream/merchant-api';
 
 /**
- * Money in and out of `available` over the last `days` UTC days (today included), summed as integers
+ * Money in and out of `available` over the last `days` days of the merchant's zone (today included), summed as integers
  * from the per-day figures of summarize_balance: exact, and one call however busy the merchant.
  */
 export async function moneyFlow(api: MerchantApi, days = 7): Promise<MoneyFlow> {
   const summary = (await api.summarizeBalance(days)).data;
-  const flow: MoneyFlow = { since: `${summary.days[0]!.day}T00:00:00.000Z`, moneyIn: 0, moneyOut: 0, entries: 0 };
+  const flow: MoneyFlow = { sinceDay: summary.days[0]!.day, moneyIn: 0, moneyOut: 0, entries: 0 };
   for (const d of summary.days) {
     flow.moneyIn += d.money_in;
     flow.moneyOut += d.money_out;

@@ -3,6 +3,7 @@ import {
   approvalTargetFields,
   MAX_BATCH_PAYOUTS,
   rejectionReasonField,
+  updateAccountSettingsFields,
   updateApprovalPolicyFields,
   validateBankAccountFields,
 } from '../contract';
@@ -43,6 +44,9 @@ export const decidePayoutsSchema = z.strictObject({
 });
 
 export const updateApprovalPolicySchema = z.strictObject({ ...updateApprovalPolicyFields, idempotency_key: idempotencyKeySchema });
+
+/** Settings page: the API's own fields (time_zone an IANA name, low_balance_threshold an integer or null), one idempotency key. */
+export const updateAccountSettingsSchema = z.strictObject({ ...updateAccountSettingsFields, idempotency_key: idempotencyKeySchema });
 
 export const validateBankAccountSchema = z.strictObject(validateBankAccountFields);
 

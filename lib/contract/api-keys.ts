@@ -44,8 +44,11 @@ export const apiKeyListSchema = z.object({ object: z.literal('list'), data: z.ar
 /** create_restricted_key and roll_secret_key: the only answers with the key itself (null on an idempotent replay). */
 export const apiKeyWithSecretSchema = apiKeySchema.extend({ secret: z.string().nullable() });
 
-/** get_current_key: the calling key (never its secret) and whose it is, so a client can show what it may do. */
-export const currentKeySchema = apiKeySchema.extend({ merchant: z.object({ id: z.string(), name: z.string() }) });
+/**
+ * get_current_key: the calling key (never its secret) and whose it is, so a client can show what it may do,
+ * and in which zone (any key may ask, so a console shows every key's times in the merchant's zone).
+ */
+export const currentKeySchema = apiKeySchema.extend({ merchant: z.object({ id: z.string(), name: z.string(), time_zone: z.string() }) });
 
 export type ApiKey = z.infer<typeof apiKeySchema>;
 export type CurrentKey = z.infer<typeof currentKeySchema>;

@@ -20,3 +20,4 @@ export * from './balance-transactions';
 export * from './refunds';
 export * from './payout-approvals';
 export * from './account-settings';
+export * from './time-zone';

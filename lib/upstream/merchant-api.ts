@@ -75,6 +75,10 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
       client.call(secretKey, 'reject_payouts', input, { idempotencyKey }),
     validateBankAccount: (input: Omit<ActionRequest<'validate_bank_account'>, 'action'>) =>
       client.call(secretKey, 'validate_bank_account', input),
+    // The merchant's settings: its time zone and low-balance threshold (the secret key changes them).
+    getAccountSettings: () => client.call(secretKey, 'get_account_settings', {}),
+    updateAccountSettings: (input: Omit<ActionRequest<'update_account_settings'>, 'action'>, idempotencyKey: string) =>
+      client.call(secretKey, 'update_account_settings', input, { idempotencyKey }),
   };
 }
 

@@ -21,6 +21,8 @@ describe.each(backends)('account settings ($name)', (backend) => {
     const cleared = await call({ action: 'update_account_settings', low_balance_threshold: null });
     expect(cleared.body).toMatchObject({ time_zone: 'Europe/Berlin', low_balance_threshold: null });
     expect((await call({ action: 'get_account_settings' })).body.time_zone).toBe('Europe/Berlin');
+    // Any key learns the zone with what it is (a console shows every key's times in it).
+    expect((await call({ action: 'get_current_key' })).body.merchant.time_zone).toBe('Europe/Berlin');
   });
 
   it.each([

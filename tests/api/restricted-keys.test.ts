@@ -150,7 +150,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       hint: key.hint,
       permissions: ['payouts:write', 'balance:read'],
       max_payout_amount: 70_000,
-      merchant: { id: api().merchant.id, name: api().merchant.name },
+      merchant: { id: api().merchant.id, name: api().merchant.name, time_zone: 'Asia/Jakarta' },
     });
     expect(mine.text).not.toContain(key.secret.slice(8));
     const owner = await secret()({ action: 'get_current_key' });

@@ -10,18 +10,28 @@ import { startTestApi, type TestApi } from '../helpers/api-server';
 import { pgliteBackend } from '../helpers/databases';
 
 describe('the payouts view in the URL', () => {
-  it('turns q, status and whole UTC days into the API filter, and back', () => {
+  it("turns q, status and whole days of the merchant's zone into the API filter, and back", () => {
     const view = readPayoutView({ q: ' 1234 ', status: 'failed', from: '2026-02-28', to: '2026-02-28', other: 'x' });
-    expect(view.success && payoutFilterOf(view.data)).toEqual({
+    expect(view.success && payoutFilterOf(view.data, 'Asia/Jakarta')).toEqual({
       status: 'failed',
       account_last4: '1234',
-      created_gte: '2026-02-28T00:00:00.000Z',
-      created_lt: '2026-03-01T00:00:00.000Z',
+      created_gte: '2026-02-27T17:00:00.000Z',
+      created_lt: '2026-02-28T17:00:00.000Z',
+    });
+    // Berlin's last Sunday of March has 23 hours; Kathmandu is 5 h 45 min ahead.
+    const spring = readPayoutView({ from: '2026-03-29', to: '2026-03-29' });
+    expect(spring.success && payoutFilterOf(spring.data, 'Europe/Berlin')).toEqual({
+      created_gte: '2026-03-28T23:00:00.000Z',
+      created_lt: '2026-03-29T22:00:00.000Z',
+    });
+    expect(spring.success && payoutFilterOf(spring.data, 'Asia/Kathmandu')).toEqual({
+      created_gte: '2026-03-28T18:15:00.000Z',
+      created_lt: '2026-03-29T18:15:00.000Z',
     });
     expect(view.success && payoutViewSearch(view.data)).toBe('?q=1234&status=failed&from=2026-02-28&to=2026-02-28');
     // A payout id is no filter (the page opens it); empty and repeated values count once or not at all.
     const id = readPayoutView({ q: 'po_abc', status: 'all', to: '', from: ['2026-01-01', '2026-05-05'] });
-    expect(id.success && payoutFilterOf(id.data)).toEqual({ created_gte: '2026-01-01T00:00:00.000Z' });
+    expect(id.success && payoutFilterOf(id.data, 'Asia/Jakarta')).toEqual({ created_gte: '2025-12-31T17:00:00.000Z' });
   });
 
   it.each([

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import Papa from 'papaparse';
+import { addDays, dayInZone, startOfDayInZone } from '@/lib/contract/time-zone';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
 import { startSession } from './helpers';
 import type { JsonAnswer } from '../helpers/json-answer';
@@ -26,7 +27,8 @@ async function payout(call: Call, amount: number, account: string, status: 'paid
   return p as { id: string };
 }
 
-const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+/** A day of the merchant's zone (Asia/Jakarta, every new merchant's), counted from today: the filter's days are the zone's. */
+const zoneDay = (offsetDays: number) => addDays(dayInZone(Date.now(), 'Asia/Jakarta'), offsetDays);
 const rowIds = async (page: Page) =>
   page.getByTestId('payout-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-payout-id')));
 
@@ -77,7 +79,7 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
   await expect.poll(() => rowIds(page)).toEqual([b.id]);
   await page.getByLabel('Status').selectOption('paid');
   await expectSummary(page, 3, 99_999);
-  await apply(page, { search: '1234', from: utcDay(0), to: utcDay(0) });
+  await apply(page, { search: '1234', from: zoneDay(0), to: zoneDay(0) });
   await expectSummary(page, 2, 66_666);
   await expect.poll(() => rowIds(page)).toEqual([e.id, a.id]);
 
@@ -103,7 +105,7 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
     limit: 100,
     status: 'paid',
     account_last4: '1234',
-    created_gte: `${utcDay(0)}T00:00:00.000Z`,
+    created_gte: startOfDayInZone(zoneDay(0), 'Asia/Jakarta').toISOString(),
   });
   expect(csv.data).toEqual(
     listed.data.map((p: JsonAnswer) => ({
@@ -135,7 +137,7 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
   await expectSummary(again, 2, 66_666);
   await expect.poll(() => rowIds(again)).toEqual([e.id, a.id]);
   await again.close();
-  await apply(page, { from: utcDay(1), to: utcDay(2) });
+  await apply(page, { from: zoneDay(1), to: zoneDay(2) });
   await expectSummary(page, 0, 0);
   await expect(page.getByTestId('empty-state')).toContainText('No payouts match this filter');
 

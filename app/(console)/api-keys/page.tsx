@@ -4,6 +4,7 @@ import { ConsoleShell } from '@/components/console-shell';
 import { RestrictedKeyForm } from '@/components/restricted-key-form';
 import { RollKeyForm } from '@/components/roll-key-form';
 import { env } from '@/lib/config/env';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'API keys · Merchant Console' };
@@ -12,7 +13,7 @@ export default async function ApiKeysPage() {
   const session = await requireSession();
   const retentionSeconds = env().IDEMPOTENCY_KEY_TTL_SECONDS;
   return (
-    <ConsoleShell viewer={session.viewer} needs="secret_key">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="secret_key">
       <h1>API keys</h1>
       <p className="hint">
         Give staff and systems a restricted key with only the permissions they need, instead of the secret key. Every payout, checkout

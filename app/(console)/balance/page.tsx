@@ -5,12 +5,14 @@ import { BalanceChart } from '@/components/balance-chart';
 import { ConsoleShell } from '@/components/console-shell';
 import { DataTable } from '@/components/data-table';
 import { endOfDayBalances } from '@/lib/console/daily-balances';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
-import { formatMoney, formatTime } from '@/lib/format';
+import { formatMoney } from '@/lib/format';
 import { objectHref } from '@/lib/client/object-href';
 import { viewerCan } from '@/lib/client/viewer';
 import { ledgerEntryOf } from '@/lib/contract';
 import { requireSession } from '@/lib/session/session';
+import { Time } from '@/components/time-zone';
 
 export const metadata = { title: 'Balance · Merchant Console' };
 
@@ -49,8 +51,9 @@ function historyQuery({ after, entry, until }: Search) {
 
 export default async function BalancePage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
+  const zone = await pageTimeZone(session);
   // Before any call the key may not make: the shell says what it lacks.
-  if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} needs="balance:read" />;
+  if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read" />;
   const { query, entry, keep } = historyQuery(await searchParams);
   const [page, daily] = await pageData(session, () =>
     Promise.all([session.api.listBalanceTransactions(query), endOfDayBalances(session.api, 30)]),
@@ -58,11 +61,11 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   const rows = page.data.data;
   const currency = rows[0]?.currency ?? 'IDR';
   return (
-    <ConsoleShell viewer={session.viewer} needs="balance:read">
+    <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read">
       <h1>Balance</h1>
       <section className="card" aria-labelledby="chart-heading">
         <h2 id="chart-heading">Available, last 30 days</h2>
-        <BalanceChart points={daily} currency={currency} />
+        <BalanceChart points={daily} currency={currency} timeZone={zone} />
       </section>
       <section className="card" aria-labelledby="history-heading">
         <h2 id="history-heading">Balance history</h2>
@@ -88,7 +91,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
               'data-type': t.type,
             })}
             columns={[
-              { header: 'Date', cell: (t) => formatTime(t.created_at) },
+              { header: 'Date', cell: (t) => <Time iso={t.created_at} /> },
               { header: 'Type', cell: (t) => TYPE_LABELS[t.type] ?? t.type },
               { header: 'Amount', cell: (t) => `${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}` },
               { header: 'Balance after', cell: (t) => formatMoney(t.balance_after, t.currency) },

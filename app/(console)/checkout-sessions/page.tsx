@@ -4,6 +4,7 @@ import { CheckoutSessionsTable } from '@/components/checkout-sessions-table';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';
 import { env } from '@/lib/config/env';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Checkout · Merchant Console' };
@@ -11,7 +12,7 @@ export const metadata = { title: 'Checkout · Merchant Console' };
 export default async function CheckoutSessionsPage() {
   const session = await requireSession();
   return (
-    <ConsoleShell viewer={session.viewer} needs="checkout_sessions:read">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="checkout_sessions:read">
       <h1>Checkout</h1>
       {viewerCan(session.viewer, 'checkout_sessions:write') && (
         <div className="columns">

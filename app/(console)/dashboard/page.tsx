@@ -11,6 +11,7 @@ import { TestAccounts } from '@/components/test-accounts';
 import { viewerCan } from '@/lib/client/viewer';
 import { env } from '@/lib/config/env';
 import { latestPayments, moneyFlow } from '@/lib/console/money-flow';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
 
@@ -18,14 +19,15 @@ export const metadata = { title: 'Dashboard · Merchant Console' };
 
 export default async function DashboardPage() {
   const session = await requireSession();
+  const zone = await pageTimeZone(session);
   const can = (needed: Parameters<typeof viewerCan>[1]) => viewerCan(session.viewer, needed);
   const [flow, payments] = await pageData(session, () =>
     Promise.all([can('balance:read') ? moneyFlow(session.api, 7) : null, can('balance:read') ? latestPayments(session.api) : null]),
   );
   return (
-    <ConsoleShell viewer={session.viewer}>
+    <ConsoleShell viewer={session.viewer} timeZone={zone}>
       {can('balance:read') && <BalanceCard />}
-      {flow && <MoneyFlowCard flow={flow} currency="IDR" />}
+      {flow && <MoneyFlowCard flow={flow} currency="IDR" timeZone={zone} />}
       {can('payouts:write') && (
         <div className="columns">
           <section className="card" aria-labelledby="payout-heading">

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { ConsoleShell } from '@/components/console-shell';
 import { RequestLogTable } from '@/components/request-log-table';
 import { viewerCan } from '@/lib/client/viewer';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { logFiltersQuery } from '@/lib/console/request-schemas';
 import { ACTION_NAMES } from '@/lib/contract';
@@ -13,7 +14,8 @@ export const metadata = { title: 'Logs · Merchant Console' };
 
 export default async function LogsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requireSession();
-  if (!viewerCan(session.viewer, 'requests:read')) return <ConsoleShell viewer={session.viewer} needs="requests:read" />;
+  if (!viewerCan(session.viewer, 'requests:read'))
+    return <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="requests:read" />;
   const { after, ...filters } = logFiltersQuery.parse(await searchParams);
   const page = (
     await pageData(session, () => session.api.listRequests({ ...filters, limit: 50, ...(after ? { starting_after: after } : {}) }))
@@ -23,7 +25,7 @@ export default async function LogsPage({ searchParams }: { searchParams: Promise
     Object.entries({ ...filters, after: rows.at(-1)?.id }).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
   );
   return (
-    <ConsoleShell viewer={session.viewer} needs="requests:read">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="requests:read">
       <h1>Logs</h1>
       <p className="hint">
         Every API call made with this account’s keys, reads and refusals included, kept for 30 days. Bodies and account numbers are never

@@ -2,6 +2,7 @@
 import { BatchPayoutPanel } from '@/components/batch-payout-panel';
 import { ConsoleShell } from '@/components/console-shell';
 import { env } from '@/lib/config/env';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Batch payout · Merchant Console' };
@@ -9,7 +10,7 @@ export const metadata = { title: 'Batch payout · Merchant Console' };
 export default async function PayoutBatchesPage() {
   const session = await requireSession();
   return (
-    <ConsoleShell viewer={session.viewer} needs="payouts:write">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="payouts:write">
       <section className="card" aria-labelledby="batch-heading">
         <h1 id="batch-heading">Batch payout</h1>
         <BatchPayoutPanel currency="IDR" retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS} />

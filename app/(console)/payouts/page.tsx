@@ -6,6 +6,7 @@ import { PayoutsList } from '@/components/payouts-list';
 import { PayoutSummary } from '@/components/payout-summary';
 import { PayoutsView } from '@/components/payouts-view';
 import { fieldMessage } from '@/lib/client/messages';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { isPayoutId, payoutFilterOf, readPayoutView } from '@/lib/client/payout-view';
 import { viewerCan } from '@/lib/client/viewer';
@@ -17,18 +18,19 @@ type Search = Record<string, string | string[] | undefined>;
 
 export default async function PayoutsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
+  const zone = await pageTimeZone(session);
   // Before any call the key may not make: the shell says what it lacks.
-  if (!viewerCan(session.viewer, 'payouts:read')) return <ConsoleShell viewer={session.viewer} needs="payouts:read" />;
+  if (!viewerCan(session.viewer, 'payouts:read')) return <ConsoleShell viewer={session.viewer} timeZone={zone} needs="payouts:read" />;
   const parsed = readPayoutView(await searchParams);
   const view = parsed.success ? parsed.data : {};
   if (isPayoutId(view.q)) redirect(`/payouts/${view.q}`);
   const issue = parsed.success ? undefined : parsed.error.issues[0]!;
-  const filter = payoutFilterOf(view);
+  const filter = payoutFilterOf(view, zone);
   // Each filter gets fresh client state (its first page, its own figures); sibling keys must differ.
   const filterKey = JSON.stringify(filter);
   const summary = await pageData(session, async () => (await session.api.summarizePayouts(filter)).data);
   return (
-    <ConsoleShell viewer={session.viewer} needs="payouts:read">
+    <ConsoleShell viewer={session.viewer} timeZone={zone} needs="payouts:read">
       <h1>Payouts</h1>
       <section className="card" aria-label="Payouts">
         <PayoutsView view={view}>

@@ -1,8 +1,11 @@
-// /settings: the merchant's payout approval policy; only the secret key changes it.
+// /settings: the merchant's time zone and low-balance threshold, and its payout approval policy; only the secret key changes them.
+import { AccountSettingsForm } from '@/components/account-settings-form';
 import { ApprovalPolicyForm } from '@/components/approval-policy-form';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';
+import { timeZoneChoices } from '@/lib/contract/time-zone';
 import { env } from '@/lib/config/env';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
 
@@ -10,11 +13,18 @@ export const metadata = { title: 'Settings · Merchant Console' };
 
 export default async function SettingsPage() {
   const session = await requireSession();
-  if (!viewerCan(session.viewer, 'secret_key')) return <ConsoleShell viewer={session.viewer} needs="secret_key" />;
-  const policy = await pageData(session, async () => (await session.api.getApprovalPolicy()).data);
+  if (!viewerCan(session.viewer, 'secret_key'))
+    return <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="secret_key" />;
+  const [policy, settings] = await pageData(session, async () =>
+    Promise.all([session.api.getApprovalPolicy().then((r) => r.data), session.api.getAccountSettings().then((r) => r.data)]),
+  );
   return (
-    <ConsoleShell viewer={session.viewer} needs="secret_key">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="secret_key">
       <h1>Settings</h1>
+      <section className="card" aria-labelledby="account-heading">
+        <h2 id="account-heading">Time zone and low-balance alert</h2>
+        <AccountSettingsForm initial={settings} zones={timeZoneChoices()} retentionSeconds={env().IDEMPOTENCY_KEY_TTL_SECONDS} />
+      </section>
       <section className="card" aria-labelledby="policy-heading">
         <h2 id="policy-heading">Payout approvals</h2>
         <p className="muted">

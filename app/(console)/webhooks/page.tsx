@@ -2,6 +2,7 @@
 import { ConsoleShell } from '@/components/console-shell';
 import { WebhooksPanel } from '@/components/webhooks-panel';
 import { env } from '@/lib/config/env';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { requireSession } from '@/lib/session/session';
 
 export const metadata = { title: 'Webhooks · Merchant Console' };
@@ -9,7 +10,7 @@ export const metadata = { title: 'Webhooks · Merchant Console' };
 export default async function WebhooksPage() {
   const session = await requireSession();
   return (
-    <ConsoleShell viewer={session.viewer} needs="webhooks:write">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="webhooks:write">
       <h1>Webhooks</h1>
       <p className="hint">
         Every payout and checkout outcome is sent to your endpoints as a signed event (Standard Webhooks). Verify the signature and

@@ -14,7 +14,7 @@ export const createRestrictedKey = implement(
 export const getCurrentKey = implement('get_current_key', async ({ db, merchant, key }) => {
   const [row] = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 AND merchant_id = $2`, [key.id, merchant.id]);
   if (!row) throw new Error(`key ${key.id} authenticated but not found`);
-  return { ...keyObject(row), merchant: { id: merchant.id, name: merchant.name } };
+  return { ...keyObject(row), merchant: { id: merchant.id, name: merchant.name, time_zone: merchant.timeZone } };
 });
 
 /** The keys that work now or until their expiry, newest first. */

@@ -580,6 +580,7 @@ export type CurrentApiKey = {
   merchant: {
     id: string;
     name: string;
+    time_zone: string;
   };
 };
 

@@ -6,23 +6,26 @@ import { CopyLink } from '@/components/copy-link';
 import { CopyText } from '@/components/copy-text';
 import { RefundPanel } from '@/components/refund-panel';
 import { env } from '@/lib/config/env';
-import { formatMoney, formatTime, refundMark } from '@/lib/format';
+import { formatMoney, refundMark } from '@/lib/format';
 import { viewerCan } from '@/lib/client/viewer';
 import { isId } from '@/lib/contract';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
+import { Time } from '@/components/time-zone';
 
 export const metadata = { title: 'Checkout session · Merchant Console' };
 
 export default async function CheckoutSessionPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
   // Before any call the key may not make: the shell says what it lacks.
-  if (!viewerCan(session.viewer, 'checkout_sessions:read')) return <ConsoleShell viewer={session.viewer} needs="checkout_sessions:read" />;
+  if (!viewerCan(session.viewer, 'checkout_sessions:read'))
+    return <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="checkout_sessions:read" />;
   const { id } = await params;
   if (!isId('cs', id)) notFound();
   const cs = (await pageData(session, () => session.api.getCheckoutSession(id))).data;
   return (
-    <ConsoleShell viewer={session.viewer} needs="checkout_sessions:read">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="checkout_sessions:read">
       <p>
         <Link href="/checkout-sessions">← All checkout sessions</Link>
       </p>
@@ -48,13 +51,17 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
             )}
           </dd>
           <dt>Created</dt>
-          <dd>{formatTime(cs.created_at)}</dd>
+          <dd>
+            <Time iso={cs.created_at} />
+          </dd>
           <dt>Paid</dt>
-          <dd>{cs.completed_at ? formatTime(cs.completed_at) : <span className="muted">not yet</span>}</dd>
+          <dd>{cs.completed_at ? <Time iso={cs.completed_at} /> : <span className="muted">not yet</span>}</dd>
           <dt>Card</dt>
           <dd data-testid="cs-card">{cs.card_last4 ? `•••• ${cs.card_last4}` : <span className="muted">not paid yet</span>}</dd>
           <dt>Expires</dt>
-          <dd>{formatTime(cs.expires_at)}</dd>
+          <dd>
+            <Time iso={cs.expires_at} />
+          </dd>
           <dt>Link</dt>
           <dd>{cs.status === 'open' ? <CopyLink url={cs.url} /> : <span className="muted">closed</span>}</dd>
         </dl>

@@ -3,17 +3,20 @@
 import Link from 'next/link';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { idempotencyKeySchema } from '@/lib/contract';
-import { formatTime } from '@/lib/format';
+
 import { requireSession } from '@/lib/session/session';
 import { UpstreamError } from '@/lib/upstream/upstream-error';
+import { Time } from '@/components/time-zone';
 
 export const metadata = { title: 'Idempotent request · Merchant Console' };
 
 export default async function IdempotentRequestPage({ searchParams }: { searchParams: Promise<{ key?: string | string[] }> }) {
   const session = await requireSession();
-  if (!viewerCan(session.viewer, 'requests:read')) return <ConsoleShell viewer={session.viewer} needs="requests:read" />;
+  if (!viewerCan(session.viewer, 'requests:read'))
+    return <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="requests:read" />;
   const key = idempotencyKeySchema.safeParse((await searchParams).key);
   const stored = key.success
     ? await pageData(session, () =>
@@ -28,7 +31,7 @@ export default async function IdempotentRequestPage({ searchParams }: { searchPa
       )
     : null;
   return (
-    <ConsoleShell viewer={session.viewer} needs="requests:read">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="requests:read">
       <p>
         <Link href={key.success ? `/logs?idempotency_key=${encodeURIComponent(key.data)}` : '/logs'}>← Requests with this key</Link>
       </p>
@@ -50,13 +53,17 @@ export default async function IdempotentRequestPage({ searchParams }: { searchPa
             <dt>Status</dt>
             <dd>{stored.status}</dd>
             <dt>First seen</dt>
-            <dd>{formatTime(stored.first_seen_at)}</dd>
+            <dd>
+              <Time iso={stored.first_seen_at} />
+            </dd>
             <dt>Replayed</dt>
             <dd data-testid="replay-count">
               {stored.replay_count === 0 ? 'Never' : stored.replay_count === 1 ? 'Once' : `${stored.replay_count} times`}
             </dd>
             <dt>Kept until</dt>
-            <dd>{formatTime(stored.expires_at)}</dd>
+            <dd>
+              <Time iso={stored.expires_at} />
+            </dd>
           </dl>
           <p className="hint">Every retry with this key got this same answer; the action itself ran once.</p>
           <pre className="json" tabIndex={0} aria-label="Stored response body">

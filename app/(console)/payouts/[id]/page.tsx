@@ -8,6 +8,7 @@ import { PayoutDetail } from '@/components/payout-detail';
 import { PayoutTimeline } from '@/components/payout-timeline';
 import { payoutTimeline } from '@/lib/console/payout-timeline';
 import { payoutIdParam } from '@/lib/console/request-schemas';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { viewerCan } from '@/lib/client/viewer';
 import { requireSession } from '@/lib/session/session';
@@ -17,7 +18,8 @@ export const metadata = { title: 'Payout · Merchant Console' };
 export default async function PayoutPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
   // Before any call the key may not make: the shell says what it lacks.
-  if (!viewerCan(session.viewer, 'payouts:read')) return <ConsoleShell viewer={session.viewer} needs="payouts:read" />;
+  if (!viewerCan(session.viewer, 'payouts:read'))
+    return <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="payouts:read" />;
   const id = payoutIdParam.safeParse((await params).id);
   if (!id.success) notFound();
   const { payout, timeline } = await pageData(session, async () => {
@@ -25,7 +27,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
     return { payout, timeline: await payoutTimeline(session.api, payout) };
   });
   return (
-    <ConsoleShell viewer={session.viewer} needs="payouts:read">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="payouts:read">
       <p>
         <Link href="/payouts">← All payouts</Link>
       </p>

@@ -3,12 +3,14 @@ import { notFound, redirect } from 'next/navigation';
 import { ConsoleShell } from '@/components/console-shell';
 import { viewerCan } from '@/lib/client/viewer';
 import { isId } from '@/lib/contract';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { requireSession } from '@/lib/session/session';
 
 export default async function RefundPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
-  if (!viewerCan(session.viewer, 'refunds:read')) return <ConsoleShell viewer={session.viewer} needs="refunds:read" />;
+  if (!viewerCan(session.viewer, 'refunds:read'))
+    return <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="refunds:read" />;
   const { id } = await params;
   if (!isId('re', id)) notFound();
   const refund = (await pageData(session, () => session.api.getRefund(id))).data;

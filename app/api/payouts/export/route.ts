@@ -1,5 +1,7 @@
 // GET /api/payouts/export?q&status&from&to: the payouts page's filter as a CSV file, every row, newest first, streamed page by page.
+import { dayInZone } from '@/lib/contract/time-zone';
 import { isPayoutId, payoutFilterOf, payoutViewQuery } from '@/lib/client/payout-view';
+import { merchantTimeZone } from '@/lib/console/merchant-zone';
 import { onePayout, payoutPages, payoutsCsvStream } from '@/lib/console/payouts-csv';
 import { queryObject } from '@/lib/console/request-schemas';
 import { sessionRoute } from '@/lib/console/route-handler';
@@ -8,12 +10,13 @@ export const dynamic = 'force-dynamic';
 
 export const GET = sessionRoute({ mutates: false }, async ({ req, session }) => {
   const view = payoutViewQuery.strict().parse(queryObject(req.url));
+  const zone = await merchantTimeZone(session);
   // A payout id in the search box is that one payout.
-  const pages = isPayoutId(view.q) ? onePayout(session.api, view.q) : payoutPages(session.api, payoutFilterOf(view));
+  const pages = isPayoutId(view.q) ? onePayout(session.api, view.q) : payoutPages(session.api, payoutFilterOf(view, zone));
   return new Response(await payoutsCsvStream(pages), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="payouts-${new Date().toISOString().slice(0, 10)}.csv"`,
+      'content-disposition': `attachment; filename="payouts-${dayInZone(Date.now(), zone)}.csv"`,
       'cache-control': 'no-store',
     },
   });

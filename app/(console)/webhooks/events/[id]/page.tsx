@@ -1,6 +1,7 @@
 // /webhooks/events/[id]: one event as the API answers get_event, and as it was delivered.
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { ConsoleShell } from '@/components/console-shell';
 import { eventIdParam } from '@/lib/console/request-schemas';
@@ -12,12 +13,13 @@ export const metadata = { title: 'Event · Merchant Console' };
 export default async function EventPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
   // Before any call the key may not make: the shell says what it lacks.
-  if (!viewerCan(session.viewer, 'events:read')) return <ConsoleShell viewer={session.viewer} needs="events:read" />;
+  if (!viewerCan(session.viewer, 'events:read'))
+    return <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="events:read" />;
   const id = eventIdParam.safeParse((await params).id);
   if (!id.success) notFound();
   const event = await pageData(session, () => session.api.getEvent(id.data));
   return (
-    <ConsoleShell viewer={session.viewer} needs="events:read">
+    <ConsoleShell viewer={session.viewer} timeZone={await pageTimeZone(session)} needs="events:read">
       <p>
         <Link href="/webhooks">← Webhooks</Link>
       </p>
