@@ -1,28 +1,24 @@
-import { addDays, lastCompleteMonth, startOfLocalDay, type LocalDate } from '../zone-days';
+import { addDays, isCalendarDay, lastCompleteMonth, startOfDayInZone } from '../contract';
 
-/** What the reports page was asked for: a month (YYYY-MM) or a range of local dates, both ends included. */
+/** What the reports page was asked for: a month (YYYY-MM) or a range of days in the zone, both ends included. */
 export type ReportPeriod = { month: string } | { fromDate: string; toDate: string };
-
-const parseDate = (s: string): LocalDate | null => {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  return m ? { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) } : null;
-};
 
 /** The period of the page's query; the last complete month in the zone when none (or a malformed one) is given. */
 export function reportPeriod(query: { month?: string; from?: string; to?: string }, zone: string, now = Date.now()): ReportPeriod {
-  if (typeof query.from === 'string' && typeof query.to === 'string' && parseDate(query.from) && parseDate(query.to)) {
+  if (typeof query.from === 'string' && typeof query.to === 'string' && isCalendarDay(query.from) && isCalendarDay(query.to)) {
     return { fromDate: query.from, toDate: query.to };
   }
   if (typeof query.month === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(query.month)) return { month: query.month };
-  return { month: lastCompleteMonth(zone, now) };
+  return { month: lastCompleteMonth(now, zone) };
 }
 
-/** get_statement's request for the period: a range of local dates is [first day's start, the day after the last's start) in the zone. */
+/** get_statement's request for the period: a range of days is [the first day's start, the start of the day after the last) in the zone. */
 export function statementRequest(period: ReportPeriod, zone: string): { month: string } | { from: string; to: string } {
   if ('month' in period) return { month: period.month };
-  const from = startOfLocalDay(zone, parseDate(period.fromDate)!);
-  const to = startOfLocalDay(zone, addDays(parseDate(period.toDate)!, 1));
-  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  return {
+    from: startOfDayInZone(period.fromDate, zone).toISOString(),
+    to: startOfDayInZone(addDays(period.toDate, 1), zone).toISOString(),
+  };
 }
 
 /** "1 Oct 2026 – 31 Oct 2026" for [from, to) read in the zone. */

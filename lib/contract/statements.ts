@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BALANCE_TRANSACTION_TYPES } from './balance-transactions';
+import { startOfDayInZone, dayInZone } from './time-zone';
 
 /**
  * The balance at a moment and statements (docs/api.md, "Statements"): periods are read in the
@@ -50,3 +51,16 @@ export const statementSchema = z.object({
   totals: statementTotalsSchema,
 });
 export type Statement = z.infer<typeof statementSchema>;
+
+/** The month `YYYY-MM` in `zone` as [from, to) instants: its first midnight and the next month's. */
+export function monthInZone(month: string, zone: string): { from: number; to: number } {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  const next = new Date(Date.UTC(year, m, 1)).toISOString().slice(0, 10);
+  return { from: startOfDayInZone(`${month}-01`, zone).getTime(), to: startOfDayInZone(next, zone).getTime() };
+}
+
+/** The last month that has ended in `zone` at `instant`, as YYYY-MM. */
+export function lastCompleteMonth(instant: number, zone: string): string {
+  const [year, m] = dayInZone(instant, zone).split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, m - 2, 1)).toISOString().slice(0, 7);
+}

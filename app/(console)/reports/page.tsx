@@ -3,6 +3,7 @@
 import { ConsoleShell } from '@/components/console-shell';
 import { DataTable } from '@/components/data-table';
 import { PrintButton } from '@/components/print-button';
+import { pageTimeZone } from '@/lib/console/merchant-zone';
 import { pageData } from '@/lib/console/page-data';
 import { formatMoney } from '@/lib/format';
 import { periodLabel, reportPeriod, statementRequest, typeLabel } from '@/lib/client/report-period';
@@ -16,9 +17,9 @@ type Search = { month?: string; from?: string; to?: string };
 
 export default async function ReportsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
-  if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} needs="balance:read" />;
+  const zone = await pageTimeZone(session);
+  if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read" />;
   const query = await searchParams;
-  const zone = (await pageData(session, () => session.api.getAccountSettings())).data.time_zone;
   const period = reportPeriod(query, zone);
   const statement = await pageData(session, () =>
     session.api.getStatement(statementRequest(period, zone)).then(
@@ -32,7 +33,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
   );
   const month = 'month' in period ? period.month : '';
   return (
-    <ConsoleShell viewer={session.viewer} needs="balance:read">
+    <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read">
       <h1 className="no-print">Reports</h1>
       <section className="card no-print" aria-labelledby="period-heading">
         <h2 id="period-heading">Period</h2>

@@ -1,7 +1,7 @@
+import { lastCompleteMonth, monthInZone } from '../../contract';
 import type { Db } from '../../db/types';
 import { eventCtes } from '../webhooks/event-sql';
 import { statementOf } from './statement';
-import { lastCompleteMonth, monthRange } from '../../zone-days';
 
 /**
  * statement.ready: once the month has ended in a merchant's zone, one event with that month's
@@ -21,8 +21,8 @@ export async function sendStatementsReady(db: Db, now = Date.now()): Promise<num
   );
   let sent = 0;
   for (const m of due) {
-    const month = lastCompleteMonth(m.time_zone, now);
-    const { from, to } = monthRange(m.time_zone, month);
+    const month = lastCompleteMonth(now, m.time_zone);
+    const { from, to } = monthInZone(month, m.time_zone);
     const wrote = await db.transaction(async (tx) => {
       const [claimed] = await tx.query(
         `INSERT INTO statement_runs (merchant_id, month) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING merchant_id`,

@@ -1,7 +1,6 @@
-import { ApiError, BALANCE_TRANSACTION_TYPES, MAX_STATEMENT_DAYS, type Statement } from '../../contract';
+import { ApiError, BALANCE_TRANSACTION_TYPES, MAX_STATEMENT_DAYS, monthInZone, type Statement } from '../../contract';
 import type { Queryable } from '../../db/types';
 import { balanceBefore, rangeFigures } from '../ledger/ledger-figures';
-import { monthRange } from '../../zone-days';
 
 /**
  * A statement of [from, to): `available` just before `from`, the totals of every balance-transaction
@@ -43,7 +42,7 @@ export function statementPeriod(zone: string, input: { month?: string; from?: st
     if (input.from !== undefined || input.to !== undefined) {
       throw new ApiError('invalid_request', 'Give either month or from and to, not both', input.from !== undefined ? 'from' : 'to');
     }
-    return monthRange(zone, input.month);
+    return monthInZone(input.month, zone);
   }
   if (input.from === undefined)
     throw new ApiError('invalid_request', 'Give month (YYYY-MM), or from and to', input.to === undefined ? 'month' : 'from');

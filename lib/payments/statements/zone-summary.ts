@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types';
 import { balanceBefore, rangeFigures } from '../ledger/ledger-figures';
-import { addDays, formatLocalDate, localDate, startOfLocalDay } from '../../zone-days';
+import { addDays, dayInZone, startOfDayInZone } from '../../contract';
 
 export interface BalanceDay {
   day: string;
@@ -22,9 +22,10 @@ export async function balanceDays(
   days: number,
   now = Date.now(),
 ): Promise<BalanceDay[]> {
-  const today = localDate(merchant.timeZone, now);
+  const today = dayInZone(now, merchant.timeZone);
   const dates = Array.from({ length: days }, (_, i) => addDays(today, i - days + 1));
-  const ranges = dates.map((d) => ({ from: startOfLocalDay(merchant.timeZone, d), to: startOfLocalDay(merchant.timeZone, addDays(d, 1)) }));
+  const start = (day: string) => startOfDayInZone(day, merchant.timeZone).getTime();
+  const ranges = dates.map((d) => ({ from: start(d), to: start(addDays(d, 1)) }));
   const [opening, figures] = await Promise.all([balanceBefore(db, merchant.id, ranges[0]!.from), rangeFigures(db, merchant.id, ranges)]);
   let balance = opening;
   return dates.map((d, i) => {
@@ -37,6 +38,6 @@ export async function balanceDays(
       entries += f.count;
     }
     balance += moneyIn - moneyOut;
-    return { day: formatLocalDate(d), money_in: moneyIn, money_out: moneyOut, entries, closing_balance: balance };
+    return { day: d, money_in: moneyIn, money_out: moneyOut, entries, closing_balance: balance };
   });
 }
