@@ -3,14 +3,18 @@ import type { Db } from '../../db/types';
 import { eventCtes } from '../webhooks/event-sql';
 import { statementOf } from './statement';
 
+/** A month counts as ended this long after its last instant: writes that began before it have committed by then. */
+const GRACE_MS = 60_000;
+
 /**
  * statement.ready: once the month has ended in a merchant's zone, one event with that month's
  * statement, for its accounting system to fetch the lines. Sent once per merchant and month however
  * many instances run this: the event is written in the transaction that claims (merchant, month) in
  * statement_runs, and a second claim finds the row and writes nothing. Only the month just ended (no
- * back-fill of older months), and only for a merchant that existed before it ended. `now` is injectable.
+ * back-fill of older months), and only for a merchant that existed before it ended. `clock` is injectable.
  */
-export async function sendStatementsReady(db: Db, now = Date.now()): Promise<number> {
+export async function sendStatementsReady(db: Db, clock = Date.now()): Promise<number> {
+  const now = clock - GRACE_MS;
   const at = new Date(now).toISOString();
   const due = await db.query<{ id: string; currency: string; time_zone: string }>(
     `SELECT m.id, m.currency, m.time_zone FROM merchants m
