@@ -56,6 +56,7 @@ describe.each(backends)('migration 41 ($name)', (backend) => {
         `SELECT span, count(*)::int AS n FROM ledger_figures WHERE merchant_id = 'acct_h' GROUP BY span ORDER BY span`,
       );
       expect(spans).toEqual([
+        { span: 900, n: 3 },
         { span: 3600, n: 3 },
         { span: 86400, n: 3 },
       ]);

@@ -8,10 +8,11 @@
  *   written before this migration are brought into that order: an entry older than one before it (by
  *   id) takes that one's time (a shift of a lock wait, milliseconds); the per-day figures of any UTC day
  *   an entry left or entered are rebuilt from the ledger.
- * - ledger_figures: per merchant, kind and UTC hour, and per merchant, kind and UTC day: the number of
- *   entries, money in and money out. A period in any zone whose offsets are whole hours is whole days
- *   and hours; the rest (a :30 or :45 zone, an instant inside an hour) is read from the ledger by
- *   (merchant_id, created_at), at most an hour at either end. Kept like migration 010's figures: a
+ * - ledger_figures: per merchant and kind, and per UTC day, hour and quarter hour: the number of
+ *   entries, money in and money out. A period bounded by midnights of any zone (every offset in use is
+ *   a whole number of quarter hours: Jakarta's +7, Kolkata's +5:30, Kathmandu's +5:45) is whole days,
+ *   hours and quarter hours; only an instant inside a quarter hour is read from the ledger by
+ *   (merchant_id, created_at), under 15 minutes at either end. Kept like migration 010's figures: a
  *   statement-level trigger INSERTs one row per key it touched (never updates a shared row), and
  *   compaction folds them into `merged` rows; a reader sums every row of a key.
  * - statement_runs: one row per merchant and month whose statement.ready event was sent, so that several
@@ -41,7 +42,7 @@ GROUP BY 1, 2;
 
 CREATE TABLE ledger_figures (
   merchant_id  text NOT NULL,
-  span         integer NOT NULL CHECK (span IN (3600, 86400)),
+  span         integer NOT NULL CHECK (span IN (900, 3600, 86400)),
   start        timestamptz NOT NULL,
   kind         text NOT NULL,
   count        bigint NOT NULL,
@@ -58,7 +59,7 @@ BEGIN
   INSERT INTO ledger_figures (merchant_id, span, start, kind, count, money_in, money_out)
   SELECT e.merchant_id, s.span, to_timestamp(floor(extract(epoch FROM e.created_at) / s.span) * s.span), e.kind, count(*),
          COALESCE(sum(e.amount) FILTER (WHERE e.amount > 0), 0), COALESCE(-sum(e.amount) FILTER (WHERE e.amount < 0), 0)
-  FROM new_entries e CROSS JOIN (VALUES (3600), (86400)) AS s(span) GROUP BY 1, 2, 3, 4;
+  FROM new_entries e CROSS JOIN (VALUES (900), (3600), (86400)) AS s(span) GROUP BY 1, 2, 3, 4;
   RETURN NULL;
 END $$;
 CREATE TRIGGER ledger_span_figures AFTER INSERT ON ledger_entries
@@ -67,7 +68,7 @@ CREATE TRIGGER ledger_span_figures AFTER INSERT ON ledger_entries
 INSERT INTO ledger_figures (merchant_id, span, start, kind, count, money_in, money_out, merged)
 SELECT e.merchant_id, s.span, to_timestamp(floor(extract(epoch FROM e.created_at) / s.span) * s.span), e.kind, count(*),
        COALESCE(sum(e.amount) FILTER (WHERE e.amount > 0), 0), COALESCE(-sum(e.amount) FILTER (WHERE e.amount < 0), 0), true
-FROM ledger_entries e CROSS JOIN (VALUES (3600), (86400)) AS s(span) GROUP BY 1, 2, 3, 4;
+FROM ledger_entries e CROSS JOIN (VALUES (900), (3600), (86400)) AS s(span) GROUP BY 1, 2, 3, 4;
 
 CREATE TABLE statement_runs (
   merchant_id  text NOT NULL REFERENCES merchants(id),
