@@ -25,8 +25,9 @@ const OUT = new Set(['payout', 'refund']);
 
 const instant = fc.oneof(
   fc.integer({ min: 0, max: SPAN - 1 }).map((ms) => START + ms),
-  // On a half hour (an hour, a UTC day, a Kolkata midnight at 18:30Z), or a millisecond either side of one.
-  fc.tuple(fc.integer({ min: 1, max: SPAN / 1_800_000 - 1 }), fc.constantFrom(-1, 0, 0, 1)).map(([h, d]) => START + h * 1_800_000 + d),
+  // On a quarter hour (an hour, a UTC day, a Kolkata midnight at 18:30Z, the edge of a quarter-hour figure), or a
+  // millisecond either side of one.
+  fc.tuple(fc.integer({ min: 1, max: SPAN / 900_000 - 1 }), fc.constantFrom(-1, 0, 0, 1)).map(([q, d]) => START + q * 900_000 + d),
 );
 const entry = fc.record({ at: instant, kind: fc.constantFrom(...KINDS), amount: fc.integer({ min: 1, max: 500_000 }) });
 const zoneDay = fc.record({ zone: fc.constantFrom(...ZONES), day: fc.integer({ min: 0, max: 2 }) });
