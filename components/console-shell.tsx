@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ActionPermission } from '@/lib/contract';
 import { NAV_ITEMS } from '@/lib/client/nav';
 import { viewerCan, type Viewer } from '@/lib/client/viewer';
+import { LowBalanceBanner } from './low-balance-banner';
 import { MerchantName } from './merchant-name';
 import { NavLinks } from './nav-links';
 import { NotPermitted } from './not-permitted';
@@ -10,7 +11,7 @@ import { TimeZoneProvider, ZoneNote } from './time-zone';
 
 /**
  * The frame of every signed-in page: navigation (only the pages the key may use),
- * the test-mode banner, who is signed in, sign-out, and the merchant's zone every time is shown in
+ * the test-mode banner, the low-balance banner, who is signed in, sign-out, and the merchant's zone every time is shown in
  * (`timeZone`, read by the page on the server and handed to every component). Wide screens show the bar;
  * narrow ones a <details> menu, which opens without JavaScript. With `needs`, a key
  * without that permission sees why instead of the page.
@@ -34,6 +35,7 @@ export function ConsoleShell({
           Test mode: payouts and payments are simulated; no real money moves.
         </div>
       )}
+      {viewerCan(viewer, 'balance:read') && <LowBalanceBanner />}
       <header className="topbar">
         <div className="brand">
           <strong>Merchant Console</strong>

@@ -66,11 +66,25 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
             <p className="muted">The bank has not answered yet.</p>
           </li>
         )}
-        {p.status === 'paid' && p.settled_at && (
+        {p.paid_at && (
           <li data-testid="timeline-paid">
             <h3>Paid</h3>
             <p>
-              <Time iso={p.settled_at} />: the bank accepted it.
+              <Time iso={p.paid_at} />: the bank accepted it.
+            </p>
+            {p.bank_reference && (
+              <p data-testid="bank-reference">
+                Bank reference <CopyText value={p.bank_reference} label="bank reference" />: the line of your bank statement that matches
+                it.
+              </p>
+            )}
+          </li>
+        )}
+        {p.status === 'returned' && p.returned_at && (
+          <li data-testid="timeline-returned">
+            <h3>Returned by the bank</h3>
+            <p>
+              <Time iso={p.returned_at} />: {p.failure_message} <span className="muted">(code: {p.failure_code})</span>
             </p>
           </li>
         )}

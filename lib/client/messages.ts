@@ -83,6 +83,7 @@ const BY_CODE: Record<ErrorCode | 'network_error', string> = {
   idempotency_request_in_progress: 'The first attempt is still being processed. Wait a moment: it will not be sent twice.',
   checkout_session_not_open: 'This checkout session is no longer open: it has been paid or has expired.',
   payout_not_pending: 'This payout has already been paid or has failed.',
+  payout_not_paid: 'Only a paid payout can be returned.',
   checkout_session_not_paid: 'This checkout session was never paid, so there is nothing to refund.',
   refund_not_pending: 'This refund has already succeeded or failed.',
   refund_amount_exceeded: 'This is more than what is left to refund of the payment.',
@@ -116,6 +117,9 @@ export function errorMessage(
     // A field without a sentence keeps the API's message, which names it.
     return { text: sentence ? (position ? `Payout ${Number(position[1]) + 1}: ${sentence}` : sentence) : error.message, code: error.code };
   }
+  // The API says how much is missing (lib/payments/payouts/withdrawal.ts): the merchant sees it in rupiah.
+  const missing = error.code === 'insufficient_funds' ? /: (\d+) is missing/.exec(error.message) : null;
+  if (missing) return { text: `${BY_CODE.insufficient_funds.slice(0, -1)}: ${idr(Number(missing[1]))} is missing.`, code: error.code };
   return { text: BY_CODE[code] ?? error.message, code: error.code };
 }
 

@@ -8,7 +8,7 @@ import { consoleKeys, type PayoutListFilter } from './query-keys';
 const SETTLING_MS = 1_000;
 const IDLE_MS = 5_000;
 
-export type ConsoleBalance = Balance & { test_mode: boolean };
+export type ConsoleBalance = Balance & { test_mode: boolean; low_balance_threshold: number | null };
 
 const settling = (payouts: Payout[] | undefined) => (payouts?.some((p) => p.status === 'pending') ? SETTLING_MS : IDLE_MS);
 

@@ -8,17 +8,26 @@ import { unlessForbidden } from './page-data';
  * The reversal is written in the transaction that fails the payout, so its
  * created_at is the payout's settled_at: a one-millisecond window of
  * payout_reversal entries holds it (paged, in case a batch failed together).
+ * A returned payout's payout_return entry is written with its return (returned_at).
  */
 async function findReversal(api: MerchantApi, payout: Payout): Promise<BalanceTransaction | null> {
   // A rejected payout's reversal is written in the transaction that rejected it (rejected_at).
-  const endedAt = payout.status === 'failed' ? payout.settled_at : payout.status === 'rejected' ? payout.rejected_at : null;
+  const endedAt =
+    payout.status === 'failed'
+      ? payout.settled_at
+      : payout.status === 'rejected'
+        ? payout.rejected_at
+        : payout.status === 'returned'
+          ? payout.returned_at
+          : null;
   if (!endedAt) return null;
+  const type = payout.status === 'returned' ? 'payout_return' : 'payout_reversal';
   const at = Date.parse(endedAt);
   let after: string | undefined;
   for (;;) {
     const page = (
       await api.listBalanceTransactions({
-        type: 'payout_reversal',
+        type,
         limit: 100,
         created_gte: new Date(at).toISOString(),
         created_lt: new Date(at + 1).toISOString(),

@@ -17,6 +17,10 @@ export const PAYOUT_CSV_COLUMNS = [
   'failure_code',
   'reference',
   'created_by',
+  // Reconciliation: the bank's reference of a paid payout, when it was paid and, if the bank sent it back, when.
+  'bank_reference',
+  'paid_at',
+  'returned_at',
 ] as const;
 
 /** Payouts per API page while exporting: memory holds one page, whatever the export's length. */
@@ -58,6 +62,9 @@ export function payoutsCsv(rows: Payout[], header = true): string {
         p.failure_code ?? '',
         p.reference ?? '',
         p.created_by ? createdByLabel(p.created_by) : '',
+        p.bank_reference ?? '',
+        p.paid_at ?? '',
+        p.returned_at ?? '',
       ]),
     },
     { escapeFormulae: true, header },

@@ -9,7 +9,7 @@ import {
   payoutFields,
   payoutFilterFields,
 } from './fields';
-import { PAYOUT_FAILURE_CODES } from './test-accounts';
+import { PAYOUT_FAILURE_CODES, PAYOUT_RETURN_CODES } from './test-accounts';
 import {
   balanceSummaryFields,
   balanceSummarySchema,
@@ -186,14 +186,19 @@ export const ACTIONS = {
   simulate_payout: define({
     request: command('simulate_payout', {
       id: idField('po'),
-      outcome: z.enum(['paid', 'failed'], { error: 'outcome must be paid or failed' }),
-      failure_code: z.enum(PAYOUT_FAILURE_CODES, { error: `failure_code must be one of ${PAYOUT_FAILURE_CODES.join(', ')}` }).optional(),
+      outcome: z.enum(['paid', 'failed', 'returned'], { error: 'outcome must be paid, failed or returned' }),
+      failure_code: z
+        .enum([...PAYOUT_FAILURE_CODES, ...PAYOUT_RETURN_CODES], {
+          error: `failure_code must be one of ${[...PAYOUT_FAILURE_CODES, ...PAYOUT_RETURN_CODES].join(', ')}`,
+        })
+        .optional(),
     }),
     response: payoutSchema,
     mutates: true,
     permission: 'payouts:write',
     summary:
-      'Test mode: settles a pending payout now, as the settlement job would (same ledger entries); a settled one is 409 payout_not_pending.',
+      'Test mode: settles a pending payout now, as the settlement job would (same ledger entries); a settled one is 409 payout_not_pending. ' +
+      'outcome returned: the bank sends a paid payout back (failure_code account_closed unless given), its amount returns to available; a payout not paid is 409 payout_not_paid.',
   }),
   simulate_checkout_payment: define({
     request: command('simulate_checkout_payment', {

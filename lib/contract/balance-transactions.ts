@@ -12,7 +12,11 @@ export const BALANCE_TRANSACTION_TYPES = [
   'topup',
   'refund',
   'refund_reversal',
+  // A paid payout the receiving bank sent back: its amount returns to available.
+  'payout_return',
 ] as const;
+
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 
 const isoTime = z.iso.datetime({ offset: true });
 

@@ -40,6 +40,11 @@ export const ERROR_CODES = {
   },
   checkout_session_not_open: { status: 409, type: 'invalid_request_error', description: 'The checkout session was paid or expired.' },
   payout_not_pending: { status: 409, type: 'invalid_request_error', description: 'simulate_payout: the payout is already paid or failed.' },
+  payout_not_paid: {
+    status: 409,
+    type: 'invalid_request_error',
+    description: 'simulate_payout (returned): only a paid payout can be returned.',
+  },
   // Refunds (docs/api.md, "Refunds").
   checkout_session_not_paid: {
     status: 409,

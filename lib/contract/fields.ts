@@ -24,6 +24,8 @@ export const PAYOUT_STATUSES = [
   'awaiting_approval',
   'rejected',
   'expired',
+  // Paid, then sent back by the receiving bank: the amount is back in available (a payout_return entry).
+  'returned',
 ] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 /** `refunded`: paid, then refunded in full (amount_refunded = amount); a partly refunded one stays `complete`. */

@@ -41,6 +41,12 @@ export const payoutSchema = z.object({
   failure_message: z.string().nullable(),
   created_at: isoTime,
   settled_at: isoTime.nullable(),
+  /** The bank's reference of the transfer, as it appears on the merchant's bank statement; null until paid. Unique per payout. */
+  bank_reference: z.string().nullable(),
+  /** When the bank paid it (kept once it is returned); null until paid. */
+  paid_at: isoTime.nullable(),
+  /** When the receiving bank returned it (status returned; the reason in failure_code and failure_message). */
+  returned_at: isoTime.nullable(),
   /** The batch it was sent in (create_payout_batch), and the merchant's reference for it. */
   batch_id: z.string().nullable(),
   reference: z.string().nullable(),
@@ -73,6 +79,7 @@ export const payoutBatchSchema = z.object({
     awaiting_approval: z.int().nonnegative(),
     rejected: z.int().nonnegative(),
     expired: z.int().nonnegative(),
+    returned: z.int().nonnegative(),
   }),
   /** Its payouts' ids in item order (get and create only: a list leaves them out; list_payouts { batch_id } pages through them). */
   payout_ids: z.array(z.string()),

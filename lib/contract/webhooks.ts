@@ -24,6 +24,10 @@ export const EVENT_TYPES = [
   'payout.expired',
   // Statements: the month just ended in the merchant's zone, its figures in data.object.
   'statement.ready',
+  // Returned payouts and low-balance alerts.
+  'payout.returned',
+  'balance.low',
+  'balance.recovered',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -55,10 +59,22 @@ export const eventSchema = z.object({
   id: z.string(),
   type: z.enum(EVENT_TYPES),
   created_at: z.iso.datetime({ offset: true }),
-  /** The payout, checkout session or refund as get_payout / get_checkout_session / get_refund returned it right after the change. */
+  /**
+   * The payout, checkout session or refund as get_payout / get_checkout_session / get_refund returned it right after the change;
+   * for balance.low and balance.recovered, the balance alert (balanceAlertSchema).
+   */
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
   livemode: z.boolean(),
 });
+
+/** data.object of balance.low and balance.recovered: available and the threshold it crossed, at that moment. */
+export const balanceAlertSchema = z.object({
+  object: z.literal('balance'),
+  available: z.int().nonnegative(),
+  low_balance_threshold: z.int().nonnegative(),
+  currency: z.string(),
+});
+export type BalanceAlert = z.infer<typeof balanceAlertSchema>;
 
 export const webhookEndpointSchema = z.object({
   object: z.literal('webhook_endpoint'),

@@ -25,6 +25,9 @@ export interface PayoutRow {
   rejected_by: ActingKey | null;
   rejected_at: Date | null;
   rejection_reason: string | null;
+  /** Absent in an answer built before the payout is written (a new payout has neither). */
+  bank_reference?: string | null;
+  returned_at?: Date | null;
 }
 
 /** Who approved or rejected a payout. */
@@ -35,7 +38,7 @@ export interface ActingKey {
 
 export const PAYOUT_COLUMNS =
   'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference, created_by, ' +
-  'account_holder_name, approval_expires_at, approved_by, approved_at, rejected_by, rejected_at, rejection_reason';
+  'account_holder_name, approval_expires_at, approved_by, approved_at, rejected_by, rejected_at, rejection_reason, bank_reference, returned_at';
 
 export const payoutObject = (r: PayoutRow) => ({
   object: 'payout' as const,
@@ -49,6 +52,10 @@ export const payoutObject = (r: PayoutRow) => ({
   failure_message: r.failure_message,
   created_at: iso(r.created_at),
   settled_at: iso(r.settled_at),
+  bank_reference: r.bank_reference ?? null,
+  // A returned payout was paid first: its settlement is when it was paid.
+  paid_at: r.status === 'paid' || r.status === 'returned' ? iso(r.settled_at) : null,
+  returned_at: iso(r.returned_at ?? null),
   batch_id: r.batch_id,
   reference: r.reference,
   created_by: r.created_by ?? null,

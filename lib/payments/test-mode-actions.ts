@@ -1,4 +1,5 @@
-import { ApiError, PAYOUT_FAILURES } from '../contract';
+import { ApiError, DEFAULT_RETURN_CODE, PAYOUT_FAILURES, PAYOUT_RETURNS, type PayoutFailureCode, type PayoutReturnCode } from '../contract';
+import { returnPayouts } from './payouts/payout-returns';
 import { payInTransaction, paymentRefusal, SUCCEEDING_TEST_CARD } from './checkout/checkout-payment';
 import { credit } from './ledger/ledger';
 import { newId } from './random-id';
@@ -20,18 +21,39 @@ import { getBalance } from './ledger/balance-actions';
  * ledger's credit) and refuses what that path would refuse.
  */
 
-/** simulate_payout: the bank answers now. The payout is locked first, so the job cannot settle it too. */
+/**
+ * simulate_payout: the bank answers now. The payout is locked first, so the job cannot settle it too.
+ * `returned`: the bank sends a paid payout back, as a due return of a returning test account would.
+ */
 export const simulatePayout = implement('simulate_payout', async ({ db, merchant }, input) => {
+  const code = input.failure_code;
+  const returns = input.outcome === 'returned';
+  if (code !== undefined && (returns ? !(code in PAYOUT_RETURNS) : input.outcome === 'paid' || !(code in PAYOUT_FAILURES))) {
+    const allowed = returns ? Object.keys(PAYOUT_RETURNS) : input.outcome === 'failed' ? Object.keys(PAYOUT_FAILURES) : [];
+    throw new ApiError(
+      'invalid_request',
+      allowed.length > 0
+        ? `failure_code of a ${input.outcome} payout must be one of ${allowed.join(', ')}`
+        : 'failure_code is only for failed or returned',
+      'failure_code',
+    );
+  }
   const [due] = await db.query<DuePayout & { status: string }>(
     `SELECT id, merchant_id, amount, account_number, settle_attempts, status FROM payouts WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
     [input.id, merchant.id],
   );
   if (!due) throw new ApiError('not_found', `No such payout: ${input.id}`, 'id');
-  if (due.status !== 'pending') throw new ApiError('payout_not_pending', `Payout ${input.id} is already ${due.status}.`, 'id');
-  const code = input.failure_code ?? 'rejected_by_bank';
-  await settleSet(db, [due], () =>
-    input.outcome === 'paid' ? { kind: 'paid' } : { kind: 'failed', failureCode: code, failureMessage: PAYOUT_FAILURES[code] },
-  );
+  if (returns) {
+    if (due.status !== 'paid')
+      throw new ApiError('payout_not_paid', `Payout ${input.id} is ${due.status}: only a paid payout can be returned.`, 'id');
+    await returnPayouts(db, [{ id: due.id, code: (code as PayoutReturnCode | undefined) ?? DEFAULT_RETURN_CODE }]);
+  } else {
+    if (due.status !== 'pending') throw new ApiError('payout_not_pending', `Payout ${input.id} is already ${due.status}.`, 'id');
+    const failure = (code as PayoutFailureCode | undefined) ?? 'rejected_by_bank';
+    await settleSet(db, [due], () =>
+      input.outcome === 'paid' ? { kind: 'paid' } : { kind: 'failed', failureCode: failure, failureMessage: PAYOUT_FAILURES[failure] },
+    );
+  }
   const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1`, [input.id]);
   return payoutObject(row!);
 });

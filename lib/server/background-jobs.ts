@@ -10,6 +10,7 @@ import { purgeRequestLog } from '../payments/keys/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
 import { expireCheckoutSessions, settleDuePayouts } from '../payments/payouts/settlement';
 import { settleDueRefunds } from '../payments/refunds/refund-settlement';
+import { returnDuePayouts } from '../payments/payouts/payout-returns';
 import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payouts/payout-approvals';
 
 /** Told after every run of a job: for the metrics. */
@@ -53,6 +54,15 @@ export function startBackgroundJobs(
           log.error({ err: error, merchantId, payoutIds }, 'payouts could not be settled; retrying them later with backoff'),
         );
         if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
+      },
+    },
+    {
+      // The bank's returns of paid payouts (test mode: account 4000000004, one settlement delay after it was paid).
+      name: 'payout_returns',
+      everyMs: tickMs,
+      async run() {
+        const returned = await returnDuePayouts(db);
+        if (returned > 0) log.info({ returned }, 'paid payouts returned by the bank');
       },
     },
     {

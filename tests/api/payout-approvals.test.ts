@@ -265,7 +265,7 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
       { amount: 70_000, bank_code: 'BRI', account_number: '1111222233', account_holder_name: 'pt. maju jaya' },
     ];
     const batch = (await (await support())({ action: 'create_payout_batch', payouts: items }, 'batch-approvals')).body;
-    expect(batch.counts).toEqual({ pending: 1, paid: 0, failed: 0, awaiting_approval: 2, rejected: 0, expired: 0 });
+    expect(batch.counts).toEqual({ pending: 1, paid: 0, failed: 0, awaiting_approval: 2, rejected: 0, expired: 0, returned: 0 });
     expect(await state()).toMatchObject({
       available: before.available - 170_000,
       pending: before.pending + 40_000,

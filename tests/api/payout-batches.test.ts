@@ -146,6 +146,7 @@ describe.each(apiTargets)('payout batches ($name)', (target) => {
         awaiting_approval: 0,
         rejected: 0,
         expired: 0,
+        returned: 0,
         ...Object.fromEntries(rows.map((r) => [r.status, r.n])),
       };
       const got = (await api().call({ action: 'get_payout_batch', id })).body;
@@ -193,7 +194,11 @@ describe.each(apiTargets)('payout batches ($name)', (target) => {
     await settleDuePayouts(db);
     // The server's own job may be the one settling them: exact once they all have.
     await expect.poll(async () => (await counts(id)).pending).toBe(0);
-    expect(await counts(id)).toEqual({ pending: 0, paid: 4, failed: 2, awaiting_approval: 0, rejected: 2, expired: 2 });
+    expect(await counts(id)).toEqual({ pending: 0, paid: 4, failed: 2, awaiting_approval: 0, rejected: 2, expired: 2, returned: 0 });
+    // The bank returns one of the paid ones: it moves from paid to returned.
+    const [paidOne] = await db.query<{ id: string }>(`SELECT id FROM payouts WHERE batch_id = $1 AND status = 'paid' LIMIT 1`, [id]);
+    expect((await api().call({ action: 'simulate_payout', id: paidOne!.id, outcome: 'returned' })).status).toBe(200);
+    expect(await counts(id)).toEqual({ pending: 0, paid: 3, failed: 2, awaiting_approval: 0, rejected: 2, expired: 2, returned: 1 });
     const [rows] = await db.query<{ merged: number }>(
       'SELECT count(*) FILTER (WHERE merged)::int AS merged FROM payout_batch_counts WHERE batch_id = $1',
       [id],

@@ -22,6 +22,17 @@ describe('one mapping from error to words', () => {
     });
     expect(errorMessage({ code: 'something_new', message: 'raw' }).text).toBe('raw');
   });
+  it('says how much is missing when the API refuses a payout for insufficient funds', () => {
+    const refusal = errorMessage({
+      code: 'insufficient_funds',
+      param: 'amount',
+      message: 'The available balance 30000 is lower than the amount 50000: 20000 is missing.',
+    });
+    expect([plain(refusal.text), refusal.code]).toEqual([
+      'Your available balance does not cover this amount: IDR 20,000 is missing.',
+      'insufficient_funds',
+    ]);
+  });
   it('words a refusal that names a field by its code, not as a bad value', () => {
     const limit = errorMessage({
       code: 'payout_limit_exceeded',

@@ -114,7 +114,26 @@ describe('the CSV export against the real API', () => {
       failure_code: '',
       reference: 'ref-249',
       created_by: 'Secret key',
+      bank_reference: '',
+      paid_at: '',
+      returned_at: '',
     });
     expect(parsed.find((r) => r.amount === '10007')?.reference).toBe(`'=HYPERLINK("x")`);
+  });
+
+  it("shows a paid payout's bank reference and a returned payout's return, for reconciliation", async () => {
+    const [a, b] = (await api.listPayouts({ account_last4: '2222', limit: 2 })).data.data;
+    await server.call({ action: 'simulate_payout', id: a!.id, outcome: 'paid' });
+    await server.call({ action: 'simulate_payout', id: b!.id, outcome: 'paid' });
+    const returned = (await server.call({ action: 'simulate_payout', id: b!.id, outcome: 'returned' })).body;
+    const paid = (await api.getPayout(a!.id)).data;
+    const rows = rowsOf(await csvOf(payoutPages(api, { account_last4: '2222' }))).filter((r) => r.id === a!.id || r.id === b!.id);
+    expect(rows.map((r) => [r.id, r.status, r.failure_code, r.bank_reference, r.paid_at, r.returned_at])).toEqual([
+      [paid.id, 'paid', '', paid.bank_reference, paid.paid_at, ''],
+      [returned.id, 'returned', 'account_closed', returned.bank_reference, returned.paid_at, returned.returned_at],
+    ]);
+    expect(paid.bank_reference).toMatch(/^TRF/);
+    const onlyReturned = rowsOf(await csvOf(payoutPages(api, { status: 'returned' })));
+    expect(onlyReturned.map((r) => r.id)).toEqual([returned.id]);
   });
 });

@@ -99,6 +99,9 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
     'failure_code',
     'reference',
     'created_by',
+    'bank_reference',
+    'paid_at',
+    'returned_at',
   ]);
   const listed = await call({
     action: 'list_payouts',
@@ -119,6 +122,9 @@ test('search by last four, status and dates in the URL, the total, and a CSV equ
       failure_code: p.failure_code ?? '',
       reference: p.reference ?? '',
       created_by: p.created_by.type === 'secret' ? 'Secret key' : p.created_by.key_name,
+      bank_reference: p.bank_reference ?? '',
+      paid_at: p.paid_at ?? '',
+      returned_at: p.returned_at ?? '',
     })),
   );
   expect(csv.data.map((r) => [r.id, r.amount, r.created_by])).toEqual([

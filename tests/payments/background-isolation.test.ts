@@ -71,12 +71,12 @@ describe.each(backends)('isolation of background work ($name)', (backend) => {
       }
       expect(runs).toContain('checkout_expiry:ok');
       expect(runs).toContain('idempotency_purge:ok');
-      // Each job that reads payouts (settlement, and the approval expiry) fails and logs it once, however many ticks.
+      // Each job that reads payouts (settlement, the approval expiry, the bank's returns) fails and logs it once, however many ticks.
       const failures = out
         .split('\n')
         .filter((line) => line.includes('background job failed'))
         .map((line) => JSON.parse(line).job);
-      expect(failures.sort()).toEqual(['payout_approval_expiry', 'settlement']);
+      expect(failures.sort()).toEqual(['payout_approval_expiry', 'payout_returns', 'settlement']);
     });
   });
 });

@@ -1,7 +1,7 @@
+import type { BalanceTransactionType } from '../../contract';
 import type { Queryable } from '../../db/types';
 
-export type LedgerKind =
-  'opening_balance' | 'adjustment' | 'payout' | 'payout_reversal' | 'checkout_payment' | 'topup' | 'refund' | 'refund_reversal';
+export type LedgerKind = BalanceTransactionType;
 
 /**
  * Every change of a balance goes through here, in the caller's transaction, with
@@ -52,6 +52,29 @@ export async function settlePending(tx: Queryable, merchantId: string, settled: 
      FROM unnest($2::bigint[], $3::bigint[], $4::text[]) WITH ORDINALITY AS e(amount, balance_after, reference_id, n)
      ORDER BY e.n`,
     [merchantId, settled.reversals.map((r) => r.amount), after, settled.reversals.map((r) => r.payoutId)],
+  );
+}
+
+/**
+ * Returned payouts of one merchant: one update credits their sum to `available`, then one
+ * `payout_return` entry per payout, in order, each with the balance as if credited one by one
+ * (the unique index on payout_return entries refuses a second return of a payout).
+ */
+export async function creditReturns(tx: Queryable, merchantId: string, returns: ReadonlyArray<{ payoutId: string; amount: number }>) {
+  const total = returns.reduce((sum, r) => sum + r.amount, 0);
+  const [row] = await tx.query<{ available: number }>(
+    `UPDATE balances SET available = available + $2, updated_at = now() WHERE merchant_id = $1 RETURNING available`,
+    [merchantId, total],
+  );
+  if (!row) throw new Error(`merchant ${merchantId} has no balance`);
+  let balance = Number(row.available) - total;
+  const after = returns.map((r) => (balance += r.amount));
+  await tx.query(
+    `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
+     SELECT $1, e.amount, e.balance_after, 'payout_return', e.reference_id
+     FROM unnest($2::bigint[], $3::bigint[], $4::text[]) WITH ORDINALITY AS e(amount, balance_after, reference_id, n)
+     ORDER BY e.n`,
+    [merchantId, returns.map((r) => r.amount), after, returns.map((r) => r.payoutId)],
   );
 }
 

@@ -4,6 +4,7 @@ import { approvalExpirySeconds, startStatus } from './approval-policy';
 import { holderForPayout } from './bank-accounts';
 import { assertPayoutWithinLimit, createdBy } from '../pipeline/permissions';
 import { startEventCtes } from './withdraw-statement';
+import { availableNow } from './withdrawal';
 import { newId } from '../random-id';
 import { batchCounts } from './batch-counts';
 import { batchPayoutIds, compactBatchAnswer, expandBatchAnswer } from './batch-answer';
@@ -58,7 +59,15 @@ export const createPayoutBatch = implement(
       currency: merchant.currency,
       total_amount: total,
       payout_count: items.length,
-      counts: { pending: items.length - waiting.length, paid: 0, failed: 0, awaiting_approval: waiting.length, rejected: 0, expired: 0 },
+      counts: {
+        pending: items.length - waiting.length,
+        paid: 0,
+        failed: 0,
+        awaiting_approval: waiting.length,
+        rejected: 0,
+        expired: 0,
+        returned: 0,
+      },
       payout_ids: items.map((p) => p.id),
       created_at: inline.now.toISOString(),
       livemode: false,
@@ -115,9 +124,10 @@ export const createPayoutBatch = implement(
       stored ? [...params, ...stored.params] : params,
     );
     if (!row) {
+      const available = await availableNow(db, merchant.id);
       throw new ApiError(
         'insufficient_funds',
-        `The available balance is lower than the batch's total ${total}; no payout of it was created.`,
+        `The available balance ${available} is lower than the batch's total ${total}: ${total - available} is missing; no payout of it was created.`,
         'payouts',
       );
     }

@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../db/types';
 import { checkoutSessionJsonSql, eventCtes, payoutJsonSql } from '../webhooks/event-sql';
 import { settlePending } from '../ledger/ledger';
 import { simulatedOutcome, type SimulatedOutcome } from '../../contract';
+import { PAID_COLUMNS_SQL } from './payout-returns';
 
 export interface SettlementResult {
   paid: number;
@@ -126,7 +127,7 @@ export async function settleSet(
   }
   if (paid.length > 0) {
     await tx.query(
-      `WITH u AS (UPDATE payouts SET status = 'paid', settled_at = now() WHERE id = ANY($1::text[]) RETURNING *),
+      `WITH u AS (UPDATE payouts SET status = 'paid', settled_at = now(), ${PAID_COLUMNS_SQL} WHERE id = ANY($1::text[]) RETURNING *),
        ${eventCtes({ from: 'u', type: 'payout.paid', data: payoutJsonSql('u') })}
        SELECT count(*) FROM ev`,
       [paid.map((p) => p.id)],

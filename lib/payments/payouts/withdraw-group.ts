@@ -24,7 +24,7 @@ export const withdrawGroupWriter: GroupWriter<PreparedWithdrawal> = {
 export const createWithdrawGroups = (db: Db, opts: { waitSeconds: number; maxSize?: number; onGroup?: (size: number) => void }) =>
   createGroupCommit(db, withdrawGroupWriter, opts);
 
-type Outcome = { kind: 'paid'; body: string; id: string } | { kind: 'refused'; body?: string } | { kind: 'alone' };
+type Outcome = { kind: 'paid'; body: string; id: string } | { kind: 'refused'; body?: string; available: number } | { kind: 'alone' };
 
 async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: number): Promise<PromiseSettledResult<StoredResult>[]> {
   const outcomes = await db.transaction(
@@ -50,12 +50,12 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
         const { row } = w.plan;
         const available = left.get(row.merchantId) ?? -1;
         if (available < row.amount) {
-          const refusal = insufficientFunds(row.amount);
+          const refusal = insufficientFunds(row.amount, available);
           const body = refusal.toBody();
           body.error.request_id = w.requestId;
           const text = JSON.stringify(body);
           store(w, refusal.status, text, refusal.code);
-          return { kind: 'refused', body: w.call ? text : undefined };
+          return { kind: 'refused', body: w.call ? text : undefined, available };
         }
         left.set(row.merchantId, available - row.amount);
         accepted.push(row);
@@ -82,7 +82,7 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
       const o = outcomes[i]!;
       if (o.kind === 'alone') return w.alone();
       if (o.kind === 'paid') return { status: 200, body: o.body, replayed: false, objectId: o.id, errorCode: null };
-      const refusal = insufficientFunds(w.plan.row.amount);
+      const refusal = insufficientFunds(w.plan.row.amount, o.available);
       if (o.body === undefined) throw refusal;
       return { status: refusal.status, body: o.body, replayed: false, objectId: null, errorCode: refusal.code };
     }),

@@ -16,9 +16,21 @@ export interface PreparedWithdrawal {
   answer(now: Date): PayoutObject;
 }
 
-/** The refusal of a withdrawal the available balance does not cover (alone or in a group). */
-export const insufficientFunds = (amount: number) =>
-  new ApiError('insufficient_funds', `The available balance is lower than the amount ${amount}.`, 'amount');
+/** The refusal of a withdrawal the available balance does not cover (alone or in a group): it says how much is missing. */
+export const insufficientFunds = (amount: number, available: number) => {
+  const have = Math.max(0, available);
+  return new ApiError(
+    'insufficient_funds',
+    `The available balance ${have} is lower than the amount ${amount}: ${amount - have} is missing.`,
+    'amount',
+  );
+};
+
+/** `available` as it is now, for a refusal's message (read only once a withdrawal was refused). */
+export async function availableNow(db: Queryable, merchantId: string): Promise<number> {
+  const [row] = await db.query<{ available: number }>('SELECT available FROM balances WHERE merchant_id = $1', [merchantId]);
+  return Number(row?.available ?? 0);
+}
 
 /**
  * The part of withdraw that needs no database: the key's payout limit (a refusal
@@ -91,6 +103,6 @@ export async function writeWithdrawal(db: Queryable, w: PreparedWithdrawal, inli
     answer && inline ? (n, cte) => inline.store(JSON.stringify(answer), answer.id, n, cte) : undefined,
   );
   const [row] = await db.query<PayoutRow>(sql, params);
-  if (!row) throw insufficientFunds(w.row.amount);
+  if (!row) throw insufficientFunds(w.row.amount, await availableNow(db, w.row.merchantId));
   return answer ? storedInline(answer) : payoutObject(row);
 }

@@ -16,14 +16,23 @@ const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-
  * The payout object of row `t` (a table alias or CTE with the payout columns). With `createdWhen`
  * (a SQL condition), the object as it was when created whenever that condition holds, for a payout
  * that never waited for approval: pending, no failure, not settled (its other fields never change).
+ * With `paidWhen`, the object as it was when paid: a paid payout changes once more only when it is
+ * returned (status, failure, returned_at), so the rest is as it was then.
  */
-export const payoutJsonSql = (t: string, createdWhen?: string) => {
-  const now = (column: string, created: string) => (createdWhen ? `CASE WHEN ${createdWhen} THEN ${created} ELSE ${column} END` : column);
+export const payoutJsonSql = (t: string, createdWhen?: string, paidWhen?: string) => {
+  const at = (column: string, created: string, paid = column) => {
+    const whenPaid = paidWhen && paid !== column ? `WHEN ${paidWhen} THEN ${paid} ` : '';
+    const whenCreated = createdWhen ? `WHEN ${createdWhen} THEN ${created} ` : '';
+    return whenPaid || whenCreated ? `CASE ${whenCreated}${whenPaid}ELSE ${column} END` : column;
+  };
   return `json_build_object(
   'object', 'payout', 'id', ${t}.id, 'amount', ${t}.amount, 'currency', ${t}.currency, 'bank_code', ${t}.bank_code,
-  'account_last4', right(${t}.account_number, 4), 'status', ${now(`${t}.status`, "'pending'")}, 'failure_code', ${now(`${t}.failure_code`, 'NULL')},
-  'failure_message', ${now(`${t}.failure_message`, 'NULL')}, 'created_at', ${isoSql(`${t}.created_at`)},
-  'settled_at', ${now(isoSql(`${t}.settled_at`), 'NULL')},
+  'account_last4', right(${t}.account_number, 4), 'status', ${at(`${t}.status`, "'pending'", "'paid'")},
+  'failure_code', ${at(`${t}.failure_code`, 'NULL', 'NULL')},
+  'failure_message', ${at(`${t}.failure_message`, 'NULL', 'NULL')}, 'created_at', ${isoSql(`${t}.created_at`)},
+  'settled_at', ${at(isoSql(`${t}.settled_at`), 'NULL')}, 'bank_reference', ${at(`${t}.bank_reference`, 'NULL')},
+  'paid_at', ${at(`CASE WHEN ${t}.status IN ('paid', 'returned') THEN ${isoSql(`${t}.settled_at`)} END`, 'NULL')},
+  'returned_at', ${at(isoSql(`${t}.returned_at`), 'NULL', 'NULL')},
   'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'created_by', ${t}.created_by,
   'account_holder_name', ${t}.account_holder_name, 'approval_expires_at', ${isoSql(`${t}.approval_expires_at`)},
   'approved_by', ${t}.approved_by, 'approved_at', ${isoSql(`${t}.approved_at`)}, 'rejected_by', ${t}.rejected_by,
@@ -33,13 +42,14 @@ export const payoutJsonSql = (t: string, createdWhen?: string) => {
 /**
  * An event's `data.object` as stored or, for a payout's event stored without it, rebuilt from the
  * payout (`e` is the events alias). The events of a payout that never waited for approval keep no
- * copy (migration 011): such a payout changes once, from pending to paid or failed, and never after,
+ * copy (migration 011): such a payout changes once, from pending to paid or failed,
  * so payout.created is the payout as created and payout.paid / payout.failed the payout as it is,
- * byte for byte what a copy would hold. A payout that waited for approval changes more often
+ * byte for byte what a copy would hold; a paid payout may still be returned, so payout.paid is
+ * rebuilt as it was when paid. A payout that waited for approval changes more often
  * (approved, then paid): its events keep their copies.
  */
 export const eventDataSql = (e: string) =>
-  `COALESCE(${e}.data, (SELECT ${payoutJsonSql('p', `${e}.type = 'payout.created'`)} FROM payouts p WHERE p.id = ${e}.object_id))`;
+  `COALESCE(${e}.data, (SELECT ${payoutJsonSql('p', `${e}.type = 'payout.created'`, `${e}.type = 'payout.paid'`)} FROM payouts p WHERE p.id = ${e}.object_id))`;
 
 /** The checkout session object of row `t`; `originParam` is the placeholder of the origin its URL starts with. */
 export const checkoutSessionJsonSql = (t: string, originParam: string) => `json_build_object(

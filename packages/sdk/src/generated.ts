@@ -34,7 +34,7 @@ export type ListPayoutsRequest = {
   action: "list_payouts";
   limit?: number;
   starting_after?: string;
-  status?: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired";
+  status?: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired" | "returned";
   created_gte?: string;
   created_lt?: string;
   account_last4?: string;
@@ -43,7 +43,7 @@ export type ListPayoutsRequest = {
 
 export type SummarizePayoutsRequest = {
   action: "summarize_payouts";
-  status?: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired";
+  status?: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired" | "returned";
   created_gte?: string;
   created_lt?: string;
   account_last4?: string;
@@ -99,8 +99,8 @@ export type ExpireCheckoutSessionRequest = {
 export type SimulatePayoutRequest = {
   action: "simulate_payout";
   id: string;
-  outcome: "paid" | "failed";
-  failure_code?: "invalid_account" | "rejected_by_bank";
+  outcome: "paid" | "failed" | "returned";
+  failure_code?: "invalid_account" | "rejected_by_bank" | "account_closed" | "account_frozen" | "returned_by_bank";
 };
 
 export type SimulateCheckoutPaymentRequest = {
@@ -118,7 +118,7 @@ export type ListEventsRequest = {
   action: "list_events";
   limit?: number;
   starting_after?: string;
-  type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready";
+  type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered";
   object_id?: string;
 };
 
@@ -130,7 +130,7 @@ export type GetEventRequest = {
 export type CreateWebhookEndpointRequest = {
   action: "create_webhook_endpoint";
   url: string;
-  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready">;
+  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered">;
   description?: string;
 };
 
@@ -149,7 +149,7 @@ export type UpdateWebhookEndpointRequest = {
   action: "update_webhook_endpoint";
   id: string;
   url?: string;
-  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready">;
+  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered">;
   disabled?: boolean;
 };
 
@@ -222,7 +222,7 @@ export type ListBalanceTransactionsRequest = {
   action: "list_balance_transactions";
   limit?: number;
   starting_after?: string;
-  type?: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal";
+  type?: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal" | "payout_return";
   created_gte?: string;
   created_lt?: string;
 };
@@ -356,6 +356,10 @@ export type Statement = {
       amount: number;
       count: number;
     };
+    payout_return: {
+      amount: number;
+      count: number;
+    };
   };
 };
 
@@ -366,11 +370,14 @@ export type Payout = {
   currency: string;
   bank_code: string;
   account_last4: string;
-  status: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired";
+  status: "pending" | "paid" | "failed" | "awaiting_approval" | "rejected" | "expired" | "returned";
   failure_code: string | null;
   failure_message: string | null;
   created_at: string;
   settled_at: string | null;
+  bank_reference: string | null;
+  paid_at: string | null;
+  returned_at: string | null;
   batch_id: string | null;
   reference: string | null;
   created_by: {
@@ -421,6 +428,7 @@ export type PayoutBatch = {
     awaiting_approval: number;
     rejected: number;
     expired: number;
+    returned: number;
   };
   payout_ids: string[];
   created_at: string;
@@ -471,7 +479,7 @@ export type EventList = {
 export type Event = {
   object: "event";
   id: string;
-  type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready";
+  type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered";
   created_at: string;
   data: {
     object: Record<string, unknown>;
@@ -538,7 +546,7 @@ export type WebhookDelivery = {
   object: "webhook_delivery";
   id: string;
   event_id: string;
-  event_type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready";
+  event_type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered";
   endpoint_id: string;
   status: "pending" | "succeeded" | "failed";
   attempts: number;
@@ -643,7 +651,7 @@ export type BalanceTransactionList = {
     amount: number;
     currency: string;
     balance_after: number;
-    type: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal";
+    type: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal" | "payout_return";
     source: string;
     created_at: string;
   }>;
@@ -731,6 +739,7 @@ export type PayoutBatchListItem = {
     awaiting_approval: number;
     rejected: number;
     expired: number;
+    returned: number;
   };
   created_at: string;
   livemode: boolean;
@@ -747,7 +756,7 @@ export type ErrorBody = {
 };
 
 /** Every code of the one error table (lib/contract/errors.ts), the console's included. Clients branch on `code`. */
-export type ErrorCode = "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "unauthorized" | "invalid_secret_key" | "card_declined" | "permission_denied" | "payout_limit_exceeded" | "cross_origin_request" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "checkout_session_not_paid" | "refund_not_pending" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_invalid_response" | "service_unavailable" | "upstream_unavailable" | "self_approval_not_allowed" | "payout_not_awaiting_approval" | "account_name_mismatch";
+export type ErrorCode = "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "unauthorized" | "invalid_secret_key" | "card_declined" | "permission_denied" | "payout_limit_exceeded" | "cross_origin_request" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "payout_not_paid" | "checkout_session_not_paid" | "refund_not_pending" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_invalid_response" | "service_unavailable" | "upstream_unavailable" | "self_approval_not_allowed" | "payout_not_awaiting_approval" | "account_name_mismatch";
 
 export type Error400 = {
   error: {
@@ -818,7 +827,7 @@ export type Error405 = {
 export type Error409 = {
   error: {
     type: "idempotency_error" | "invalid_request_error";
-    code: "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "checkout_session_not_paid" | "refund_not_pending" | "payout_not_awaiting_approval";
+    code: "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "payout_not_paid" | "checkout_session_not_paid" | "refund_not_pending" | "payout_not_awaiting_approval";
     message: string;
     /** The field (or header) the error is about, e.g. `amount` or `payouts[17].account_number`. */
     param?: string;
@@ -975,7 +984,7 @@ export abstract class ActionMethods<Options, Result> {
   listCheckoutSessions(params: Actions["list_checkout_sessions"]['params'] = {}, options?: Options) { return this.request("list_checkout_sessions", params, options); }
   /** Expires an open session at once; a complete one cannot be expired (409). */
   expireCheckoutSession(params: Actions["expire_checkout_session"]['params'], options?: Options) { return this.request("expire_checkout_session", params, options); }
-  /** Test mode: settles a pending payout now, as the settlement job would (same ledger entries); a settled one is 409 payout_not_pending. */
+  /** Test mode: settles a pending payout now, as the settlement job would (same ledger entries); a settled one is 409 payout_not_pending. outcome returned: the bank sends a paid payout back (failure_code account_closed unless given), its amount returns to available; a payout not paid is 409 payout_not_paid. */
   simulatePayout(params: Actions["simulate_payout"]['params'], options?: Options) { return this.request("simulate_payout", params, options); }
   /** Test mode: pays an open checkout session as the hosted page would (4242 4242 4242 4242 unless another card is given). */
   simulateCheckoutPayment(params: Actions["simulate_checkout_payment"]['params'], options?: Options) { return this.request("simulate_checkout_payment", params, options); }

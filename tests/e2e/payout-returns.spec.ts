@@ -1,0 +1,84 @@
+// Bank references and returns in the console: a paid payout's page shows its bank reference; once the bank
+// returns it, the timeline shows the return, its reason and the balance entry that gave the money back, and
+// the payouts export of returned payouts carries the reference and the return. A low balance shows a banner
+// on every page until it recovers.
+import fs from 'node:fs';
+import Papa from 'papaparse';
+import { createMerchant, expect, merchantApi, test } from './fixtures';
+import { startSession } from './helpers';
+import type { JsonAnswer } from '../helpers/json-answer';
+
+test('a paid, then returned payout: bank reference, return reason, the money back, events and the CSV', async ({
+  signedInBlank: page,
+  payments,
+}) => {
+  const p = await payments({ action: 'withdraw', amount: 31_415, bank_code: 'BRI', account_number: '5550003141' }, `ret-${Date.now()}`);
+  const paid = await payments({ action: 'simulate_payout', id: p.id, outcome: 'paid' });
+  expect(paid.bank_reference).toMatch(/^TRF/);
+
+  await page.goto(`/payouts/${p.id}`);
+  await expect(page.getByTestId('payout-status')).toHaveText('paid');
+  await expect(page.getByTestId('bank-reference')).toContainText(paid.bank_reference);
+  await expect(page.getByTestId('timeline-returned')).toHaveCount(0);
+
+  const returned = await payments({ action: 'simulate_payout', id: p.id, outcome: 'returned' }, `ret-r-${Date.now()}`);
+  const list = await payments({ action: 'list_balance_transactions', type: 'payout_return', limit: 100 });
+  const entry = list.data.find((t: JsonAnswer) => t.source === p.id);
+  expect(entry.amount).toBe(31_415);
+
+  await page.reload();
+  await expect(page.getByTestId('payout-status')).toHaveText('returned');
+  await expect(page.getByTestId('timeline-paid')).toContainText(paid.bank_reference);
+  await expect(page.getByTestId('timeline-returned')).toContainText(returned.failure_message);
+  await expect(page.getByTestId('timeline-returned')).toContainText('account_closed');
+  const back = page.getByTestId('timeline-reversal');
+  await expect(back).toHaveAttribute('data-amount', '31415');
+  await expect(back).toHaveAttribute('data-balance-after', String(entry.balance_after));
+  await expect(back).toContainText(entry.id);
+  const events = page.getByTestId('payout-event');
+  await expect(events).toHaveCount(3);
+  expect(await events.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-type')))).toEqual([
+    'payout.created',
+    'payout.paid',
+    'payout.returned',
+  ]);
+
+  // The payouts page filtered to returned payouts, and its export.
+  await page.goto('/payouts?status=returned');
+  await expect(page.locator(`[data-payout-id="${p.id}"]`)).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  const file = fs.readFileSync((await (await download).path())!, 'utf8');
+  const rows = Papa.parse<Record<string, string>>(file.trim(), { header: true }).data;
+  expect(rows.map((r) => [r.id, r.status, r.failure_code, r.bank_reference, r.paid_at, r.returned_at])).toEqual([
+    [p.id, 'returned', 'account_closed', paid.bank_reference, paid.paid_at, returned.returned_at],
+  ]);
+});
+
+test('a low balance shows a banner on every page until it is back at the threshold', async ({ page, request }) => {
+  const merchant = createMerchant(`Low balance ${Date.now()}`, 100_000);
+  const payments = merchantApi(request, merchant);
+  await startSession(page, merchant.secretKey);
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('available')).toBeVisible();
+  await expect(page.getByTestId('low-balance-banner')).toHaveCount(0);
+
+  await payments({ action: 'update_account_settings', low_balance_threshold: 250_000 });
+  for (const path of ['/dashboard', '/payouts', '/balance', '/webhooks']) {
+    await page.goto(path);
+    const banner = page.getByTestId('low-balance-banner');
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText('IDR 100,000 available, below your threshold of IDR 250,000');
+  }
+  const low = await payments({ action: 'list_events', type: 'balance.low' });
+  expect(low.data.map((e: JsonAnswer) => e.data.object)).toEqual([
+    { object: 'balance', available: 100_000, low_balance_threshold: 250_000, currency: 'IDR' },
+  ]);
+
+  await payments({ action: 'create_test_topup', amount: 150_000 }, `low-topup-${Date.now()}`);
+  await page.goto('/payouts');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('low-balance-banner')).toHaveCount(0);
+  const up = await payments({ action: 'list_events', type: 'balance.recovered' });
+  expect(up.data).toHaveLength(1);
+});
