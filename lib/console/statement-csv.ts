@@ -4,7 +4,16 @@ import type { BalanceTransaction } from '../contract';
 import type { MerchantApi } from '../upstream/merchant-api';
 import { csvStream } from './csv-stream';
 
-export const STATEMENT_CSV_COLUMNS = ['id', 'created_at', 'type', 'amount', 'currency', 'balance_after', 'source'] as const;
+export const STATEMENT_CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'type',
+  'amount',
+  'currency',
+  'balance_after',
+  'source',
+  'bank_reference',
+] as const;
 
 /** Lines per API page while exporting: memory holds one page, whatever the statement's length. */
 const PAGE_SIZE = 100;
@@ -35,7 +44,16 @@ export function statementLinesCsv(rows: BalanceTransaction[], header = true): st
   return Papa.unparse(
     {
       fields: [...STATEMENT_CSV_COLUMNS],
-      data: rows.map((t) => [t.id, t.created_at, t.type, String(t.amount), t.currency, String(t.balance_after), t.source]),
+      data: rows.map((t) => [
+        t.id,
+        t.created_at,
+        t.type,
+        String(t.amount),
+        t.currency,
+        String(t.balance_after),
+        t.source,
+        t.bank_reference ?? '',
+      ]),
     },
     { escapeFormulae: FORMULA, header },
   );

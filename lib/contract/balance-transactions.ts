@@ -39,6 +39,8 @@ export const balanceTransactionSchema = z.object({
   type: z.enum(BALANCE_TRANSACTION_TYPES),
   /** The object that caused it: a payout (po_…), a checkout session (cs_…), a refund (re_…), or the merchant for an opening balance. */
   source: z.string(),
+  /** A payout's line (its payout, reversal or return): the payout's bank reference once it was paid, to match the bank statement; null otherwise. */
+  bank_reference: z.string().nullable(),
   created_at: isoTime,
 });
 export const balanceTransactionListSchema = listOf(balanceTransactionSchema);

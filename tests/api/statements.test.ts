@@ -146,6 +146,12 @@ describe.each(backends)('balance at a moment and statements ($name)', (backend) 
     expect(lines).toHaveLength(6);
     expect(lines.reduce((a: number, l: { amount: number }) => a + l.amount, 0)).toBe(sum);
     expect(lines.map((l: { source: string }) => l.source)).toEqual(expect.arrayContaining([paid.id, failed.id, session.id]));
+    // A payout's lines carry its bank reference once it was paid (to match the bank statement); the others none.
+    const reference = (await call({ action: 'get_payout', id: paid.id })).body.bank_reference;
+    expect(reference).toEqual(expect.any(String));
+    const bySource = (source: string) =>
+      lines.filter((l: { source: string }) => l.source === source).map((l: { bank_reference: string | null }) => l.bank_reference);
+    expect([bySource(paid.id), bySource(failed.id), bySource(session.id)]).toEqual([[reference], [null, null], [null]]);
 
     // A later period holds none of it and opens where this one closed.
     const later = (await call({ action: 'get_statement', from: to, to: new Date(Date.now() + 86_400_000).toISOString() })).body;

@@ -56,7 +56,7 @@ describe('the statement lines CSV against the real API', () => {
     const empty = await new Response(
       await statementLinesStream(statementLinePages(api, to, new Date(Date.now() + 60_000).toISOString())),
     ).text();
-    expect(empty.trim()).toBe('id,created_at,type,amount,currency,balance_after,source');
+    expect(empty.trim()).toBe('id,created_at,type,amount,currency,balance_after,source,bank_reference');
   });
 
   it('reads a page only when the reader asks for the next one', async () => {

@@ -44,7 +44,20 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
       range?.high ?? null,
     ],
   );
-  const data = rows.slice(0, limit).map((r) => ({
+  const page = rows.slice(0, limit);
+  // A payout's line carries the payout's bank reference: one look-up by id for the page's payouts.
+  const payoutIds = [...new Set(page.map((r) => r.reference_id).filter((id) => id.startsWith('po_')))];
+  const references = new Map(
+    payoutIds.length === 0
+      ? []
+      : (
+          await db.query<{ id: string; bank_reference: string | null }>(
+            `SELECT id, bank_reference FROM payouts WHERE merchant_id = $1 AND id = ANY($2::text[])`,
+            [merchant.id, payoutIds],
+          )
+        ).map((p) => [p.id, p.bank_reference]),
+  );
+  const data = page.map((r) => ({
     id: balanceTransactionId(r.id),
     object: 'balance_transaction' as const,
     amount: Number(r.amount),
@@ -52,6 +65,7 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
     balance_after: Number(r.balance_after),
     type: r.kind as never,
     source: r.reference_id,
+    bank_reference: references.get(r.reference_id) ?? null,
     created_at: new Date(r.created_at).toISOString(),
   }));
   return listObject(data, rows.length > limit);

@@ -653,6 +653,7 @@ export type BalanceTransactionList = {
     balance_after: number;
     type: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal" | "payout_return";
     source: string;
+    bank_reference: string | null;
     created_at: string;
   }>;
   has_more: boolean;
