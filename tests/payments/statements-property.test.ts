@@ -20,7 +20,7 @@ const Temporal = (globalThis as { Temporal?: { PlainDate: { from(s: string): Pla
 const START = Date.parse('2026-03-28T00:00:00Z');
 const SPAN = 3 * 86_400_000;
 const ZONES = ['Europe/Berlin', 'Asia/Jakarta', 'Asia/Kolkata'] as const;
-const KINDS = ['adjustment', 'topup', 'checkout_payment', 'payout', 'payout_reversal', 'refund'] as const;
+const KINDS = ['adjustment', 'topup', 'checkout_payment', 'payout', 'payout_reversal', 'payout_return', 'refund'] as const;
 const OUT = new Set(['payout', 'refund']);
 
 const instant = fc.oneof(
