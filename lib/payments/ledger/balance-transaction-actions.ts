@@ -1,7 +1,8 @@
 import { ApiError, balanceTransactionId, ledgerEntryOf } from '../../contract';
 import { listObject } from '../serialize';
 import { implement } from '../pipeline/action';
-import { balanceDays, identityRange } from './daily-figures';
+import { identityRange } from './daily-figures';
+import { balanceDays } from '../statements/zone-summary';
 
 interface LedgerRow {
   id: string | number;
@@ -27,7 +28,7 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
   const range =
     input.created_gte || input.created_lt ? await identityRange(db, 'ledger', merchant.id, input.created_gte, input.created_lt) : undefined;
   if (range?.empty) return listObject([], false);
-  // The page first, then one look-up by primary key per payout entry on it: a statement line carries the bank's reference.
+  // The page first, then its payout lines joined by primary key: a statement line carries the bank's reference.
   const rows = await db.query<LedgerRow>(
     `SELECT l.id, l.amount, l.balance_after, l.kind, l.reference_id, l.created_at, p.bank_reference FROM (
        SELECT id, amount, balance_after, kind, reference_id, created_at FROM ledger_entries
@@ -48,7 +49,8 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
       range?.high ?? null,
     ],
   );
-  const data = rows.slice(0, limit).map((r) => ({
+  const page = rows.slice(0, limit);
+  const data = page.map((r) => ({
     id: balanceTransactionId(r.id),
     object: 'balance_transaction' as const,
     amount: Number(r.amount),
@@ -62,9 +64,10 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
   return listObject(data, rows.length > limit);
 });
 
-/** summarize_balance: the last `days` UTC days from the per-day figures (migration 010), never the ledger. */
+/** summarize_balance: the last `days` days in the merchant's zone, from the ledger figures (migration 041). */
 export const summarizeBalance = implement('summarize_balance', async ({ db, merchant }, input) => ({
   object: 'balance_summary' as const,
   currency: merchant.currency,
-  days: await balanceDays(db, merchant.id, input.days),
+  time_zone: merchant.timeZone,
+  days: await balanceDays(db, merchant, input.days),
 }));
