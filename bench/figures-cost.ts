@@ -1,4 +1,4 @@
-// What the per-day figures and batch counts (migrations 010 and 013's statement triggers) cost the write path, on PostgreSQL: two
+// What the per-day figures, ledger figures and batch counts (migrations 010, 041 and 013's statement triggers) cost the write path, on PostgreSQL: two
 // standalone servers side by side on schemas prepared alike, one as migrated and one with the figures'
 // triggers dropped, under the same withdrawals of one busy merchant (so that they commit in groups) in
 // interleaved rounds, in a new order each round; the ratio is taken within each round (paired), then its median.
@@ -20,6 +20,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const TRIGGERS = [
   'ledger_daily_figures ON ledger_entries',
+  'ledger_span_figures ON ledger_entries',
   'payout_daily_insert ON payouts',
   'payout_daily_update ON payouts',
   'payout_daily_delete ON payouts',

@@ -47,6 +47,8 @@ export interface VolumeFigures {
   bytesPerPayout: number[];
   /** The whole export of every payout: rows per second. */
   exportRowsPerSecond: number[];
+  /** The statement's lines of this month (every balance transaction) as CSV: lines per second. */
+  statementLinesPerSecond: number[];
   tables: Record<string, number>[];
   reads: ReadFigure[];
 }
@@ -234,6 +236,7 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
     pendingWhenTimed: [],
     bytesPerPayout: [],
     exportRowsPerSecond: [],
+    statementLinesPerSecond: [],
     tables: [],
     reads: [],
   };
@@ -276,6 +279,10 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
       figures.bytesPerPayout.push(Math.round(Object.values(tables).reduce((s, b) => s + b, 0) / target));
 
       const today = new Date().toISOString().slice(0, 10);
+      // The merchant's zone is Asia/Jakarta (UTC+7): this month there.
+      const jakartaMonth = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 7);
+      const monthStatement = (await call(base, DEMO_KEY, { action: 'get_statement', month: jakartaMonth })) as { from: string; to: string };
+      const linesRoute = `/api/reports/lines?from=${encodeURIComponent(monthStatement.from)}&to=${encodeURIComponent(monthStatement.to)}`;
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const deepPayout = marks.payout!;
       const deepEvent = (await call(base, DEMO_KEY, { action: 'list_events', object_id: deepPayout, type: 'payout.created' })).data[0];
@@ -305,6 +312,13 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
         ['summarize_payouts last4', { action: 'summarize_payouts', account_last4: SEARCHED.slice(-4) }, 'summary'],
         ['summarize_payouts today', { action: 'summarize_payouts', created_gte: `${today}T00:00:00Z` }, 'summary'],
         ['summarize_balance 30 days', { action: 'summarize_balance', days: 30 }, 'summary'],
+        ['get_balance as_of start of today', { action: 'get_balance', as_of: `${today}T00:00:00.000Z` }],
+        ['get_statement this month (figures)', { action: 'get_statement', month: jakartaMonth }, 'summary'],
+        [
+          'get_statement today to now (instants)',
+          { action: 'get_statement', from: `${today}T00:00:01.234Z`, to: new Date().toISOString() },
+          'summary',
+        ],
         ['list_balance_transactions first page', { action: 'list_balance_transactions', limit: 20 }],
         ['list_balance_transactions deep cursor', { action: 'list_balance_transactions', limit: 20, starting_after: marks.txn }],
         ['list_balance_transactions checkout_payment', { action: 'list_balance_transactions', limit: 20, type: 'checkout_payment' }],
@@ -330,6 +344,7 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
         ['GET /api/payouts/summary?status=failed', '/api/payouts/summary?status=failed'],
         ['GET /api/payouts/export last4 (whole file)', `/api/payouts/export?q=${SEARCHED.slice(-4)}`],
         ['GET /api/payouts/export all (first byte)', '/api/payouts/export'],
+        ['GET /api/reports/lines this month (first byte)', linesRoute],
         ['GET /api/webhook-deliveries', `/api/webhook-deliveries?endpoint_id=${failedHook.id}&limit=20`],
         ['page /dashboard', '/dashboard'],
         ['page /balance', '/balance'],
@@ -362,6 +377,10 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
       const whole = await timed(`${base}/api/payouts/export`, { method: 'GET', headers: { cookie }, countLines: true, maxLines: want });
       if (whole.lines! < want) throw new Error(`the export held ${whole.lines} lines for ${target} payouts`);
       figures.exportRowsPerSecond.push(Math.round(whole.lines! / (whole.ms / 1000)));
+      // The statement's lines, the same way (each payout is at least one line).
+      const lines = await timed(base + linesRoute, { method: 'GET', headers: { cookie }, countLines: true, maxLines: want });
+      if (lines.lines! < want) throw new Error(`the statement held ${lines.lines} lines for ${target} payouts`);
+      figures.statementLinesPerSecond.push(Math.round(lines.lines! / (lines.ms / 1000)));
       process.stdout.write(`  volume: reads timed at ${target} payouts\n`);
     }
   } finally {
@@ -400,12 +419,12 @@ export function volumeReport(f: VolumeFigures): string[] {
   }
   lines.push(
     '',
-    '| size | build s | payouts/s sent | settled/s while sending | drain waited s | still pending when timed | export rows/s | bytes per payout (tables + indexes) | target ≤ 1,250 |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| size | build s | payouts/s sent | settled/s while sending | drain waited s | still pending when timed | export rows/s | statement CSV lines/s (target ≥ 10,000) | bytes per payout (tables + indexes) | target ≤ 1,250 |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   );
   f.sizes.forEach((s, i) =>
     lines.push(
-      `| ${s.toLocaleString('en-US')} | ${f.buildSeconds[i]} | ${f.payoutsPerSecond[i]} | ${f.settledPerSecondDuringBuild[i]} | ${f.settleDrainSeconds[i]} | ${f.pendingWhenTimed[i]} | ${f.exportRowsPerSecond[i]} | ${f.bytesPerPayout[i]} | ${f.bytesPerPayout[i]! <= 1250 ? 'met' : 'NOT met'} |`,
+      `| ${s.toLocaleString('en-US')} | ${f.buildSeconds[i]} | ${f.payoutsPerSecond[i]} | ${f.settledPerSecondDuringBuild[i]} | ${f.settleDrainSeconds[i]} | ${f.pendingWhenTimed[i]} | ${f.exportRowsPerSecond[i]} | ${f.statementLinesPerSecond[i] ?? ''} | ${f.bytesPerPayout[i]} | ${f.bytesPerPayout[i]! <= 1250 ? 'met' : 'NOT met'} |`,
     ),
   );
   const last = f.tables.at(-1) ?? {};

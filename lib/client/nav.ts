@@ -15,6 +15,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/approvals', label: 'Approvals', needs: 'payouts:read' },
   { href: '/checkout-sessions', label: 'Checkout', needs: 'checkout_sessions:read' },
   { href: '/balance', label: 'Balance', needs: 'balance:read' },
+  { href: '/reports', label: 'Reports', needs: 'balance:read' },
   { href: '/webhooks', label: 'Webhooks', needs: 'webhooks:write' },
   { href: '/api-keys', label: 'API keys', needs: 'secret_key' },
   { href: '/logs', label: 'Logs', needs: 'requests:read' },

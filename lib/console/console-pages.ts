@@ -11,6 +11,7 @@ export const CONSOLE_PAGE_TREES: readonly string[] = [
   '/payout-batches',
   '/payouts',
   '/refunds',
+  '/reports',
   '/settings',
   '/webhooks'
 ];

@@ -4,6 +4,7 @@ import type { Payout } from '../contract';
 import { createdByLabel } from '../format';
 import type { MerchantApi } from '../upstream/merchant-api';
 import type { PayoutFilter } from '../client/payout-view';
+import { csvStream } from './csv-stream';
 
 export const PAYOUT_CSV_COLUMNS = [
   'id',
@@ -70,34 +71,5 @@ export function payoutsCsv(rows: Payout[], header = true): string {
   );
 }
 
-/**
- * The whole export as a stream with no cap: the header, then each page of payouts as it is read.
- * The first page is read before this resolves, so that a refusal (a revoked key, the API down) is
- * the route's error answer rather than a broken file; the rest is pull-based, so a slow client
- * slows the reading (one page in memory at a time) and a client that goes away stops it.
- */
-export async function payoutsCsvStream(pages: AsyncIterator<Payout[]>): Promise<ReadableStream<Uint8Array>> {
-  const encoder = new TextEncoder();
-  let next: IteratorResult<Payout[]> | undefined = await pages.next();
-  let first = true;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const page = next ?? (await pages.next());
-        next = undefined;
-        if (page.done) {
-          if (first) controller.enqueue(encoder.encode(payoutsCsv([])));
-          controller.close();
-          return;
-        }
-        const chunk = payoutsCsv(page.value, first);
-        controller.enqueue(encoder.encode(first ? chunk : `\r\n${chunk}`));
-        first = false;
-      },
-      async cancel() {
-        await pages.return?.();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
+/** The whole export as a stream with no cap, one page of payouts in memory at a time (csv-stream.ts). */
+export const payoutsCsvStream = (pages: AsyncIterator<Payout[]>) => csvStream(pages, payoutsCsv);

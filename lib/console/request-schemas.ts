@@ -150,3 +150,9 @@ export const logFiltersQuery = z.object({
   after: optional(idField('req')),
 });
 export type LogFilters = z.infer<typeof logFiltersQuery>;
+
+/** Reports page: the lines of a statement, [from, to), as the API's own created range filter takes them. */
+export const statementLinesQuery = z.strictObject({
+  from: z.iso.datetime({ offset: true, error: 'from must be an ISO 8601 time with an offset' }),
+  to: z.iso.datetime({ offset: true, error: 'to must be an ISO 8601 time with an offset' }),
+});

@@ -60,6 +60,7 @@ import {
   webhookUrlField,
 } from './webhooks';
 import { accountSettingsSchema, updateAccountSettingsFields } from './account-settings';
+import { balanceAsOfFields, statementFields, statementSchema } from './statements';
 import { refundFields, refundListFields, refundListSchema, refundSchema, simulateRefundFields } from './refunds';
 
 /**
@@ -84,11 +85,19 @@ const define = <Req extends z.ZodType, Res extends z.ZodType>(c: ActionContract<
 
 export const ACTIONS = {
   get_balance: define({
-    request: command('get_balance', {}),
+    request: command('get_balance', balanceAsOfFields),
     response: balanceSchema,
     mutates: false,
     permission: 'balance:read',
-    summary: 'What can be paid out now, and what is already on its way out.',
+    summary: 'What can be paid out now, and what is already on its way out; with `as_of`, `available` as it stood at that instant.',
+  }),
+  get_statement: define({
+    request: command('get_statement', statementFields),
+    response: statementSchema,
+    mutates: false,
+    permission: 'balance:read',
+    summary:
+      "A statement for a month (`month`, in the merchant's zone) or a period (`from`, `to`): opening and closing balance and the totals of every balance-transaction type.",
   }),
   withdraw: define({
     request: command('withdraw', payoutFields),

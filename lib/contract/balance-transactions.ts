@@ -39,6 +39,8 @@ export const balanceTransactionSchema = z.object({
   type: z.enum(BALANCE_TRANSACTION_TYPES),
   /** The object that caused it: a payout (po_…), a checkout session (cs_…), a refund (re_…), or the merchant for an opening balance. */
   source: z.string(),
+  /** A payout's line (its payout, reversal or return): the payout's bank reference once it was paid, to match the bank statement; null otherwise. */
+  bank_reference: z.string().nullable(),
   created_at: isoTime,
 });
 export const balanceTransactionListSchema = listOf(balanceTransactionSchema);
@@ -52,9 +54,9 @@ export const balanceTransactionFilters = {
 /** Days summarize_balance covers at most (the balance chart shows 30). */
 export const MAX_BALANCE_DAYS = 90;
 
-/** One UTC day of the balance: what came in and went out, and the balance it closed at. */
+/** One day of the balance in the merchant's zone: what came in and went out, and the balance it closed at. */
 export const balanceDaySchema = z.object({
-  /** The UTC day, YYYY-MM-DD. */
+  /** The day in the merchant's zone, YYYY-MM-DD. */
   day: z.string(),
   money_in: z.number().int().nonnegative(),
   /** Money out as a positive figure. */
@@ -65,10 +67,12 @@ export const balanceDaySchema = z.object({
   closing_balance: z.number().int().nonnegative(),
 });
 
-/** What summarize_balance answers: the last `days` UTC days, oldest first, today last. */
+/** What summarize_balance answers: the last `days` days in the merchant's zone, oldest first, today last. */
 export const balanceSummarySchema = z.object({
   object: z.literal('balance_summary'),
   currency: z.string(),
+  /** The zone the days are read in (the merchant's). */
+  time_zone: z.string(),
   days: z.array(balanceDaySchema),
 });
 export type BalanceSummary = z.infer<typeof balanceSummarySchema>;

@@ -12,6 +12,7 @@ export * from './objects';
 export * from './permissions';
 export * from './protocol';
 export * from './requests';
+export * from './statements';
 export * from './zod-issue';
 export * from './test-accounts';
 export * from './webhooks';

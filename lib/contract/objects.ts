@@ -24,6 +24,8 @@ export const balanceSchema = z.object({
   pending_refunds: money,
   /** Payouts waiting for approval: out of available, not yet on their way; available + pending_payouts + awaiting_approval is the merchant's money. */
   awaiting_approval: money,
+  /** Only when asked with `as_of`: the instant `available` is given at (the ledger keeps `available`; the other figures are the current ones). */
+  as_of: z.iso.datetime({ offset: true }).optional(),
   livemode: z.boolean(),
 });
 

@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'payout.approved',
   'payout.rejected',
   'payout.expired',
+  // Statements: the month just ended in the merchant's zone, its figures in data.object.
+  'statement.ready',
   // Returned payouts and low-balance alerts.
   'payout.returned',
   'balance.low',

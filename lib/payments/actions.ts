@@ -26,11 +26,13 @@ import {
   updateWebhookEndpoint,
 } from './webhooks/endpoint-actions';
 import { getAccountSettings, updateAccountSettings } from './account/settings-actions';
+import { getStatement } from './statements/statement-actions';
 import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds/refund-actions';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
 export const actions: { readonly [N in ActionName]: Action<N> } = {
   get_balance: getBalance,
+  get_statement: getStatement,
   withdraw,
   get_payout: getPayout,
   list_payouts: listPayouts,

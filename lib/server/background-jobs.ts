@@ -3,6 +3,8 @@ import type { Db } from '../db/types';
 import type { Logger } from '../log';
 import { compactBatchCounts } from '../payments/payouts/batch-counts';
 import { compactDailyFigures } from '../payments/ledger/daily-figures';
+import { compactLedgerFigures } from '../payments/ledger/ledger-figures';
+import { sendStatementsReady } from '../payments/statements/statement-ready';
 import { purgeOldEvents } from '../payments/webhooks/event-retention';
 import { purgeRequestLog } from '../payments/keys/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
@@ -79,7 +81,17 @@ export function startBackgroundJobs(
       everyMs: 5 * tickMs,
       run: async () => {
         await compactDailyFigures(db);
+        await compactLedgerFigures(db);
         await compactBatchCounts(db);
+      },
+    },
+    {
+      // statement.ready once per merchant and month, after the month ends in the merchant's zone.
+      name: 'statement_ready',
+      everyMs: 60 * tickMs,
+      async run() {
+        const sent = await sendStatementsReady(db);
+        if (sent > 0) log.info({ sent }, 'statement.ready events sent');
       },
     },
     { name: 'checkout_expiry', everyMs: tickMs, run: async () => void (await expireCheckoutSessions(db, opts.publicOrigin)) },

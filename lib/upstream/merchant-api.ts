@@ -49,6 +49,7 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     listBalanceTransactions: (query: Omit<ActionRequest<'list_balance_transactions'>, 'action'>) =>
       client.call(secretKey, 'list_balance_transactions', query),
     summarizeBalance: (days: number) => client.call(secretKey, 'summarize_balance', { days }),
+    getStatement: (input: Omit<ActionRequest<'get_statement'>, 'action'>) => client.call(secretKey, 'get_statement', input),
     // Keys and the request log (a secret key manages keys; requests:read reads the log).
     listApiKeys: () => client.call(secretKey, 'list_api_keys', {}),
     createRestrictedKey: (input: Omit<ActionRequest<'create_restricted_key'>, 'action'>, idempotencyKey: string) =>

@@ -59,6 +59,13 @@ describe.each(backends)('returned payouts ($name)', (backend) => {
     expect(returns.map((t: JsonAnswer) => [t.amount, t.source, t.balance_after, t.type])).toEqual([
       [100_000, paid.id, 1_000_000, 'payout_return'],
     ]);
+    // The statement's lines: both entries of the payout carry its bank reference; the opening balance none.
+    const lines = (await call({ action: 'list_balance_transactions' })).body.data;
+    expect(lines.map((t: JsonAnswer) => [t.type, t.source, t.bank_reference])).toEqual([
+      ['payout_return', paid.id, paid.bank_reference],
+      ['payout', paid.id, paid.bank_reference],
+      ['opening_balance', m.id, null],
+    ]);
 
     // payout.paid is the payout as it was when paid; payout.returned as it is now.
     const events = (await call({ action: 'list_events', object_id: paid.id })).body.data;

@@ -57,6 +57,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     // A valid request for every action: a new action without one does not compile.
     const requests: Record<ActionName, Record<string, unknown>> = {
       get_balance: {},
+      get_statement: { month: '2026-01' },
       withdraw: withdrawal(10_000),
       get_payout: { id: payout.id },
       list_payouts: {},

@@ -22,6 +22,7 @@ describe('event writes', () => {
         'lib/payments/refunds/refund-settlement.ts', // refund.succeeded, refund.failed
         'lib/payments/payouts/withdraw-statement.ts', // payout.created (and payout.awaiting_approval), alone, in a group, in a batch
         'lib/payments/payouts/payout-approvals.ts', // payout.approved, payout.rejected, payout.expired
+        'lib/payments/statements/statement-ready.ts', // statement.ready
         'lib/payments/payouts/payout-returns.ts', // payout.returned
       ].sort(),
     );

@@ -3,9 +3,10 @@
 // the payouts export of returned payouts carries the reference and the return. A low balance shows a banner
 // on every page until it recovers.
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import Papa from 'papaparse';
 import { createMerchant, expect, merchantApi, test } from './fixtures';
-import { startSession } from './helpers';
+import { sendPayout, startSession } from './helpers';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 test('a paid, then returned payout: bank reference, return reason, the money back, events and the CSV', async ({
@@ -43,6 +44,14 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
     'payout.returned',
   ]);
 
+  // The balance history: the entry that gave the money back, with the payout's bank reference.
+  await page.getByRole('link', { name: 'See it in the balance history' }).click();
+  const row = page.getByTestId('txn-row').first();
+  await expect(row).toHaveAttribute('data-txn-id', entry.id);
+  await expect(row).toHaveAttribute('data-type', 'payout_return');
+  await expect(row).toContainText('Payout returned by the bank');
+  await expect(row).toContainText(`bank ref. ${paid.bank_reference}`);
+
   // The payouts page filtered to returned payouts, and its export.
   await page.goto('/payouts?status=returned');
   await expect(page.locator(`[data-payout-id="${p.id}"]`)).toBeVisible();
@@ -70,6 +79,28 @@ test('a low balance shows a banner on every page until it is back at the thresho
     await expect(banner).toBeVisible();
     await expect(banner).toContainText('IDR 100,000 available, below your threshold of IDR 250,000');
   }
+  // Readable in both schemes and at a phone's width: no serious axe finding, no horizontal scroll.
+  for (const [colorScheme, width] of [
+    ['light', 1280],
+    ['dark', 390],
+  ] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto('/dashboard');
+    await expect(page.getByTestId('low-balance-banner')).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).include('[data-testid="low-balance-banner"]').analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    expect(scroll).toBeLessThanOrEqual(client);
+  }
+  // A payout the balance does not cover: the refusal says how much is missing.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 844 });
+  await page.goto('/dashboard');
+  await sendPayout(page, { amount: 150_000, bank: 'BCA', account: '1234567890' });
+  await expect(page.getByTestId('payout-refused')).toContainText(
+    'Your available balance does not cover this amount: IDR 50,000 is missing.',
+  );
   const low = await payments({ action: 'list_events', type: 'balance.low' });
   expect(low.data.map((e: JsonAnswer) => e.data.object)).toEqual([
     { object: 'balance', available: 100_000, low_balance_threshold: 250_000, currency: 'IDR' },

@@ -70,6 +70,7 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/payout-batches', 'Batch payout'],
   ['/checkout-sessions', 'New checkout session'],
   ['/balance', 'Balance history'],
+  ['/reports', 'Statement'],
   ['/checkout-sessions/:open', 'Checkout session'],
   ['/checkout-sessions/:paid', 'Checkout session'],
   ['/checkout-sessions/:refunded', 'Refunds'],

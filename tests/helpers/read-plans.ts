@@ -9,6 +9,7 @@ export const HISTORY_TABLES = [
   'webhook_deliveries',
   'balance_daily',
   'payout_daily',
+  'ledger_figures',
   'checkout_sessions',
   'payout_batches',
   'payout_batch_counts',
@@ -143,6 +144,25 @@ export function readCatalog(ids: Record<string, string>, n: number): [string, ()
     ['list_balance_transactions', () => ({ created_lt: day(30), limit: 50 })],
     ['list_balance_transactions', () => ({ starting_after: ids.deepTxn, limit: 50 })],
     ['summarize_balance', () => ({ days: 30 })],
+    ['summarize_balance', () => ({ days: 7 })],
+    ['get_balance', () => ({ as_of: new Date(Date.parse(day(40)) + 1_234_567).toISOString() })],
+    ['get_balance', () => ({ as_of: new Date(Date.parse(day(400))).toISOString() })],
+    ['get_statement', () => ({ month: new Date(Date.parse(day(35))).toISOString().slice(0, 7) })],
+    [
+      'get_statement',
+      () => ({
+        from: new Date(Date.parse(day(50)) + 1_234_567).toISOString(),
+        to: new Date(Date.parse(day(20)) - 7_654_321).toISOString(),
+      }),
+    ],
+    [
+      'list_balance_transactions',
+      () => ({
+        created_gte: new Date(Date.parse(day(31)) - 7 * 3_600_000).toISOString(),
+        created_lt: new Date(Date.parse(day(30)) - 7 * 3_600_000).toISOString(),
+        limit: 100,
+      }),
+    ],
     ['list_events', () => ({})],
     ['list_events', () => ({ type: 'payout.failed' })],
     ['list_events', () => ({ type: 'balance.low' })],

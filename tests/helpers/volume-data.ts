@@ -96,6 +96,12 @@ export async function writeOthersFigures(db: Queryable, merchants: number, days:
      FROM generate_series(1, $1) m, generate_series(1, $2) d, unnest(ARRAY['pending', 'paid', 'failed']) s`,
     [merchants, days],
   );
+  await db.query(
+    `INSERT INTO ledger_figures (merchant_id, span, start, kind, count, money_in, money_out, merged)
+     SELECT 'acct_fig' || m, 86400, date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - d * interval '1 day', 'payout', 10, 0, 500, true
+     FROM generate_series(1, $1) m, generate_series(1, $2) d`,
+    [merchants, days],
+  );
   await analyzeSchema(db);
 }
 

@@ -99,6 +99,8 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_idempotent_request', { idempotency_key: 'oa-1' });
     await call('list_balance_transactions', { limit: 5 });
     await call('summarize_balance', { days: 7 });
+    await call('get_statement', { month: '2026-10' });
+    await call('get_balance', { as_of: new Date(Date.now() - 60_000).toISOString() });
     const refund = (
       await call('create_refund', { checkout_session_id: session.id, amount: 5_000, reason: 'Too much tea' }, { idempotencyKey: 'oa-re' })
     ).body;

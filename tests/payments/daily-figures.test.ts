@@ -8,6 +8,7 @@ import type { Queryable } from '@/lib/db/types';
 import { payCheckoutSession } from '@/lib/payments/checkout/checkout-payment';
 import { compactBatchCounts } from '@/lib/payments/payouts/batch-counts';
 import { compactDailyFigures } from '@/lib/payments/ledger/daily-figures';
+import { compactLedgerFigures } from '@/lib/payments/ledger/ledger-figures';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
@@ -93,6 +94,7 @@ describe.each(backends)('per-day figures ($name)', (backend) => {
             else if (s.kind === 'settle') await settleDuePayouts(db, { batchSize: s.batchSize });
             else if (s.kind === 'compact') {
               await compactDailyFigures(db, s.limit);
+              await compactLedgerFigures(db, s.limit);
               await compactBatchCounts(db, s.limit);
             } else {
               const at = new Date(Math.floor(Date.now() / DAY) * DAY - s.daysAgo * DAY + s.hour * 3_600_000).toISOString();
@@ -165,17 +167,20 @@ describe.each(backends)('per-day figures ($name)', (backend) => {
             'SELECT id, amount, balance_after, created_at FROM ledger_entries WHERE merchant_id = $1 ORDER BY id',
             [m.id],
           );
-          expect(days.map((d) => d.day)).toEqual(
-            Array.from({ length: 12 }, (_, i) => new Date(Math.floor(Date.now() / DAY) * DAY - (11 - i) * DAY).toISOString().slice(0, 10)),
-          );
-          // A day's closing balance is the balance after its newest entry; a day without one carries the last day's.
-          const dayOf = (e: { created_at: Date }) => new Date(e.created_at).toISOString().slice(0, 10);
-          const earlier = entries.filter((e) => dayOf(e) < days[0]!.day);
-          const lastDay = earlier.map(dayOf).sort().at(-1);
-          let carried = Number(earlier.filter((e) => dayOf(e) === lastDay).at(-1)?.balance_after ?? 0);
+          // Days in the merchant's zone (Asia/Jakarta by default, UTC+7, no daylight saving).
+          const ZONE_MS = 7 * 3_600_000;
+          const localDay = (ms: number) => new Date(ms + ZONE_MS).toISOString().slice(0, 10);
+          expect(days.map((d) => d.day)).toEqual(Array.from({ length: 12 }, (_, i) => localDay(Date.now() - (11 - i) * DAY)));
+          // The balance carried into the first day is the balance_after of the last entry in time before it
+          // (entries backdated by the "past" step make that differ from the newest by id); each day then adds its entries.
+          const dayOf = (e: { created_at: Date }) => localDay(new Date(e.created_at).getTime());
+          const earlier = entries
+            .filter((e) => dayOf(e) < days[0]!.day)
+            .sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || Number(a.id) - Number(b.id));
+          let carried = Number(earlier.at(-1)?.balance_after ?? 0);
           for (const d of days) {
             const own = entries.filter((e) => dayOf(e) === d.day);
-            if (own.length > 0) carried = Number(own.at(-1)!.balance_after);
+            carried += own.reduce((s, e) => s + Number(e.amount), 0);
             expect(d).toEqual({
               day: d.day,
               money_in: own.filter((e) => Number(e.amount) > 0).reduce((s, e) => s + Number(e.amount), 0),

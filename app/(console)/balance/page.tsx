@@ -25,6 +25,7 @@ const TYPE_LABELS: Record<string, string> = {
   topup: 'Test top-up',
   refund: 'Refund',
   refund_reversal: 'Failed refund returned',
+  payout_return: 'Payout returned by the bank',
 };
 
 function sourceLink(source: string) {
@@ -95,7 +96,15 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
               { header: 'Type', cell: (t) => TYPE_LABELS[t.type] ?? t.type },
               { header: 'Amount', cell: (t) => `${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}` },
               { header: 'Balance after', cell: (t) => formatMoney(t.balance_after, t.currency) },
-              { header: 'Source', cell: (t) => sourceLink(t.source) },
+              {
+                header: 'Source',
+                cell: (t) => (
+                  <>
+                    {sourceLink(t.source)}
+                    {t.bank_reference && <span className="muted"> · bank ref. {t.bank_reference}</span>}
+                  </>
+                ),
+              },
             ]}
           />
         )}

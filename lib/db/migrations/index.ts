@@ -14,6 +14,8 @@ import { sql as batchCounts } from './013-batch-counts';
 import { sql as payoutApprovals } from './020-payout-approvals';
 import { sql as refunds } from './030-refunds';
 import { sql as accountSettings } from './040-account-settings';
+import { sql as ledgerFigures } from './041-ledger-figures';
+import { ledgerTimeIndexes, replacedLedgerTimeIndexes } from './042-ledger-time-index';
 import { sql as payoutReturns } from './045-payout-returns';
 import { sql as payoutStates } from './050-payout-states';
 import { backfill as payoutStatesBackfill } from './051-payout-states-backfill';
@@ -46,6 +48,8 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 20, name: 'payout-approvals', sql: payoutApprovals },
   { version: 30, name: 'refunds', sql: refunds },
   { version: 40, name: 'account-settings', sql: accountSettings },
+  { version: 41, name: 'ledger-figures', sql: ledgerFigures },
+  { version: 42, name: 'ledger-time-index', indexes: ledgerTimeIndexes, drop: replacedLedgerTimeIndexes },
   { version: 45, name: 'payout-returns', sql: payoutReturns },
   { version: 50, name: 'payout-states', sql: payoutStates },
   { version: 51, name: 'payout-states-backfill', ...payoutStatesBackfill },

@@ -1,7 +1,8 @@
 import { ApiError, balanceTransactionId, ledgerEntryOf } from '../../contract';
 import { listObject } from '../serialize';
 import { implement } from '../pipeline/action';
-import { balanceDays, identityRange } from './daily-figures';
+import { identityRange } from './daily-figures';
+import { balanceDays } from '../statements/zone-summary';
 
 interface LedgerRow {
   id: string | number;
@@ -9,6 +10,7 @@ interface LedgerRow {
   balance_after: number;
   kind: string;
   reference_id: string;
+  bank_reference: string | null;
   created_at: Date | string;
 }
 
@@ -26,12 +28,16 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
   const range =
     input.created_gte || input.created_lt ? await identityRange(db, 'ledger', merchant.id, input.created_gte, input.created_lt) : undefined;
   if (range?.empty) return listObject([], false);
+  // The page first, then its payout lines joined by primary key: a statement line carries the bank's reference.
   const rows = await db.query<LedgerRow>(
-    `SELECT id, amount, balance_after, kind, reference_id, created_at FROM ledger_entries
-     WHERE merchant_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) AND ($3::text IS NULL OR kind = $3::text)
-       AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
-       AND ($7::bigint IS NULL OR id >= $7::bigint) AND ($8::bigint IS NULL OR id <= $8::bigint)
-     ORDER BY id DESC LIMIT $6`,
+    `SELECT l.id, l.amount, l.balance_after, l.kind, l.reference_id, l.created_at, p.bank_reference FROM (
+       SELECT id, amount, balance_after, kind, reference_id, created_at FROM ledger_entries
+       WHERE merchant_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) AND ($3::text IS NULL OR kind = $3::text)
+         AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
+         AND ($7::bigint IS NULL OR id >= $7::bigint) AND ($8::bigint IS NULL OR id <= $8::bigint)
+       ORDER BY id DESC LIMIT $6) l
+     LEFT JOIN payouts p ON p.id = l.reference_id AND l.kind IN ('payout', 'payout_reversal', 'payout_return') AND p.merchant_id = $1
+     ORDER BY l.id DESC`,
     [
       merchant.id,
       cursor,
@@ -43,7 +49,8 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
       range?.high ?? null,
     ],
   );
-  const data = rows.slice(0, limit).map((r) => ({
+  const page = rows.slice(0, limit);
+  const data = page.map((r) => ({
     id: balanceTransactionId(r.id),
     object: 'balance_transaction' as const,
     amount: Number(r.amount),
@@ -51,14 +58,16 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
     balance_after: Number(r.balance_after),
     type: r.kind as never,
     source: r.reference_id,
+    bank_reference: r.bank_reference ?? null,
     created_at: new Date(r.created_at).toISOString(),
   }));
   return listObject(data, rows.length > limit);
 });
 
-/** summarize_balance: the last `days` UTC days from the per-day figures (migration 010), never the ledger. */
+/** summarize_balance: the last `days` days in the merchant's zone, from the ledger figures (migration 041). */
 export const summarizeBalance = implement('summarize_balance', async ({ db, merchant }, input) => ({
   object: 'balance_summary' as const,
   currency: merchant.currency,
-  days: await balanceDays(db, merchant.id, input.days),
+  time_zone: merchant.timeZone,
+  days: await balanceDays(db, merchant, input.days),
 }));

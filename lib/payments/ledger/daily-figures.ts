@@ -52,51 +52,6 @@ export async function compactDailyFigures(db: Queryable, limit = 5000): Promise<
   return balance!.n + payout!.n;
 }
 
-export interface BalanceDay {
-  day: string;
-  money_in: number;
-  money_out: number;
-  entries: number;
-  /** `available` after the day's newest entry; for a day without entries, the last balance before it. */
-  closing_balance: number;
-}
-
-/**
- * The merchant's last `days` UTC days up to `today`, oldest first: money in and out, entries, and
- * the closing balance. Reads the figures rows of those days and one row before them (the balance
- * carried into the first day), never the ledger.
- */
-export async function balanceDays(db: Queryable, merchantId: string, days: number, now = Date.now()): Promise<BalanceDay[]> {
-  const first = utcDay(now - (days - 1) * DAY_MS);
-  const last = utcDay(now);
-  const rows = await db.query<{ day: string; money_in: number; money_out: number; entries: number; closing_balance: number }>(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(money_in) AS money_in, sum(money_out) AS money_out, sum(entries) AS entries,
-            (array_agg(closing_balance ORDER BY closing_entry_id DESC))[1] AS closing_balance
-     FROM balance_daily WHERE merchant_id = $1 AND day >= $2::date AND day <= $3::date GROUP BY day`,
-    [merchantId, first, last],
-  );
-  const [before] = await db.query<{ closing_balance: number }>(
-    `SELECT closing_balance FROM balance_daily WHERE merchant_id = $1
-       AND day = (SELECT max(day) FROM balance_daily WHERE merchant_id = $1 AND day < $2::date)
-     ORDER BY closing_entry_id DESC LIMIT 1`,
-    [merchantId, first],
-  );
-  const byDay = new Map(rows.map((r) => [r.day, r]));
-  let balance = Number(before?.closing_balance ?? 0);
-  return Array.from({ length: days }, (_, i) => {
-    const day = utcDay(Date.parse(`${first}T00:00:00Z`) + i * DAY_MS);
-    const r = byDay.get(day);
-    if (r) balance = Number(r.closing_balance);
-    return {
-      day,
-      money_in: Number(r?.money_in ?? 0),
-      money_out: Number(r?.money_out ?? 0),
-      entries: Number(r?.entries ?? 0),
-      closing_balance: balance,
-    };
-  });
-}
-
 export interface PayoutFigureFilter {
   status?: string;
   created_gte?: string;

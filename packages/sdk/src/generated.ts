@@ -7,6 +7,14 @@ export const REQUEST_ID_HEADER = "request-id";
 
 export type GetBalanceRequest = {
   action: "get_balance";
+  as_of?: string;
+};
+
+export type GetStatementRequest = {
+  action: "get_statement";
+  month?: string;
+  from?: string;
+  to?: string;
 };
 
 export type WithdrawRequest = {
@@ -110,7 +118,7 @@ export type ListEventsRequest = {
   action: "list_events";
   limit?: number;
   starting_after?: string;
-  type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "payout.returned" | "balance.low" | "balance.recovered";
+  type?: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered";
   object_id?: string;
 };
 
@@ -122,7 +130,7 @@ export type GetEventRequest = {
 export type CreateWebhookEndpointRequest = {
   action: "create_webhook_endpoint";
   url: string;
-  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "payout.returned" | "balance.low" | "balance.recovered">;
+  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered">;
   description?: string;
 };
 
@@ -141,7 +149,7 @@ export type UpdateWebhookEndpointRequest = {
   action: "update_webhook_endpoint";
   id: string;
   url?: string;
-  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "payout.returned" | "balance.low" | "balance.recovered">;
+  enabled_events?: Array<"*" | "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered">;
   disabled?: boolean;
 };
 
@@ -303,7 +311,56 @@ export type Balance = {
   pending_payouts: number;
   pending_refunds: number;
   awaiting_approval: number;
+  as_of?: string;
   livemode: boolean;
+};
+
+export type Statement = {
+  object: "statement";
+  time_zone: string;
+  from: string;
+  to: string;
+  currency: string;
+  opening_balance: number;
+  closing_balance: number;
+  totals: {
+    opening_balance: {
+      amount: number;
+      count: number;
+    };
+    adjustment: {
+      amount: number;
+      count: number;
+    };
+    payout: {
+      amount: number;
+      count: number;
+    };
+    payout_reversal: {
+      amount: number;
+      count: number;
+    };
+    checkout_payment: {
+      amount: number;
+      count: number;
+    };
+    topup: {
+      amount: number;
+      count: number;
+    };
+    refund: {
+      amount: number;
+      count: number;
+    };
+    refund_reversal: {
+      amount: number;
+      count: number;
+    };
+    payout_return: {
+      amount: number;
+      count: number;
+    };
+  };
 };
 
 export type Payout = {
@@ -422,7 +479,7 @@ export type EventList = {
 export type Event = {
   object: "event";
   id: string;
-  type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "payout.returned" | "balance.low" | "balance.recovered";
+  type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered";
   created_at: string;
   data: {
     object: Record<string, unknown>;
@@ -489,7 +546,7 @@ export type WebhookDelivery = {
   object: "webhook_delivery";
   id: string;
   event_id: string;
-  event_type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "payout.returned" | "balance.low" | "balance.recovered";
+  event_type: "payout.created" | "payout.paid" | "payout.failed" | "checkout_session.completed" | "checkout_session.expired" | "refund.created" | "refund.succeeded" | "refund.failed" | "payout.awaiting_approval" | "payout.approved" | "payout.rejected" | "payout.expired" | "statement.ready" | "payout.returned" | "balance.low" | "balance.recovered";
   endpoint_id: string;
   status: "pending" | "succeeded" | "failed";
   attempts: number;
@@ -596,6 +653,7 @@ export type BalanceTransactionList = {
     balance_after: number;
     type: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal" | "payout_return";
     source: string;
+    bank_reference: string | null;
     created_at: string;
   }>;
   has_more: boolean;
@@ -630,6 +688,7 @@ export type RefundList = {
 export type BalanceSummary = {
   object: "balance_summary";
   currency: string;
+  time_zone: string;
   days: {
     day: string;
     money_in: number;
@@ -846,6 +905,7 @@ export type Error503 = {
 /** Every action: its parameters (the request without `action`), its answer, whether it changes state. */
 export interface Actions {
   get_balance: { params: Omit<GetBalanceRequest, 'action'>; response: Balance; mutates: false };
+  get_statement: { params: Omit<GetStatementRequest, 'action'>; response: Statement; mutates: false };
   withdraw: { params: Omit<WithdrawRequest, 'action'>; response: Payout; mutates: true };
   get_payout: { params: Omit<GetPayoutRequest, 'action'>; response: Payout; mutates: false };
   list_payouts: { params: Omit<ListPayoutsRequest, 'action'>; response: PayoutList; mutates: false };
@@ -899,8 +959,10 @@ export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "c
 /** One method per action, camelCase; each calls `request` with its action name. */
 export abstract class ActionMethods<Options, Result> {
   protected abstract request<N extends ActionName>(action: N, params: Actions[N]['params'], options?: Options): Promise<Result & { data: Actions[N]['response'] }>;
-  /** What can be paid out now, and what is already on its way out. */
-  getBalance(options?: Options) { return this.request("get_balance", {}, options); }
+  /** What can be paid out now, and what is already on its way out; with `as_of`, `available` as it stood at that instant. */
+  getBalance(params: Actions["get_balance"]['params'] = {}, options?: Options) { return this.request("get_balance", params, options); }
+  /** A statement for a month (`month`, in the merchant's zone) or a period (`from`, `to`): opening and closing balance and the totals of every balance-transaction type. */
+  getStatement(params: Actions["get_statement"]['params'] = {}, options?: Options) { return this.request("get_statement", params, options); }
   /** Moves the amount from available to pending payouts and creates a pending payout that settles in the background. */
   withdraw(params: Actions["withdraw"]['params'], options?: Options) { return this.request("withdraw", params, options); }
   /** One payout of this merchant. */

@@ -1,0 +1,74 @@
+// The Reports page's period and its statement's lines as CSV, paged through the real API.
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodLabel, reportPeriod, statementRequest, typeLabel } from '@/lib/client/report-period';
+import { statementLinePages, statementLinesStream } from '@/lib/console/statement-csv';
+import type { Db } from '@/lib/db/types';
+import { createPaymentClient } from '@/lib/upstream/payment-client';
+import { merchantApi, type MerchantApi } from '@/lib/upstream/merchant-api';
+import { startTestApi, type TestApi } from '../helpers/api-server';
+import { pgliteBackend } from '../helpers/databases';
+
+describe('the reports period', () => {
+  it('defaults to the last complete month in the zone, and reads a range of days in the zone', () => {
+    // 31 October 2026, 20:00 UTC: already 1 November in Jakarta, still October in Berlin.
+    const now = Date.parse('2026-10-31T20:00:00Z');
+    expect(reportPeriod({}, 'Asia/Jakarta', now)).toEqual({ month: '2026-10' });
+    expect(reportPeriod({ month: 'junk' }, 'Europe/Berlin', now)).toEqual({ month: '2026-09' });
+    expect(reportPeriod({ month: '2026-02' }, 'Asia/Jakarta', now)).toEqual({ month: '2026-02' });
+    const range = reportPeriod({ from: '2026-10-24', to: '2026-10-25' }, 'Europe/Berlin', now);
+    // Berlin's 25 October is 25 hours long (summer time ends): [23 Oct 22:00Z, 25 Oct 23:00Z).
+    expect(statementRequest(range, 'Europe/Berlin')).toEqual({ from: '2026-10-23T22:00:00.000Z', to: '2026-10-25T23:00:00.000Z' });
+    expect(periodLabel('2026-10-23T22:00:00.000Z', '2026-10-25T23:00:00.000Z', 'Europe/Berlin')).toBe('24 Oct 2026 – 25 Oct 2026');
+    expect(typeLabel('payout_reversal')).toBe('Payout reversal');
+  });
+});
+
+describe('the statement lines CSV against the real API', () => {
+  let db: Db;
+  let server: TestApi;
+  let api: MerchantApi;
+  let from: string;
+  beforeAll(async () => {
+    db = await pgliteBackend.open();
+    server = await startTestApi(db, { openingBalance: 100_000_000 });
+    api = merchantApi(createPaymentClient({ baseUrl: server.url }), server.merchant.secretKey);
+    from = new Date(Date.now() - 60_000).toISOString();
+    const payouts = Array.from({ length: 230 }, (_, i) => ({ amount: 10_000 + i, bank_code: 'BCA', account_number: '5550001111' }));
+    expect((await server.call({ action: 'create_payout_batch', payouts })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await server.close();
+    await db.close();
+  });
+
+  const rowsOf = (text: string) => Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
+
+  it('streams every line of the period, page after page, amounts as signed integers, closing = opening + lines', async () => {
+    const to = new Date(Date.now() + 1).toISOString();
+    const rows = rowsOf(await new Response(await statementLinesStream(statementLinePages(api, from, to))).text());
+    expect(rows).toHaveLength(231);
+    expect(rows.at(-1)).toMatchObject({ type: 'opening_balance', amount: '100000000', source: server.merchant.id });
+    expect(rows.slice(0, 230).every((r) => r.type === 'payout' && /^-[0-9]+$/.test(r.amount!) && r.source!.startsWith('po_'))).toBe(true);
+    const statement = (await api.getStatement({ from, to })).data;
+    expect(statement.opening_balance + rows.reduce((s, r) => s + Number(r.amount), 0)).toBe(statement.closing_balance);
+    // An empty period: the header alone.
+    const empty = await new Response(
+      await statementLinesStream(statementLinePages(api, to, new Date(Date.now() + 60_000).toISOString())),
+    ).text();
+    expect(empty.trim()).toBe('id,created_at,type,amount,currency,balance_after,source,bank_reference');
+  });
+
+  it('reads a page only when the reader asks for the next one', async () => {
+    let calls = 0;
+    const counted: MerchantApi = { ...api, listBalanceTransactions: (q) => ((calls += 1), api.listBalanceTransactions(q)) };
+    const stream = await statementLinesStream(statementLinePages(counted, from, new Date(Date.now() + 1).toISOString()));
+    expect(calls).toBe(1);
+    const reader = stream.getReader();
+    await reader.read();
+    await reader.read();
+    expect(calls).toBe(2);
+    await reader.cancel();
+    expect(calls).toBe(2);
+  });
+});
