@@ -3,7 +3,6 @@ import type { Queryable } from '../../db/types';
 import { listObject } from '../serialize';
 import { implement } from '../pipeline/action';
 import { identityRange } from './daily-figures';
-import { balanceDays } from '../statements/zone-summary';
 
 interface LedgerRow {
   id: string | number;
@@ -84,11 +83,3 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
   const data = page.map(lineOf(merchant.currency));
   return listObject(data, rows.length > limit);
 });
-
-/** summarize_balance: the last `days` days in the merchant's zone, from the ledger figures (migration 041). */
-export const summarizeBalance = implement('summarize_balance', async ({ db, merchant }, input) => ({
-  object: 'balance_summary' as const,
-  currency: merchant.currency,
-  time_zone: merchant.timeZone,
-  days: await balanceDays(db, merchant, input.days),
-}));
