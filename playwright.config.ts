@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,13 +40,37 @@ if (E2E_SPLIT && !process.env.E2E_CONSOLE_DATA_DIR) {
   seedConsoleDataDir(process.env.E2E_CONSOLE_DATA_DIR);
 }
 
+/**
+ * Split, with a PostgreSQL server at hand (DATABASE_URL, as in npm test): the API process runs on PostgreSQL, in a
+ * schema of this run's own, so that the specs crossing the API run on both databases (in process: the embedded one).
+ * Made once by the runner (psql, synchronously: the config is not async) and handed to the workers in the environment.
+ */
+function apiDatabaseUrl(): string | undefined {
+  const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (!E2E_SPLIT || !base) return undefined;
+  if (!process.env.E2E_API_DATABASE_URL) {
+    const schema = `e2e_${randomBytes(6).toString('hex')}`;
+    execFileSync('psql', [base, '-q', '-c', `CREATE SCHEMA ${schema}`], { stdio: 'ignore' });
+    const url = new URL(base);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    process.env.E2E_API_DATABASE_URL = url.toString();
+  }
+  return process.env.E2E_API_DATABASE_URL;
+}
+export const E2E_API_DATABASE_URL = apiDatabaseUrl();
+/** Where the merchant CLI finds the API's data: its PostgreSQL schema, or its data folder. */
+export const E2E_API_DATA_ENV = E2E_API_DATABASE_URL
+  ? { DATABASE_URL: E2E_API_DATABASE_URL }
+  : { DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' };
+
 const chromium = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? '/usr/bin/chromium';
 
 /**
  * The split run is there for the console-to-API path (the SDK over HTTP), so it runs the specs that
  * cross it in each way: sign-in and a session ended by the API, reads and pages, every kind of write
  * with its idempotency key and retry, refusals, approvals, refunds, keys, webhooks, the streamed export,
- * and its own checks (split.spec.ts). Layout, axe, keyboard and the other views run once, in process:
+ * its own checks (split.spec.ts), and the books (statements, returns, the merchant's zone). With PostgreSQL at
+ * hand the API process runs on it, so these specs run on both databases. Layout, axe, keyboard and the other views run once, in process:
  * a page's markup, styles and focus order are the same wherever its data comes from.
  */
 const SPLIT_SPECS = [
@@ -60,6 +86,9 @@ const SPLIT_SPECS = [
   'restricted-keys',
   'webhooks',
   'checkout',
+  'reports',
+  'payout-returns',
+  'time-zone',
 ];
 const ALL_SPECS = fs
   .readdirSync(path.join(__dirname, 'tests/e2e'))
@@ -97,21 +126,24 @@ export default defineConfig({
     },
   },
   testMatch: files(RUN),
+  globalTeardown: './tests/e2e/global-teardown.ts',
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: E2E_SPLIT
     ? [
-        server(API_PORT, process.env.E2E_DATA_DIR!, { PAYMENT_API_BASE_URL: '' }),
+        server(API_PORT, process.env.E2E_DATA_DIR!, { PAYMENT_API_BASE_URL: '' }, E2E_API_DATABASE_URL),
         server(PORT, process.env.E2E_CONSOLE_DATA_DIR!, { PAYMENT_API_BASE_URL: E2E_API_URL }),
       ]
     : server(PORT, process.env.E2E_DATA_DIR!, { PAYMENT_API_BASE_URL: '' }),
 });
 
-/** npm start's server on `port` and a fresh embedded database in `dataDir` (see the top of this file). */
-function server(port: number, dataDir: string, env: Record<string, string>) {
+/** npm start's server on `port`, on a fresh embedded database in `dataDir` or on `databaseUrl` (see the top of this file). */
+function server(port: number, dataDir: string, env: Record<string, string>, databaseUrl?: string) {
   return {
-    // Playwright passes its own environment on: DATABASE_URL is removed so the app runs on the fresh embedded database.
-    // npm start's server (the API ahead of Next); it builds .next-e2e first unless a current build is there.
-    command: `env -u DATABASE_URL node --import tsx scripts/start.ts`,
+    // Playwright passes its own environment on: DATABASE_URL is removed so the app runs on the fresh embedded database,
+    // or set to the run's own schema. npm start's server (the API ahead of Next); it builds .next-e2e first unless a current build is there.
+    command: databaseUrl
+      ? `env DATABASE_URL='${databaseUrl}' node --import tsx scripts/start.ts`
+      : `env -u DATABASE_URL node --import tsx scripts/start.ts`,
     url: `http://127.0.0.1:${port}/login`,
     reuseExistingServer: false,
     timeout: 300_000,

@@ -9,7 +9,7 @@ import { migrate } from '../db/migrate';
 import { migrations } from '../db/migrations';
 import { openPgliteDb } from '../db/pglite-db';
 import type { Db } from '../db/types';
-import { SEALING_KEY_FILE } from '../server/sealing-keys';
+import { SEALING_KEY_FILE, SESSION_SECRET_FILE } from '../config/secret-file';
 
 /**
  * Backups of the embedded database (`npm run backup` / `npm run restore`; docs/backup.md).
@@ -24,10 +24,8 @@ import { SEALING_KEY_FILE } from '../server/sealing-keys';
 export const BACKUP_MAGIC = 'MERCHANT-PAYMENTS-BACKUP\n';
 export const BACKUP_FORMAT = 1;
 const PGDATA_SECTION = 'pgdata.tar.gz';
-/** The console's session secret (lib/session/session-secrets.ts, server-only: not importable from a script). */
-export const SESSION_SECRET_FILE_NAME = 'session-secret';
 /** DATA_DIR's files that go with the database, when the server generated them (a setting replaces each). */
-export const DATA_DIR_SECRET_FILES = [SEALING_KEY_FILE, SESSION_SECRET_FILE_NAME] as const;
+export const DATA_DIR_SECRET_FILES = [SEALING_KEY_FILE, SESSION_SECRET_FILE] as const;
 /** Where a restore loads the database before moving it into place (inside DATA_DIR, so one file system). */
 const STAGING = '.restoring';
 const MAX_HEADER_BYTES = 64 * 1024;

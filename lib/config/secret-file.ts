@@ -3,6 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './env';
 
+/** The secret files the server generates in DATA_DIR on the embedded database (a setting replaces each); a backup carries them. */
+export const SEALING_KEY_FILE = 'secrets-encryption-key';
+export const SESSION_SECRET_FILE = 'session-secret';
+
 /**
  * A secret generated on first start and kept beside the embedded database (mode
  * 0600), so that a plain start needs no set-up. `bytes` random bytes, base64url.

@@ -5,39 +5,14 @@ import type { MerchantApi } from '../upstream/merchant-api';
 import { unlessForbidden } from './page-data';
 
 /**
- * The reversal is written in the transaction that fails the payout, so its
- * created_at is the payout's settled_at: a one-millisecond window of
- * payout_reversal entries holds it (paged, in case a batch failed together).
- * A returned payout's payout_return entry is written with its return (returned_at).
+ * The entry that gave a failed, rejected or returned payout's money back: its payout_reversal or
+ * payout_return, the one entry of that type the payout caused (list_balance_transactions by source).
  */
 async function findReversal(api: MerchantApi, payout: Payout): Promise<BalanceTransaction | null> {
-  // A rejected payout's reversal is written in the transaction that rejected it (rejected_at).
-  const endedAt =
-    payout.status === 'failed'
-      ? payout.settled_at
-      : payout.status === 'rejected'
-        ? payout.rejected_at
-        : payout.status === 'returned'
-          ? payout.returned_at
-          : null;
-  if (!endedAt) return null;
-  const type = payout.status === 'returned' ? 'payout_return' : 'payout_reversal';
-  const at = Date.parse(endedAt);
-  let after: string | undefined;
-  for (;;) {
-    const page = (
-      await api.listBalanceTransactions({
-        type,
-        limit: 100,
-        created_gte: new Date(at).toISOString(),
-        created_lt: new Date(at + 1).toISOString(),
-        ...(after ? { starting_after: after } : {}),
-      })
-    ).data;
-    const found = page.data.find((t) => t.source === payout.id);
-    if (found || !page.has_more) return found ?? null;
-    after = page.data.at(-1)!.id;
-  }
+  const type =
+    payout.status === 'returned' ? 'payout_return' : ['failed', 'rejected', 'expired'].includes(payout.status) ? 'payout_reversal' : null;
+  if (!type) return null;
+  return (await api.listBalanceTransactions({ type, source: payout.id, limit: 1 })).data.data[0] ?? null;
 }
 
 async function eventsOf(api: MerchantApi, payoutId: string) {

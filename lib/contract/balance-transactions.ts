@@ -18,6 +18,9 @@ export const BALANCE_TRANSACTION_TYPES = [
 
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 
+/** The types with at most one entry per source object (a unique index each): list_balance_transactions' `source` filter takes one of them. */
+export const SOURCED_TYPES = ['payout', 'payout_reversal', 'payout_return', 'checkout_payment', 'refund', 'refund_reversal'] as const;
+
 const isoTime = z.iso.datetime({ offset: true });
 
 /** A balance transaction's id names its ledger entry by number: `txn_42`. */
@@ -48,6 +51,11 @@ export type BalanceTransaction = z.infer<typeof balanceTransactionSchema>;
 
 export const balanceTransactionFilters = {
   type: z.enum(BALANCE_TRANSACTION_TYPES, { error: `type must be one of ${BALANCE_TRANSACTION_TYPES.join(', ')}` }).optional(),
+  /** The entry of this type that this object caused (a payout's reversal or return, a session's payment): needs `type`, one of SOURCED_TYPES. */
+  source: z
+    .string({ error: 'source must be the id of the object that caused the entry' })
+    .regex(/^[a-z]{2,4}_[0-9A-Za-z]{1,64}$/, { error: 'source must be the id of the object that caused the entry (po_…, cs_…, re_…)' })
+    .optional(),
   ...createdRangeFields,
 };
 

@@ -9,8 +9,8 @@ import {
 } from './checkout/checkout-session-actions';
 import { createPayoutBatch, getPayoutBatch, listPayoutBatches } from './payouts/batch-actions';
 import { getPayout, listPayouts, summarizePayouts, withdraw } from './payouts/payout-actions';
-import { listBalanceTransactions, summarizeBalance } from './ledger/balance-transaction-actions';
-import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-mode-actions';
+import { listBalanceTransactions } from './ledger/balance-transaction-actions';
+import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-mode/test-mode-actions';
 import { createRestrictedKey, getCurrentKey, listApiKeys, revokeApiKey, rollSecretKey } from './keys/api-key-actions';
 import { getEvent, listEvents } from './webhooks/event-actions';
 import { getIdempotentRequest, listRequests } from './keys/request-actions';
@@ -26,7 +26,7 @@ import {
   updateWebhookEndpoint,
 } from './webhooks/endpoint-actions';
 import { getAccountSettings, updateAccountSettings } from './account/settings-actions';
-import { getStatement } from './statements/statement-actions';
+import { getStatement, summarizeBalance } from './statements/statement-actions';
 import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds/refund-actions';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */

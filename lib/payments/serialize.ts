@@ -1,8 +1,8 @@
 /** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
-import type { CheckoutSessionStatus, CreatedBy, EventType, PayoutStatus, RefundStatus } from '../contract';
-import { eventDataSql } from './webhooks/event-sql';
+import type { CheckoutSessionStatus, CreatedBy, PayoutStatus, RefundStatus } from '../contract';
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+/** A time as the API answers it: ISO 8601, UTC. */
+export const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 export interface PayoutRow {
   id: string;
@@ -150,24 +150,3 @@ export type RefundObject = ReturnType<typeof refundObject>;
 
 /** Cursor pages, newest first: the shape every list_* action returns. */
 export const listObject = <T>(data: T[], hasMore: boolean) => ({ object: 'list' as const, data, has_more: hasMore });
-
-export interface EventRow {
-  id: string;
-  type: EventType;
-  created_at: Date;
-  /** The object as the statement that made the change wrote it (event-sql.ts); json keeps its key order. */
-  data: Record<string, unknown>;
-}
-
-/** An event's columns as read from `events` (a payout's event rebuilds its object from the payout: event-sql.ts). */
-export const EVENT_COLUMNS = `id, type, created_at, ${eventDataSql('events')} AS data`;
-
-/** The event as get_event answers and as a webhook delivers it, byte for byte. */
-export const eventObject = (r: EventRow) => ({
-  object: 'event' as const,
-  id: r.id,
-  type: r.type,
-  created_at: iso(r.created_at),
-  data: { object: r.data },
-  livemode: false,
-});

@@ -1,10 +1,8 @@
 import path from 'node:path';
 import { ConfigError, type Env } from '../config/env';
-import { readOrCreateSecretFile } from '../config/secret-file';
+import { readOrCreateSecretFile, SEALING_KEY_FILE } from '../config/secret-file';
 import { parseSealingKeys } from '../payments/webhooks/secret-box';
 import { SEALING_KEY_REQUIRED } from '../config/start-checks';
-
-export const SEALING_KEY_FILE = 'secrets-encryption-key';
 
 /**
  * The keys that seal webhook secrets, newest first. From SECRETS_ENCRYPTION_KEY;

@@ -1,10 +1,8 @@
 import 'server-only';
 import path from 'node:path';
 import { ConfigError, env, type Env } from '../config/env';
-import { readOrCreateSecretFile } from '../config/secret-file';
+import { readOrCreateSecretFile, SESSION_SECRET_FILE } from '../config/secret-file';
 import { SESSION_SECRET_REQUIRED } from '../config/start-checks';
-
-export const SESSION_SECRET_FILE = 'session-secret';
 
 /**
  * The secrets that seal console cookies, newest first: the first seals, all unseal.

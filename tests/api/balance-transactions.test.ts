@@ -67,4 +67,21 @@ describe.each(apiTargets)('list_balance_transactions ($name)', (target) => {
     const junk = await api().call({ action: 'list_balance_transactions', starting_after: 'txn_abc' });
     expect(junk.status).toBe(404);
   });
+
+  it('finds the one entry of a type an object caused (source), and refuses source without such a type', async () => {
+    const failed = (await api().call(withdrawal(40_000))).body;
+    await api().call({ action: 'simulate_payout', id: failed.id, outcome: 'failed', failure_code: 'invalid_account' });
+    const other = (await api().call(withdrawal(30_000))).body;
+    await api().call({ action: 'simulate_payout', id: other.id, outcome: 'failed', failure_code: 'invalid_account' });
+    const found = await api().call({ action: 'list_balance_transactions', type: 'payout_reversal', source: failed.id });
+    expect(found.body.data.map((t: JsonAnswer) => [t.type, t.source, t.amount])).toEqual([['payout_reversal', failed.id, 40_000]]);
+    const sent = await api().call({ action: 'list_balance_transactions', type: 'payout', source: failed.id });
+    expect(sent.body.data.map((t: JsonAnswer) => [t.type, t.amount])).toEqual([['payout', -40_000]]);
+    const none = await api().call({ action: 'list_balance_transactions', type: 'payout_return', source: failed.id });
+    expect([none.status, none.body.data]).toEqual([200, []]);
+    for (const query of [{ source: failed.id }, { type: 'topup', source: failed.id }, { type: 'payout', source: 'not an id' }]) {
+      const res = await api().call({ action: 'list_balance_transactions', ...query });
+      expect([res.status, res.body.error?.param], JSON.stringify(query)).toEqual([400, 'source']);
+    }
+  });
 });

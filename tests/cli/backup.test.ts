@@ -10,19 +10,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BACKUP_MAGIC,
-  BackupError,
-  DATA_DIR_SECRET_FILES,
-  readBackupFile,
-  restoreBackup,
-  SESSION_SECRET_FILE_NAME,
-} from '@/lib/admin/backup';
+import { BACKUP_MAGIC, BackupError, DATA_DIR_SECRET_FILES, readBackupFile, restoreBackup } from '@/lib/admin/backup';
 import { REPLAYED_HEADER } from '@/lib/contract';
 import { openDb } from '@/lib/db/open-db';
 import { openPgliteDb } from '@/lib/db/pglite-db';
-import { SEALING_KEY_FILE } from '@/lib/server/sealing-keys';
-import { SESSION_SECRET_FILE } from '@/lib/session/session-secrets';
+import { SEALING_KEY_FILE, SESSION_SECRET_FILE } from '@/lib/config/secret-file';
 import { callApi, withdrawal } from '../helpers/api-server';
 import { ledgerCheck } from '../helpers/ledger';
 import { openMigratedPglite } from '../helpers/pglite-template';
@@ -76,7 +68,7 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     // No SECRETS_ENCRYPTION_KEY: the server generates its sealing key into DATA_DIR, which a backup must carry.
     server = await new ServerProcess({ kind: 'standalone', env: { SECRETS_ENCRYPTION_KEY: '' } }).start();
     // As `npm start` would have made it: the console's session secret, beside the database.
-    fs.writeFileSync(path.join(server.dataDir!, SESSION_SECRET_FILE_NAME), randomBytes(32).toString('base64url'), { mode: 0o600 });
+    fs.writeFileSync(path.join(server.dataDir!, SESSION_SECRET_FILE), randomBytes(32).toString('base64url'), { mode: 0o600 });
     const topup = await callApi(
       server.url,
       DEMO_KEY,
@@ -92,8 +84,8 @@ describe('npm run backup and npm run restore (embedded database)', () => {
     fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
   });
 
-  it('keeps the secret file names of the modules that make them', () => {
-    expect([...DATA_DIR_SECRET_FILES]).toEqual([SEALING_KEY_FILE, SESSION_SECRET_FILE]);
+  it('carries the secret files the server makes beside the database', () => {
+    expect([...DATA_DIR_SECRET_FILES].sort()).toEqual([SEALING_KEY_FILE, SESSION_SECRET_FILE].sort());
   });
 
   it('dumps between transactions: a dump asked for inside one waits for its commit', async () => {

@@ -6,7 +6,8 @@ import { ConfigError, parseEnv } from '@/lib/config/env';
 import type { Db } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { seal, unseal } from '@/lib/session/session-seal';
-import { resolveSessionSecrets, SESSION_SECRET_FILE } from '@/lib/session/session-secrets';
+import { SESSION_SECRET_FILE } from '@/lib/config/secret-file';
+import { resolveSessionSecrets } from '@/lib/session/session-secrets';
 import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from '@/lib/session/session-store';
 import { pgliteBackend } from '../helpers/databases';
 

@@ -3,7 +3,7 @@
 // merchant, with the test-mode helpers that drive payouts and payments into any state at once.
 import { execFileSync } from 'node:child_process';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_API_URL } from '../../playwright.config';
+import { E2E_API_DATA_ENV, E2E_API_URL } from '../../playwright.config';
 import { startSession } from './helpers';
 import type { JsonAnswer } from '../helpers/json-answer';
 
@@ -19,7 +19,7 @@ export function createMerchant(name: string, balance: number): TestMerchant {
     process.execPath,
     ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--balance', String(balance), '--json'],
     {
-      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
+      env: { ...process.env, ...E2E_API_DATA_ENV },
       encoding: 'utf8',
     },
   );

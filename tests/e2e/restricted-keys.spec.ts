@@ -49,7 +49,7 @@ test('a Support key: signed in it sees and does only what it may, the merchant s
   await expect(support.getByTestId('key-label')).toHaveText('Restricted key: Support — Ana');
   await expect(support.getByTestId('merchant-name')).toContainText(merchant.name);
   const nav = support.getByRole('navigation', { name: 'Console', exact: true });
-  await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Batch payout', 'Balance']);
+  await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Batch payout', 'Balance', 'Reports']);
   await expect(support.getByTestId('available')).toHaveAttribute('data-amount', '2000000');
   await expect(support.getByRole('heading', { name: 'Payouts', exact: true })).toHaveCount(0);
 

@@ -141,6 +141,8 @@ export function readCatalog(ids: Record<string, string>, n: number): [string, ()
     ['list_balance_transactions', () => ({ type: 'payout_reversal' })],
     ['list_balance_transactions', () => ({ type: 'payout' })],
     ['list_balance_transactions', () => ({ type: 'payout_return' })],
+    ['list_balance_transactions', () => ({ type: 'payout_reversal', source: ids.deep })],
+    ['list_balance_transactions', () => ({ type: 'payout', source: ids.deep })],
     ['list_balance_transactions', () => ({ created_lt: day(30), limit: 50 })],
     ['list_balance_transactions', () => ({ starting_after: ids.deepTxn, limit: 50 })],
     ['summarize_balance', () => ({ days: 30 })],

@@ -1,8 +1,8 @@
-import { ApiError, balanceTransactionId, ledgerEntryOf } from '../../contract';
+import { ApiError, balanceTransactionId, ledgerEntryOf, SOURCED_TYPES } from '../../contract';
+import type { Queryable } from '../../db/types';
 import { listObject } from '../serialize';
 import { implement } from '../pipeline/action';
 import { identityRange } from './daily-figures';
-import { balanceDays } from '../statements/zone-summary';
 
 interface LedgerRow {
   id: string | number;
@@ -12,6 +12,35 @@ interface LedgerRow {
   reference_id: string;
   bank_reference: string | null;
   created_at: Date | string;
+}
+
+const LINE_COLUMNS = 'l.id, l.amount, l.balance_after, l.kind, l.reference_id, l.created_at, p.bank_reference';
+
+const lineOf = (currency: string) => (r: LedgerRow) => ({
+  id: balanceTransactionId(r.id),
+  object: 'balance_transaction' as const,
+  amount: Number(r.amount),
+  currency,
+  balance_after: Number(r.balance_after),
+  type: r.kind as never,
+  source: r.reference_id,
+  bank_reference: r.bank_reference ?? null,
+  created_at: new Date(r.created_at).toISOString(),
+});
+
+/**
+ * The one entry of `type` that `source` caused: a look-up on that type's unique (kind, reference_id) index, whose
+ * partial predicate the planner can only match against a literal kind (one of the contract's, never input text).
+ */
+async function entryOfSource(db: Queryable, merchant: { id: string }, type: string | undefined, source: string): Promise<LedgerRow[]> {
+  const kind = SOURCED_TYPES.find((t) => t === type);
+  if (!kind) throw new ApiError('invalid_request', `source needs a type: one of ${SOURCED_TYPES.join(', ')}`, 'source');
+  return db.query<LedgerRow>(
+    `SELECT ${LINE_COLUMNS} FROM ledger_entries l
+     LEFT JOIN payouts p ON p.id = l.reference_id AND l.kind IN ('payout', 'payout_reversal', 'payout_return') AND p.merchant_id = $1
+     WHERE l.kind = '${kind}' AND l.reference_id = $2 AND l.merchant_id = $1`,
+    [merchant.id, source],
+  );
 }
 
 /** list_balance_transactions: the merchant's ledger, newest first, cursor pages on the entry's identity. */
@@ -24,13 +53,14 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
       cursor === null ? [] : await db.query(`SELECT 1 FROM ledger_entries WHERE id = $1 AND merchant_id = $2`, [cursor, merchant.id]);
     if (!row) throw new ApiError('not_found', `No such balance transaction: ${input.starting_after}`, 'starting_after');
   }
+  if (input.source) return listObject((await entryOfSource(db, merchant, input.type, input.source)).map(lineOf(merchant.currency)), false);
   // A date filter is also a range of ids, the list's order: a page deep in the dates is a range scan.
   const range =
     input.created_gte || input.created_lt ? await identityRange(db, 'ledger', merchant.id, input.created_gte, input.created_lt) : undefined;
   if (range?.empty) return listObject([], false);
   // The page first, then its payout lines joined by primary key: a statement line carries the bank's reference.
   const rows = await db.query<LedgerRow>(
-    `SELECT l.id, l.amount, l.balance_after, l.kind, l.reference_id, l.created_at, p.bank_reference FROM (
+    `SELECT ${LINE_COLUMNS} FROM (
        SELECT id, amount, balance_after, kind, reference_id, created_at FROM ledger_entries
        WHERE merchant_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) AND ($3::text IS NULL OR kind = $3::text)
          AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
@@ -50,24 +80,6 @@ export const listBalanceTransactions = implement('list_balance_transactions', as
     ],
   );
   const page = rows.slice(0, limit);
-  const data = page.map((r) => ({
-    id: balanceTransactionId(r.id),
-    object: 'balance_transaction' as const,
-    amount: Number(r.amount),
-    currency: merchant.currency,
-    balance_after: Number(r.balance_after),
-    type: r.kind as never,
-    source: r.reference_id,
-    bank_reference: r.bank_reference ?? null,
-    created_at: new Date(r.created_at).toISOString(),
-  }));
+  const data = page.map(lineOf(merchant.currency));
   return listObject(data, rows.length > limit);
 });
-
-/** summarize_balance: the last `days` days in the merchant's zone, from the ledger figures (migration 041). */
-export const summarizeBalance = implement('summarize_balance', async ({ db, merchant }, input) => ({
-  object: 'balance_summary' as const,
-  currency: merchant.currency,
-  time_zone: merchant.timeZone,
-  days: await balanceDays(db, merchant, input.days),
-}));

@@ -1,6 +1,6 @@
 import { eventDataSql } from './event-sql';
 import type { Db } from '../../db/types';
-import type { EventRow } from '../serialize';
+import type { EventRow } from './event-object';
 import { nextDelaySeconds } from './retry-schedule';
 import type { AttemptResult } from './send-webhook';
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../../db/types';
 import type { Logger } from '../../log';
-import { eventObject } from '../serialize';
+import { eventObject } from './event-object';
 import { CLAIM_SQL, recordAttempts, type Claimed, type Outcome } from './delivery-store';
 import type { SecretBox } from './secret-box';
 import { sendWebhook, webhookAgents } from './send-webhook';

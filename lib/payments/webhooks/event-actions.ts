@@ -1,5 +1,5 @@
 import { ApiError } from '../../contract';
-import { EVENT_COLUMNS, eventObject, type EventRow } from '../serialize';
+import { EVENT_COLUMNS, eventObject, type EventRow } from './event-object';
 import { implement } from '../pipeline/action';
 import { listPage } from '../list-page';
 

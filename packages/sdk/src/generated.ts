@@ -223,6 +223,7 @@ export type ListBalanceTransactionsRequest = {
   limit?: number;
   starting_after?: string;
   type?: "opening_balance" | "adjustment" | "payout" | "payout_reversal" | "checkout_payment" | "topup" | "refund" | "refund_reversal" | "payout_return";
+  source?: string;
   created_gte?: string;
   created_lt?: string;
 };

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { refusalOf } from '@/lib/payments/webhooks/address-guard';
 import { DEFAULT_RETRY_DELAYS_SECONDS, nextDelaySeconds } from '@/lib/payments/webhooks/retry-schedule';
 import { createSecretBox } from '@/lib/payments/webhooks/secret-box';
-import { resolveSealingKeys, SEALING_KEY_FILE } from '@/lib/server/sealing-keys';
+import { SEALING_KEY_FILE } from '@/lib/config/secret-file';
+import { resolveSealingKeys } from '@/lib/server/sealing-keys';
 import { parseEnv } from '@/lib/config/env';
 
 describe('webhook addresses', () => {

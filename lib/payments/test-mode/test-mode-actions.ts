@@ -1,8 +1,15 @@
-import { ApiError, DEFAULT_RETURN_CODE, PAYOUT_FAILURES, PAYOUT_RETURNS, type PayoutFailureCode, type PayoutReturnCode } from '../contract';
-import { returnPayouts } from './payouts/payout-returns';
-import { payInTransaction, paymentRefusal, SUCCEEDING_TEST_CARD } from './checkout/checkout-payment';
-import { credit } from './ledger/ledger';
-import { newId } from './random-id';
+import {
+  ApiError,
+  DEFAULT_RETURN_CODE,
+  PAYOUT_FAILURES,
+  PAYOUT_RETURNS,
+  type PayoutFailureCode,
+  type PayoutReturnCode,
+} from '../../contract';
+import { returnPayouts } from '../payouts/payout-returns';
+import { payInTransaction, paymentRefusal, SUCCEEDING_TEST_CARD } from '../checkout/checkout-payment';
+import { credit } from '../ledger/ledger';
+import { newId } from '../random-id';
 import {
   CHECKOUT_COLUMNS,
   checkoutSessionObject,
@@ -10,10 +17,10 @@ import {
   payoutObject,
   type CheckoutSessionRow,
   type PayoutRow,
-} from './serialize';
-import { settleSet, type DuePayout } from './payouts/settlement';
-import { implement } from './pipeline/action';
-import { getBalance } from './ledger/balance-actions';
+} from '../serialize';
+import { settleSet, type DuePayout } from '../payouts/settlement';
+import { implement } from '../pipeline/action';
+import { getBalance } from '../ledger/balance-actions';
 
 /**
  * Test-mode helpers for end-to-end suites: each goes through the same code as the
