@@ -15,6 +15,7 @@ import { busyMerchant, type BusyMerchantFigures } from './busy-merchant';
 import { busyMerchantReport } from './busy-merchant-report';
 import { requestLogCost, type RequestLogCostFigures } from './request-log-cost';
 import { volumeBench, volumeReport, type VolumeFigures } from './volume';
+import { settlementBench, settlementReport, type SettlementFigures } from './settlement';
 import { figuresCost, type FiguresCostFigures } from './figures-cost';
 import { apiDrive, consoleDrive, drive, sequentialP50, signIn, type Action } from './drive';
 
@@ -51,6 +52,8 @@ const NARROWED = [
   'BENCH_ONLY_REQUEST_LOG',
   'BENCH_ONLY_VOLUME',
   'BENCH_ONLY_FIGURES',
+  'BENCH_SETTLEMENT',
+  'BENCH_ONLY_SETTLEMENT',
 ].some((name) => process.env[name]);
 /** BENCH_ONLY_BUSY=1: the busy-merchant section alone. */
 const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
@@ -68,7 +71,14 @@ const VOLUME_SIZE = Number(process.env.BENCH_VOLUME_SIZE ?? 1_000_000);
 const VOLUME_EMBEDDED_SIZE = Number(process.env.BENCH_VOLUME_EMBEDDED_SIZE ?? 100_000);
 /** BENCH_ONLY_FIGURES=1: what the per-day figures' triggers cost withdrawals of a busy merchant (PostgreSQL); BENCH_FIGURES=0 leaves it out. */
 const ONLY_FIGURES = process.env.BENCH_ONLY_FIGURES === '1';
-const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES;
+/**
+ * BENCH_ONLY_SETTLEMENT=1: settlement alone (bench/settlement.ts; PostgreSQL): BENCH_SETTLE_PAYOUTS due payouts
+ * (default 1,000,000) settled with no other load, then BENCH_SETTLE_ARRIVAL_S (120) of batches at full speed with
+ * settlement on and the drain; BENCH_SETTLEMENT=0 leaves it out.
+ */
+const ONLY_SETTLEMENT = process.env.BENCH_ONLY_SETTLEMENT === '1';
+const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES || ONLY_SETTLEMENT;
+const SETTLEMENT = postgresUrl !== undefined && (ONLY_SETTLEMENT || (!ONLY_ONE && process.env.BENCH_SETTLEMENT !== '0'));
 const FIGURES = postgresUrl !== undefined && (ONLY_FIGURES || (!ONLY_ONE && process.env.BENCH_FIGURES !== '0'));
 const VOLUME = ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1');
 const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '0');
@@ -204,6 +214,14 @@ async function main() {
   for (const mode of REQUEST_LOG ? MODES : [])
     requestLog.push(...(await requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts)));
   const figures = FIGURES ? await figuresCost(distDir, { connections: [8, 64], seconds: DURATION_S, rounds: ROUNDS }) : [];
+  const settlement: SettlementFigures | undefined = SETTLEMENT
+    ? await settlementBench({
+        backlog: Number(process.env.BENCH_SETTLE_PAYOUTS ?? 1_000_000),
+        instances: Number(process.env.BENCH_SETTLE_INSTANCES ?? 2),
+        arrivalSeconds: Number(process.env.BENCH_SETTLE_ARRIVAL_S ?? 120),
+        senders: Number(process.env.BENCH_SETTLE_SENDERS ?? 4),
+      })
+    : undefined;
   const volume: VolumeFigures[] = [];
   if (VOLUME && MODES.includes('postgres')) volume.push(await volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE));
   // The embedded database at its own size (BENCH_VOLUME_EMBEDDED_SIZE, default 100,000; 0 leaves it out), once.
@@ -213,7 +231,7 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   await dropSchemas();
-  report(cases, memory, proxy, busy, webhooks, requestLog, volume, figures);
+  report(cases, memory, proxy, busy, webhooks, requestLog, volume, figures, settlement);
 }
 
 /** `next` is `npm start`'s server: the API ahead of Next's router, at the standalone server's speed. */
@@ -233,6 +251,7 @@ function report(
   requestLog: RequestLogCostFigures[] = [],
   volume: VolumeFigures[] = [],
   figures: FiguresCostFigures[] = [],
+  settlement?: SettlementFigures,
 ) {
   const machine = {
     cpus: os.cpus().length,
@@ -303,6 +322,7 @@ function report(
         `| ${f.connections} | ${f.withoutFigures} | ${f.withFigures} | ${Math.round(f.ratio * 100)}% | 95%: ${f.ratio >= 0.95 ? 'met' : 'NOT met'} |`,
       );
   }
+  if (settlement) lines.push('', ...settlementReport(settlement));
   for (const v of volume) lines.push('', ...volumeReport(v));
   process.stdout.write(lines.join('\n') + '\n');
   if (volume.length > 0)
@@ -328,6 +348,7 @@ function report(
         webhooks,
         requestLog,
         figures,
+        settlement,
       },
       null,
       2,

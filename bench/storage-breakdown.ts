@@ -1,11 +1,16 @@
-// What each payout costs on disk, table by table and index by index (PostgreSQL): STORAGE_PAYOUTS payouts
-// (default 20,000) made through the core in batches of 1,000 (2% failing), every one settled, then VACUUM.
+// What each SETTLED payout costs on disk, table by table and index by index (PostgreSQL): STORAGE_PAYOUTS payouts
+// (default 20,000) made through the core in batches of 1,000 (2% failing), every one settled, then VACUUM; once with
+// their events, once more after the events' retention purge. And the share of settlement's updates of payouts that
+// were HOT (n_tup_hot_upd / n_tup_upd).
 // Run: DATABASE_URL=postgres://… npx tsx bench/storage-breakdown.ts
 import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
 import { settleDuePayouts } from '../lib/payments/payouts/settlement';
+import { purgeOldEvents } from '../lib/payments/webhooks/event-retention';
+import type { Db } from '../lib/db/types';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
 import { startInProcessApi } from './in-process-api';
+import { vacuumSchema } from './settlement';
 
 const N = Number(process.env.STORAGE_PAYOUTS ?? 20_000);
 
@@ -22,9 +27,34 @@ async function main() {
     const res = await api.call({ action: 'create_payout_batch', payouts }, randomUUID());
     if (res.status !== 200) throw new Error(res.text);
   }
+  const [before] = await db.query<{ upd: string; hot: string }>(UPDATES_SQL);
   while ((await settleDuePayouts(db, { batchSize: 1000, maxBatches: 100 })).paid > 0);
   await api.close();
-  await db.exec('VACUUM ANALYZE');
+  const [pending] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payouts WHERE status = 'pending'`);
+  if (pending!.n > 0) throw new Error(`${pending!.n} payouts left pending`);
+  // An idle backend reports its statistics within 10 s (PGSTAT_IDLE_INTERVAL).
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  const [after] = await db.query<{ upd: string; hot: string }>(UPDATES_SQL);
+  const upd = Number(after!.upd) - Number(before!.upd);
+  const hot = Number(after!.hot) - Number(before!.hot);
+  process.stdout.write(`settlement's updates of payouts: ${upd}, HOT ${hot} (${((100 * hot) / Math.max(upd, 1)).toFixed(1)}%)\n\n`);
+  await report(db, `${N} payouts, all settled, after VACUUM, events within their retention`);
+  // payout_states held the whole backlog a moment ago: its freed pages are what the next backlog fills, not a
+  // cost of each settled payout; compacted, it holds the failed payouts' rows alone.
+  await report(db, `\nThe same, payout_states at its live size (VACUUM FULL)`, ['payout_states']);
+  process.stdout.write(`\nevents purged: ${await purgeOldEvents(db, 0)}\n`);
+  // Likewise the purged events' pages: the next days' events fill them.
+  await report(db, `\nEvents past their retention (purged), events at their live size (VACUUM FULL)`, ['payout_states', 'events']);
+  await db.close();
+  await dropSchemas();
+}
+
+const UPDATES_SQL = `SELECT COALESCE(sum(n_tup_upd), 0) AS upd, COALESCE(sum(n_tup_hot_upd), 0) AS hot FROM pg_stat_user_tables
+  WHERE relname = 'payouts' AND schemaname = current_schema()`;
+
+async function report(db: Db, title: string, compact: string[] = []) {
+  for (const table of compact) await db.exec(`VACUUM FULL ${table}`);
+  await vacuumSchema(db);
   const rows = await db.query<{ table: string; name: string; bytes: number }>(
     `SELECT t.relname AS table, t.relname || ' (heap+toast)' AS name, pg_table_size(t.oid) AS bytes FROM pg_class t
        WHERE t.relkind = 'r' AND t.relnamespace = current_schema()::regnamespace
@@ -34,12 +64,8 @@ async function main() {
      ORDER BY 3 DESC`,
   );
   const total = rows.reduce((s, r) => s + Number(r.bytes), 0);
-  process.stdout.write(
-    `${N} payouts, all settled, after VACUUM: ${Math.round(total / N)} bytes per payout\n| relation | bytes per payout |\n|---|---:|\n`,
-  );
+  process.stdout.write(`${title}: ${Math.round(total / N)} bytes per settled payout\n| relation | bytes per payout |\n|---|---:|\n`);
   for (const r of rows) if (Number(r.bytes) / N >= 1) process.stdout.write(`| ${r.name} | ${Math.round(Number(r.bytes) / N)} |\n`);
-  await db.close();
-  await dropSchemas();
 }
 
 main().catch((error) => {

@@ -1,4 +1,5 @@
 import { migrations, type Migration } from './migrations';
+import type { RepeatedStep } from './migrations/migration';
 import type { Db, Queryable } from './types';
 
 /**
@@ -35,15 +36,16 @@ export async function migrate(db: Db, list: ReadonlyArray<Migration> = migration
       const applied: number[] = [];
       for (let i = 0; i < pending.length;) {
         const m = pending[i]!;
-        if ('indexes' in m) {
-          await buildIndexes(conn, db.kind, m);
+        if (!('sql' in m)) {
+          if ('indexes' in m) await buildIndexes(conn, db.kind, m);
+          else await repeatStep(conn, m);
           await conn.query(`INSERT INTO ${table} (version, name) VALUES ($1, $2)`, [m.version, m.name]);
           applied.push(m.version);
           i++;
           continue;
         }
         const run: Array<typeof m> = [];
-        while (i < pending.length && !('indexes' in pending[i]!)) run.push(pending[i++] as typeof m);
+        while (i < pending.length && 'sql' in pending[i]!) run.push(pending[i++] as typeof m);
         await conn.exec('BEGIN');
         try {
           for (const s of run) {
@@ -63,6 +65,15 @@ export async function migrate(db: Db, list: ReadonlyArray<Migration> = migration
       await conn.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [MIGRATION_LOCK]).catch(() => {});
     }
   });
+}
+
+/** Runs a repeated step until it says it is done, each run a transaction of its own (autocommit). */
+async function repeatStep(conn: Queryable, m: RepeatedStep) {
+  let next: unknown = null;
+  do {
+    const [row] = await conn.query<{ next: unknown }>(m.repeat, [next]);
+    next = row?.next ?? null;
+  } while (next !== null);
 }
 
 /**

@@ -36,6 +36,11 @@ export async function listPage<Row>(
       | 'request_log'
       | 'refunds';
     columns: string;
+    /**
+     * The FROM clause, when not the table alone: a join that keeps `seq` and `merchant_id` unqualified; it may
+     * use $1 (the merchant) and $2 (the cursor's seq, or null), and `bind` for values of its own.
+     */
+    from?: (bind: (value: unknown) => string) => string;
     merchantId: string;
     limit?: number;
     startingAfter?: string;
@@ -56,6 +61,7 @@ export async function listPage<Row>(
     cursor = row.seq;
   }
   const params: unknown[] = [opts.merchantId, cursor, limit + 1];
+  const from = opts.from ? opts.from((value) => `$${params.push(value)}`) : opts.table;
   let conditions = '';
   for (const [column, value] of Object.entries(opts.where ?? {})) {
     if (value === undefined) continue;
@@ -64,7 +70,7 @@ export async function listPage<Row>(
   }
   conditions += conditionsSql(opts.conditions ?? [], params);
   const rows = await db.query<Row>(
-    `SELECT ${opts.columns} FROM ${opts.table}
+    `SELECT ${opts.columns} FROM ${from}
      WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
      ORDER BY seq DESC LIMIT $3`,
     params,

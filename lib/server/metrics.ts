@@ -86,8 +86,8 @@ export function createMetrics(db: Db, opts: { payments?: boolean } = {}) {
     async collect() {
       if (!payments) return; // a console-only process has no payouts table
       const [row] = await db.query<{ due: number; oldest: number | null }>(
-        `SELECT count(*)::int AS due, EXTRACT(EPOCH FROM now() - min(settle_after))::float8 AS oldest
-         FROM payouts WHERE status = 'pending' AND settle_after <= now()`,
+        `SELECT count(*)::int AS due, EXTRACT(EPOCH FROM now() - min(due_at))::float8 AS oldest
+         FROM payout_states WHERE state = 'pending' AND due_at <= now()`,
       );
       this.set(row?.due ?? 0);
       oldestDue.set(row?.oldest ?? 0);

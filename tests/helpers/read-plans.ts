@@ -13,6 +13,7 @@ export const HISTORY_TABLES = [
   'checkout_sessions',
   'payout_batches',
   'payout_batch_counts',
+  'payout_states',
 ];
 
 export interface Recorded {

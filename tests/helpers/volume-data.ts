@@ -77,7 +77,7 @@ export async function writeHistory(
      FROM generate_series(10, $2, 10) AS g`,
     [merchantId, n, tag, span],
   );
-  await db.exec('ANALYZE');
+  await analyzeSchema(db);
 }
 
 /**
@@ -102,5 +102,15 @@ export async function writeOthersFigures(db: Queryable, merchants: number, days:
      FROM generate_series(1, $1) m, generate_series(1, $2) d`,
     [merchants, days],
   );
-  await db.exec('ANALYZE');
+  await analyzeSchema(db);
+}
+
+/**
+ * ANALYZE of this schema's tables only. A bare ANALYZE takes every table of the database in turn, other
+ * test files' schemas included, and deadlocks with a CREATE INDEX CONCURRENTLY running there (the build
+ * holds its table's lock while it waits for older snapshots, the ANALYZE's among them).
+ */
+export async function analyzeSchema(db: Queryable) {
+  const tables = await db.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`);
+  if (tables.length > 0) await db.exec(`ANALYZE ${tables.map((t) => `"${t.name}"`).join(', ')}`);
 }

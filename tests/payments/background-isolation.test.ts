@@ -47,7 +47,8 @@ describe.each(backends)('isolation of background work ($name)', (backend) => {
     await withTestApi(backend, { openingBalance: 1_000_000 }, async (api) => {
       const session = await api.call({ action: 'create_checkout_session', amount: 5_000 });
       await api.db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [session.body.id]);
-      await api.db.exec('ALTER TABLE payouts RENAME TO payouts_gone'); // settlement now throws on every tick
+      // Settlement and the approval expiry now throw on every tick (both claim through payout_states).
+      await api.db.exec('ALTER TABLE payouts RENAME TO payouts_gone; ALTER TABLE payout_states RENAME TO payout_states_gone');
 
       let out = '';
       const log = createLogger({ level: 'info', destination: new Writable({ write: (c, _e, cb) => ((out += c), cb()) }) });
@@ -67,7 +68,7 @@ describe.each(backends)('isolation of background work ($name)', (backend) => {
         await expect.poll(() => runs.filter((r) => r === 'settlement:failed').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
       } finally {
         await jobs.stop();
-        await api.db.exec('ALTER TABLE payouts_gone RENAME TO payouts');
+        await api.db.exec('ALTER TABLE payouts_gone RENAME TO payouts; ALTER TABLE payout_states_gone RENAME TO payout_states');
       }
       expect(runs).toContain('checkout_expiry:ok');
       expect(runs).toContain('idempotency_purge:ok');

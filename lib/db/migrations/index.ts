@@ -17,6 +17,9 @@ import { sql as accountSettings } from './040-account-settings';
 import { sql as ledgerFigures } from './041-ledger-figures';
 import { ledgerTimeIndexes, replacedLedgerTimeIndexes } from './042-ledger-time-index';
 import { sql as payoutReturns } from './045-payout-returns';
+import { sql as payoutStates } from './050-payout-states';
+import { backfill as payoutStatesBackfill } from './051-payout-states-backfill';
+import { droppedStatusIndexes } from './052-payout-status-indexes';
 import { sql as idempotencyAnswerRef } from './060-idempotency-answer-ref';
 
 import type { Migration } from './migration';
@@ -48,5 +51,8 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 41, name: 'ledger-figures', sql: ledgerFigures },
   { version: 42, name: 'ledger-time-index', indexes: ledgerTimeIndexes, drop: replacedLedgerTimeIndexes },
   { version: 45, name: 'payout-returns', sql: payoutReturns },
+  { version: 50, name: 'payout-states', sql: payoutStates },
+  { version: 51, name: 'payout-states-backfill', ...payoutStatesBackfill },
+  { version: 52, name: 'payout-status-indexes', indexes: [], drop: droppedStatusIndexes },
   { version: 60, name: 'idempotency-answer-ref', sql: idempotencyAnswerRef },
 ];

@@ -9,7 +9,20 @@ export interface IndexStep {
 /**
  * A migration is a SQL script, run in a transaction, or a list of indexes, built
  * outside one (CREATE INDEX CONCURRENTLY on PostgreSQL, so that writes go on
- * while a big table is indexed; see migrate.ts), with indexes it makes redundant to drop.
+ * while a big table is indexed; see migrate.ts), with indexes it makes redundant to drop,
+ * or a repeated step (below).
  */
 export type Migration =
-  { version: number; name: string; sql: string } | { version: number; name: string; indexes: IndexStep[]; drop?: string[] };
+  { version: number; name: string; sql: string } | { version: number; name: string; indexes: IndexStep[]; drop?: string[] } | RepeatedStep;
+
+/**
+ * A backfill in short transactions, outside any migration transaction, so that writers never wait for
+ * the whole of it: `repeat` is one statement, run with $1 = what its previous run returned (null at
+ * first) until it returns null (a column `next`). Each run must be safe to repeat (an interrupted
+ * migration starts it again from the beginning).
+ */
+export interface RepeatedStep {
+  version: number;
+  name: string;
+  repeat: string;
+}

@@ -10,7 +10,8 @@ export type LedgerKind = BalanceTransactionType;
  * one conditional UPDATE, never read-then-write.
  */
 
-// withdraw's debit is one statement of its own, ledger entry included: withdraw-statement.ts.
+// withdraw's debit is one statement of its own, ledger entry included: withdraw-statement.ts; so is
+// settlement's, reversal entries included: payouts/settlement.ts.
 
 export async function credit(tx: Queryable, merchantId: string, amount: number, kind: LedgerKind, referenceId: string) {
   const [row] = await tx.query<{ available: number }>(
@@ -20,39 +21,6 @@ export async function credit(tx: Queryable, merchantId: string, amount: number, 
   if (!row) throw new Error(`merchant ${merchantId} has no balance`);
   await addEntry(tx, merchantId, amount, row.available, kind, referenceId);
   return row;
-}
-
-export interface SettledPayouts {
-  /** Sum of the payouts that were paid: they leave `pending_payouts` for good. */
-  paidAmount: number;
-  /** Payouts that failed: each returns to `available` with a `payout_reversal` entry. */
-  reversals: ReadonlyArray<{ payoutId: string; amount: number }>;
-}
-
-/**
- * Settlement of one merchant's payouts: a single update takes all of them out of
- * `pending_payouts` and credits the failed ones back to `available`. The CHECK on
- * pending_payouts makes a settlement that was never reserved fail loudly.
- */
-export async function settlePending(tx: Queryable, merchantId: string, settled: SettledPayouts) {
-  const reversed = settled.reversals.reduce((sum, r) => sum + r.amount, 0);
-  const [row] = await tx.query<{ available: number }>(
-    `UPDATE balances SET pending_payouts = pending_payouts - $2, available = available + $3, updated_at = now()
-     WHERE merchant_id = $1 RETURNING available`,
-    [merchantId, settled.paidAmount + reversed, reversed],
-  );
-  if (!row) throw new Error(`merchant ${merchantId} has no balance`);
-  if (settled.reversals.length === 0) return;
-  // One entry per failed payout, in order, each with the balance as if credited one by one.
-  let balance = row.available - reversed;
-  const after = settled.reversals.map((r) => (balance += r.amount));
-  await tx.query(
-    `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
-     SELECT $1, e.amount, e.balance_after, 'payout_reversal', e.reference_id
-     FROM unnest($2::bigint[], $3::bigint[], $4::text[]) WITH ORDINALITY AS e(amount, balance_after, reference_id, n)
-     ORDER BY e.n`,
-    [merchantId, settled.reversals.map((r) => r.amount), after, settled.reversals.map((r) => r.payoutId)],
-  );
 }
 
 /**

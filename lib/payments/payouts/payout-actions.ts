@@ -38,8 +38,23 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
       ? await identityRange(db, 'payouts', merchant.id, input.created_gte, input.created_lt)
       : undefined;
   if (range?.empty) return listObject([], false);
+  // No payout index holds `status` (settlement is a HOT update): any status but the common `paid` is
+  // found through payout_states. Alone (with a date range at most), the page is the newest rows of its
+  // (merchant_id, state, seq) index, limited there: a subquery planned apart (it has its own LIMIT) walks
+  // that index and nothing else, where a join could walk the payouts instead, across every newer payout
+  // of other statuses (a backlog of pending ones on top of the failed, say). With a search by last four
+  // or a batch, that filter's own index leads and each match is looked up in payout_states by seq.
+  const byState = input.status !== undefined && input.status !== 'paid';
+  const alone = byState && input.account_last4 === undefined && input.batch_id === undefined;
   const page = await listPage<PayoutRow>(db, {
     table: 'payouts',
+    from: !byState
+      ? undefined
+      : alone
+        ? (bind) => `payouts JOIN (SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = ${bind(input.status)}
+            AND ($2::bigint IS NULL OR seq < $2::bigint) AND seq BETWEEN ${bind(range?.low ?? 0)} AND ${bind(range?.high ?? Number.MAX_SAFE_INTEGER)}
+            ORDER BY seq DESC LIMIT $3) s USING (seq)`
+        : (bind) => `payouts JOIN (SELECT seq FROM payout_states WHERE state = ${bind(input.status)}) s USING (seq)`,
     columns: PAYOUT_COLUMNS,
     merchantId: merchant.id,
     limit: input.limit,

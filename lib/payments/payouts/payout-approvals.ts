@@ -153,8 +153,8 @@ export async function expireUnapprovedPayouts(
   batchSize = 500,
 ): Promise<number> {
   const merchants = await db.query<{ merchant_id: string }>(
-    `SELECT DISTINCT merchant_id FROM (SELECT merchant_id FROM payouts WHERE status = 'awaiting_approval' AND approval_expires_at <= now()
-       ORDER BY approval_expires_at LIMIT $1) due ORDER BY merchant_id`,
+    `SELECT DISTINCT merchant_id FROM (SELECT merchant_id FROM payout_states WHERE state = 'awaiting_approval' AND due_at <= now()
+       ORDER BY due_at LIMIT $1) due ORDER BY merchant_id`,
     [batchSize],
   );
   let expired = 0;
@@ -162,7 +162,9 @@ export async function expireUnapprovedPayouts(
     try {
       expired += await db.transaction(async (tx) => {
         const due = await tx.query<{ id: string }>(
-          `SELECT id FROM payouts WHERE merchant_id = $1 AND status = 'awaiting_approval' AND approval_expires_at <= now()
+          `SELECT id FROM payouts WHERE seq IN (
+             SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = 'awaiting_approval' AND due_at <= now())
+             AND status = 'awaiting_approval' AND approval_expires_at <= now()
            ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
           [merchantId, batchSize],
         );

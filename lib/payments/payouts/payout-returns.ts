@@ -19,16 +19,19 @@ import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
 const BANK_REFERENCE_SQL = `'TRF' || to_char(now() AT TIME ZONE 'Asia/Jakarta', 'YYMMDD') || lpad(seq::text, greatest(10, length(seq::text)), '0')`;
 
 /**
- * What a payout gains when it is paid, for the SET of the settlement's update: its bank reference and,
- * for a returning test account (4000000004), when the bank sends it back: one settlement delay after
- * it was paid (the delay it waited, from creation or approval).
+ * What a payout gains when it is paid, for the SET of the settlement's update, on the rows where
+ * `paid` (a SQL condition: one statement settles paid and failed payouts) holds: its bank reference
+ * and, for a returning test account (4000000004), when the bank sends it back: one settlement delay
+ * after it was paid (the delay it waited, from creation or approval).
  */
-export const PAID_COLUMNS_SQL = `bank_reference = ${BANK_REFERENCE_SQL}, return_after = ${
-  RETURNING_TEST_ACCOUNTS.length === 0
-    ? 'NULL'
-    : `CASE WHEN account_number IN (${RETURNING_TEST_ACCOUNTS.map((n) => `'${n}'`).join(', ')})
-       THEN now() + (settle_after - COALESCE(approved_at, created_at)) END`
-}`;
+export const paidColumnsSql = (paid: string) => {
+  const returnAfter =
+    RETURNING_TEST_ACCOUNTS.length === 0
+      ? 'NULL'
+      : `CASE WHEN account_number IN (${RETURNING_TEST_ACCOUNTS.map((n) => `'${n}'`).join(', ')})
+       THEN now() + (settle_after - COALESCE(approved_at, created_at)) END`;
+  return `bank_reference = CASE WHEN ${paid} THEN ${BANK_REFERENCE_SQL} END, return_after = CASE WHEN ${paid} THEN ${returnAfter} END`;
+};
 
 export interface PayoutReturn {
   id: string;

@@ -29,7 +29,8 @@ import { getBalance } from '../ledger/balance-actions';
  */
 
 /**
- * simulate_payout: the bank answers now. The payout is locked first, so the job cannot settle it too.
+ * simulate_payout: the bank answers now. A pending payout's state row is locked first, as the settlement
+ * job claims it, then the payout: the job cannot settle it too, and the two never wait on each other crosswise.
  * `returned`: the bank sends a paid payout back, as a due return of a returning test account would.
  */
 export const simulatePayout = implement('simulate_payout', async ({ db, merchant }, input) => {
@@ -45,6 +46,10 @@ export const simulatePayout = implement('simulate_payout', async ({ db, merchant
       'failure_code',
     );
   }
+  await db.query(`SELECT 1 FROM payout_states WHERE seq = (SELECT seq FROM payouts WHERE id = $1 AND merchant_id = $2) FOR UPDATE`, [
+    input.id,
+    merchant.id,
+  ]);
   const [due] = await db.query<DuePayout & { status: string }>(
     `SELECT id, merchant_id, amount, account_number, settle_attempts, status FROM payouts WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
     [input.id, merchant.id],
