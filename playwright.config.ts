@@ -130,7 +130,19 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: E2E_SPLIT
     ? [
-        server(API_PORT, process.env.E2E_DATA_DIR!, { PAYMENT_API_BASE_URL: '' }, E2E_API_DATABASE_URL),
+        server(
+          API_PORT,
+          process.env.E2E_DATA_DIR!,
+          // On PostgreSQL every instance must share these, so a start there requires them (start-checks.ts).
+          E2E_API_DATABASE_URL
+            ? {
+                PAYMENT_API_BASE_URL: '',
+                SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+                SESSION_SECRET: randomBytes(32).toString('base64url'),
+              }
+            : { PAYMENT_API_BASE_URL: '' },
+          E2E_API_DATABASE_URL,
+        ),
         server(PORT, process.env.E2E_CONSOLE_DATA_DIR!, { PAYMENT_API_BASE_URL: E2E_API_URL }),
       ]
     : server(PORT, process.env.E2E_DATA_DIR!, { PAYMENT_API_BASE_URL: '' }),
