@@ -9,6 +9,7 @@ import type { Db } from '@/lib/db/types';
 import { callApi, startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 import { writeHistory } from '../helpers/volume-data';
+import { withWithdrawalsMeanwhile } from '../helpers/withdrawals-meanwhile';
 
 const N = Number(process.env.MIGRATION_LOAD_PAYOUTS ?? 200_000);
 const INDEXES = migrations.find((m) => m.version === 12)!;
@@ -34,39 +35,11 @@ describe.runIf(postgresUrl)('the index migration under load (postgres)', () => {
   });
 
   it('answers withdrawals all the while the indexes are built, then every index is valid', async () => {
-    let migrating = true;
-    const during: number[] = [];
-    const statuses = new Map<number, number>();
-    // Four clients withdrawing back to back for as long as the migration runs.
-    const clients = Array.from({ length: 4 }, async () => {
-      while (migrating) {
-        const started = performance.now();
-        const res = await callApi(api.url, api.merchant.secretKey, withdrawal(10_000), { idempotencyKey: crypto.randomUUID() });
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        during.push(performance.now() - started);
-      }
-    });
-    // Meanwhile, every 20 ms: is any writer (RowExclusiveLock) waiting for a lock on a history table? (The build
-    // itself may wait, for autovacuum say: that blocks no one.)
-    let blockedSamples = 0;
-    let samples = 0;
-    const sampler = (async () => {
-      while (migrating) {
-        const [row] = await db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'relation' AND mode = 'RowExclusiveLock'
-             AND relation IN ('payouts'::regclass, 'ledger_entries'::regclass, 'events'::regclass, 'request_log'::regclass, 'webhook_deliveries'::regclass)`,
-        );
-        samples++;
-        if (row!.n > 0) blockedSamples++;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
-    const started = performance.now();
-    const applied = await migrate(db);
-    const migrationMs = performance.now() - started;
-    migrating = false;
-    await Promise.all([...clients, sampler]);
-    const slowest = Math.max(...during);
+    // Four clients withdrawing back to back, and every 20 ms: is any writer (RowExclusiveLock) waiting for a lock on a
+    // history table? (The build itself may wait, for autovacuum say: that blocks no one.)
+    const tables = ['payouts', 'ledger_entries', 'events', 'request_log', 'webhook_deliveries'];
+    const load = await withWithdrawalsMeanwhile(api, db, tables, () => migrate(db));
+    const { result: applied, ms: migrationMs, during, statuses, blockedSamples, samples, slowest } = load;
     // The figures first, so that a failure below shows them.
     process.stdout.write(
       `[migration under load] ${N} payouts: indexes built in ${Math.round(migrationMs)} ms; ${during.length} withdrawals answered meanwhile, slowest ${Math.round(slowest)} ms; writers waiting on a table lock in ${blockedSamples} of ${samples} samples\n`,

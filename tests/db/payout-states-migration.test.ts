@@ -10,9 +10,10 @@ import { migrations } from '@/lib/db/migrations';
 import { openPostgresDb } from '@/lib/db/postgres-db';
 import type { Db } from '@/lib/db/types';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
-import { callApi, startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
+import { startTestApi, type TestApi } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 import { analyzeSchema, writeHistory } from '../helpers/volume-data';
+import { withWithdrawalsMeanwhile } from '../helpers/withdrawals-meanwhile';
 
 const N = Number(process.env.MIGRATION_LOAD_PAYOUTS ?? 200_000);
 /** Columns a settlement (or its back-off) writes: no payout index may hold one, in its key or its predicate. */
@@ -39,38 +40,8 @@ describe.runIf(postgresUrl)('the payout_states migration under load (postgres)',
   });
 
   it('converts the tables while withdrawals are answered, and payout_states is exact', async () => {
-    let migrating = true;
-    const during: number[] = [];
-    const statuses = new Map<number, number>();
-    const clients = Array.from({ length: 4 }, async () => {
-      while (migrating) {
-        const started = performance.now();
-        const res = await callApi(api.url, api.merchant.secretKey, withdrawal(10_000), { idempotencyKey: crypto.randomUUID() });
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        during.push(performance.now() - started);
-      }
-    });
-    let blockedSamples = 0;
-    let samples = 0;
-    const sampler = (async () => {
-      while (migrating) {
-        const [row] = await db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'relation' AND mode = 'RowExclusiveLock'
-             AND relation = 'payouts'::regclass`,
-        );
-        samples++;
-        if (row!.n > 0) blockedSamples++;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
-    await new Promise((r) => setTimeout(r, 300));
-    const started = performance.now();
-    const applied = await migrate(db);
-    const migrationMs = performance.now() - started;
-    await new Promise((r) => setTimeout(r, 300));
-    migrating = false;
-    await Promise.all([...clients, sampler]);
-    const slowest = Math.max(...during);
+    const load = await withWithdrawalsMeanwhile(api, db, ['payouts'], () => migrate(db), 300);
+    const { result: applied, ms: migrationMs, during, statuses, blockedSamples, samples, slowest } = load;
     process.stdout.write(
       `[payout_states migration under load] ${N} payouts: migrated in ${Math.round(migrationMs)} ms; ${during.length} withdrawals answered meanwhile, slowest ${Math.round(slowest)} ms; writers waiting on payouts in ${blockedSamples} of ${samples} samples (20 ms apart)\n`,
     );
