@@ -1,4 +1,19 @@
 import 'server-only';
+import type { List } from '../contract';
+import { nextCursor } from '../client/list-pages';
+
+/**
+ * Every page of a cursor list, newest first, one API page at a time (pages stay stable while rows are
+ * added): `read(after)` asks for the page after the item `after`, or the first page.
+ */
+export async function* cursorPages<T extends { id: string }>(read: (after: string | undefined) => Promise<List<T>>): AsyncGenerator<T[]> {
+  let after: string | undefined;
+  do {
+    const page = await read(after);
+    if (page.data.length > 0) yield page.data;
+    after = nextCursor(page);
+  } while (after);
+}
 
 /**
  * Pages of rows as one CSV stream with no cap: the header, then each page as it is read. The first

@@ -4,7 +4,7 @@ import type { Payout } from '../contract';
 import { createdByLabel } from '../format';
 import type { MerchantApi } from '../upstream/merchant-api';
 import type { PayoutFilter } from '../client/payout-view';
-import { csvStream } from './csv-stream';
+import { csvStream, cursorPages } from './csv-stream';
 
 export const PAYOUT_CSV_COLUMNS = [
   'id',
@@ -26,16 +26,9 @@ export const PAYOUT_CSV_COLUMNS = [
 /** Payouts per API page while exporting: memory holds one page, whatever the export's length. */
 export const EXPORT_PAGE_SIZE = 100;
 
-/** Every payout of the filter, newest first, one cursor page at a time (pages stay stable while payouts are added). */
-export async function* payoutPages(api: MerchantApi, filter: PayoutFilter, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<Payout[]> {
-  let after: string | undefined;
-  for (;;) {
-    const page = (await api.listPayouts({ ...filter, limit: pageSize, ...(after ? { starting_after: after } : {}) })).data;
-    if (page.data.length > 0) yield page.data;
-    if (!page.has_more) return;
-    after = page.data.at(-1)!.id;
-  }
-}
+/** Every payout of the filter, newest first, one cursor page at a time. */
+export const payoutPages = (api: MerchantApi, filter: PayoutFilter, pageSize = EXPORT_PAGE_SIZE) =>
+  cursorPages(async (after) => (await api.listPayouts({ ...filter, limit: pageSize, ...(after ? { starting_after: after } : {}) })).data);
 
 /** One payout by id, as the export's only page. */
 export async function* onePayout(api: MerchantApi, id: string): AsyncGenerator<Payout[]> {

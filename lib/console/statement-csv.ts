@@ -2,7 +2,7 @@ import 'server-only';
 import Papa from 'papaparse';
 import type { BalanceTransaction } from '../contract';
 import type { MerchantApi } from '../upstream/merchant-api';
-import { csvStream } from './csv-stream';
+import { csvStream, cursorPages } from './csv-stream';
 
 export const STATEMENT_CSV_COLUMNS = [
   'id',
@@ -19,22 +19,18 @@ export const STATEMENT_CSV_COLUMNS = [
 const PAGE_SIZE = 100;
 
 /** The statement's lines, [from, to), newest first, one cursor page at a time (list_balance_transactions). */
-export async function* statementLinePages(api: MerchantApi, from: string, to: string): AsyncGenerator<BalanceTransaction[]> {
-  let after: string | undefined;
-  for (;;) {
-    const page = (
-      await api.listBalanceTransactions({
-        created_gte: from,
-        created_lt: to,
-        limit: PAGE_SIZE,
-        ...(after ? { starting_after: after } : {}),
-      })
-    ).data;
-    if (page.data.length > 0) yield page.data;
-    if (!page.has_more) return;
-    after = page.data.at(-1)!.id;
-  }
-}
+export const statementLinePages = (api: MerchantApi, from: string, to: string) =>
+  cursorPages(
+    async (after) =>
+      (
+        await api.listBalanceTransactions({
+          created_gte: from,
+          created_lt: to,
+          limit: PAGE_SIZE,
+          ...(after ? { starting_after: after } : {}),
+        })
+      ).data,
+  );
 
 /** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first), except a plain signed integer: a payout's -21000 stays a number. */
 const FORMULA = /^(?!-?[0-9]+$)[=+\-@\t\r]/;
