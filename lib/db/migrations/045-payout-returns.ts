@@ -11,8 +11,8 @@
  * Ledger: kind `payout_return`, at most one per payout (the unique index is the second guard after
  * the conditional `UPDATE payouts ... WHERE status = 'paid'`).
  *
- * Balances: a copy of the merchant's low_balance_threshold (kept by a trigger on merchants, so no writer
- * can forget it) and `balance_low`, generated from the row itself. Every change of `available` goes through
+ * Balances: the merchant's low_balance_threshold (update_account_settings writes it here, its one home) and
+ * `balance_low`, generated from the row itself. Every change of `available` goes through
  * an UPDATE of this row, and row updates of one merchant are serialised by its row lock: the row trigger
  * below sees each flip of `balance_low` exactly once, whatever statement made it (a lone withdrawal, a
  * group of them, a batch, settlement, refunds, top-ups, a threshold change), and writes the one event of
@@ -49,14 +49,6 @@ ALTER TABLE balances
   ADD COLUMN low_balance_threshold bigint CHECK (low_balance_threshold >= 0),
   ADD COLUMN balance_low boolean GENERATED ALWAYS AS (low_balance_threshold IS NOT NULL AND available < low_balance_threshold) STORED;
 
-CREATE FUNCTION merchant_threshold_to_balance() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE balances SET low_balance_threshold = NEW.low_balance_threshold WHERE merchant_id = NEW.id;
-  RETURN NULL;
-END $$;
-CREATE TRIGGER merchant_threshold_to_balance AFTER UPDATE OF low_balance_threshold ON merchants FOR EACH ROW
-  WHEN (OLD.low_balance_threshold IS DISTINCT FROM NEW.low_balance_threshold) EXECUTE FUNCTION merchant_threshold_to_balance();
-
 -- The same event and deliveries as lib/payments/webhooks/event-sql.ts (eventCtes) writes for the other types.
 -- A threshold removed (null) ends an alert without an event.
 CREATE FUNCTION balance_alert_event() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -77,8 +69,4 @@ END $$;
 CREATE TRIGGER balance_alert_event AFTER UPDATE ON balances FOR EACH ROW
   WHEN (OLD.balance_low IS DISTINCT FROM NEW.balance_low AND NEW.low_balance_threshold IS NOT NULL)
   EXECUTE FUNCTION balance_alert_event();
-
--- Thresholds set before this migration: a merchant already below its threshold hears of it now.
-UPDATE balances b SET low_balance_threshold = m.low_balance_threshold
-FROM merchants m WHERE m.id = b.merchant_id AND m.low_balance_threshold IS NOT NULL;
 `;
