@@ -1,13 +1,11 @@
 // Low-balance alerts (docs/api.md, "Low-balance alerts"): one balance.low when available falls below the
 // threshold, one balance.recovered when it is back, whatever path moved it; over real HTTP on PGlite and PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@/lib/log';
+import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
-import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
-import { callApi, testSecretBox, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
+import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { useWebhookDelivery } from '../helpers/webhook-receiver';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<JsonAnswer>>;
@@ -115,42 +113,27 @@ describe.each(backends)('low-balance alerts ($name)', (backend) => {
   });
 
   describe('delivery', () => {
-    let receiver: WebhookReceiver;
-    let worker: ReturnType<typeof startWebhookDelivery>;
-    beforeAll(async () => {
-      receiver = await startWebhookReceiver();
-      worker = startWebhookDelivery(api().db, createLogger({ level: 'silent' }), {
-        box: testSecretBox,
-        timeoutMs: 1000,
-        retryDelaysSeconds: [0.2],
-        allowPrivateNetworks: false,
-        pollMs: 50,
-      });
-    });
-    afterAll(async () => {
-      await worker.stop();
-      await receiver.close();
-    });
+    const receiver = useWebhookDelivery(api, [0.2]);
 
     it('balance.low and balance.recovered reach a subscribed receiver, signed; an endpoint for other types hears nothing', async () => {
       const { call } = await shop(100_000);
       const ep = await call({
         action: 'create_webhook_endpoint',
-        url: receiver.endpoint('/balance'),
+        url: receiver().endpoint('/balance'),
         enabled_events: ['balance.low', 'balance.recovered'],
       });
-      receiver.trust('/balance', ep.body.secret);
-      await call({ action: 'create_webhook_endpoint', url: receiver.endpoint('/payouts-only'), enabled_events: ['payout.paid'] });
+      receiver().trust('/balance', ep.body.secret);
+      await call({ action: 'create_webhook_endpoint', url: receiver().endpoint('/payouts-only'), enabled_events: ['payout.paid'] });
       await setThreshold(call, 150_000);
       await call({ action: 'create_test_topup', amount: 50_000 });
-      await expect.poll(() => receiver.at('/balance').length, { timeout: 15_000, interval: 50 }).toBe(2);
-      const got = receiver.at('/balance');
+      await expect.poll(() => receiver().at('/balance').length, { timeout: 15_000, interval: 50 }).toBe(2);
+      const got = receiver().at('/balance');
       expect(got.every((r) => r.verified)).toBe(true);
       expect(got.map((r) => [r.event.type, r.event.data.object])).toEqual([
         ['balance.low', { object: 'balance', available: 100_000, low_balance_threshold: 150_000, currency: 'IDR' }],
         ['balance.recovered', { object: 'balance', available: 150_000, low_balance_threshold: 150_000, currency: 'IDR' }],
       ]);
-      expect(receiver.at('/payouts-only')).toEqual([]);
+      expect(receiver().at('/payouts-only')).toEqual([]);
     });
   });
 });

@@ -1,14 +1,12 @@
 // Refunds of paid checkout sessions (docs/api.md, "Refunds"), over real HTTP on PGlite and PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REFUND_FAILING_TEST_CARD } from '@/lib/contract';
-import { createLogger } from '@/lib/log';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDueRefunds, settleRefund } from '@/lib/payments/refunds/refund-settlement';
-import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
-import { callApi, testSecretBox, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
+import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
 import { isExact, refundCheck } from '../helpers/ledger';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { useWebhookDelivery } from '../helpers/webhook-receiver';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<JsonAnswer>>;
@@ -304,39 +302,24 @@ describe.each(backends)('refunds ($name)', (backend) => {
   });
 
   describe('events', () => {
-    let receiver: WebhookReceiver;
-    let worker: ReturnType<typeof startWebhookDelivery>;
-    beforeAll(async () => {
-      receiver = await startWebhookReceiver();
-      worker = startWebhookDelivery(api().db, createLogger({ level: 'silent' }), {
-        box: testSecretBox,
-        timeoutMs: 1000,
-        retryDelaysSeconds: [0.2],
-        allowPrivateNetworks: false,
-        pollMs: 50,
-      });
-    });
-    afterAll(async () => {
-      await worker.stop();
-      await receiver.close();
-    });
+    const receiver = useWebhookDelivery(api, [0.2]);
 
     it('refund.created, refund.succeeded and refund.failed reach a subscribed receiver, signed, with the refund as the API answered it', async () => {
       const { call } = await shop();
       const ep = await call({
         action: 'create_webhook_endpoint',
-        url: receiver.endpoint('/refunds'),
+        url: receiver().endpoint('/refunds'),
         enabled_events: ['refund.created', 'refund.succeeded', 'refund.failed'],
       });
-      receiver.trust('/refunds', ep.body.secret);
+      receiver().trust('/refunds', ep.body.secret);
       const good = await paid(call, 20_000);
       const bad = await paid(call, 20_000, REFUND_FAILING_TEST_CARD);
       const r1 = (await call({ action: 'create_refund', checkout_session_id: good.id })).body;
       const r2 = (await call({ action: 'create_refund', checkout_session_id: bad.id })).body;
       const s1 = (await call({ action: 'simulate_refund', id: r1.id })).body;
       const s2 = (await call({ action: 'simulate_refund', id: r2.id })).body;
-      await expect.poll(() => receiver.at('/refunds').length, { timeout: 15_000, interval: 50 }).toBe(4);
-      const got = receiver.at('/refunds');
+      await expect.poll(() => receiver().at('/refunds').length, { timeout: 15_000, interval: 50 }).toBe(4);
+      const got = receiver().at('/refunds');
       expect(got.every((r) => r.verified)).toBe(true);
       const byType = Object.fromEntries(got.map((r) => [`${r.event.type}:${r.event.data.object.id}`, r.event.data.object]));
       expect(byType).toEqual({

@@ -1,13 +1,11 @@
 // Events and signed webhooks (docs/webhooks.md), against a real HTTP receiver that verifies every
 // signature with `standardwebhooks`, on PGlite and PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@/lib/log';
-import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
+import { describe, expect, it } from 'vitest';
 import { purgeOldEvents } from '@/lib/payments/webhooks/event-retention';
 import { createMerchant } from '@/lib/payments/keys/merchants';
-import { callApi, testSecretBox, useTestApi, withdrawal } from '../helpers/api-server';
+import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { useWebhookDelivery, type WebhookReceiver } from '../helpers/webhook-receiver';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 const poll = { timeout: 15_000, interval: 50 };
@@ -15,29 +13,13 @@ const poll = { timeout: 15_000, interval: 50 };
 describe.each(backends)('events and webhooks ($name)', (backend) => {
   // An hour's settlement delay: only simulate_payout settles here, so every event is caused by a test.
   const api = useTestApi(backend, { openingBalance: 50_000_000, settings: { settlementDelaySeconds: 3600 } });
-  let receiver: WebhookReceiver;
-  let worker: ReturnType<typeof startWebhookDelivery>;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    worker = startWebhookDelivery(api().db, createLogger({ level: 'silent' }), {
-      box: testSecretBox,
-      timeoutMs: 1000,
-      retryDelaysSeconds: [0.2, 0.2, 0.2],
-      allowPrivateNetworks: false,
-      pollMs: 50,
-    });
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await receiver.close();
-  });
+  const receiver = useWebhookDelivery(api, [0.2, 0.2, 0.2]);
 
   /** A new endpoint at `path` of the receiver, trusted with its secret. */
   async function endpoint(path: string, extra: Record<string, unknown> = {}, script?: Parameters<WebhookReceiver['endpoint']>[1]) {
-    const res = await api().call({ action: 'create_webhook_endpoint', url: receiver.endpoint(path, script), ...extra });
+    const res = await api().call({ action: 'create_webhook_endpoint', url: receiver().endpoint(path, script), ...extra });
     expect(res.status, res.text).toBe(200);
-    receiver.trust(path, res.body.secret);
+    receiver().trust(path, res.body.secret);
     return res.body as { id: string; secret: string };
   }
   const deliveries = async (filter: Record<string, string>) =>
@@ -55,8 +37,8 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const other = (await api().call({ action: 'create_checkout_session', amount: 30_000 })).body;
     const expired = (await api().call({ action: 'expire_checkout_session', id: other.id })).body;
 
-    await expect.poll(() => receiver.at('/all').length, poll).toBe(6);
-    const got = receiver.at('/all');
+    await expect.poll(() => receiver().at('/all').length, poll).toBe(6);
+    const got = receiver().at('/all');
     expect(got.every((r) => r.verified)).toBe(true);
     const byType: Record<string, JsonAnswer> = Object.fromEntries(got.map((r) => [`${r.event.type}:${r.event.data.object.id}`, r.event]));
     expect(byType[`payout.created:${created.id}`].data.object).toEqual(created);
@@ -111,10 +93,16 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
   it('retries a receiver that answers 500 twice with the same webhook-id, then succeeds on the third attempt', async () => {
     const ep = await endpoint('/flaky', {}, [{ status: 500 }, { status: 500 }, { status: 200 }]);
     const payout = (await api().call(withdrawal(10_000))).body;
-    await expect.poll(() => receiver.at('/flaky').length, poll).toBe(3);
-    const ids = receiver.at('/flaky').map((r) => r.id);
+    await expect.poll(() => receiver().at('/flaky').length, poll).toBe(3);
+    const ids = receiver()
+      .at('/flaky')
+      .map((r) => r.id);
     expect(new Set(ids).size).toBe(1);
-    expect(receiver.at('/flaky').every((r) => r.verified && r.event.data.object.id === payout.id)).toBe(true);
+    expect(
+      receiver()
+        .at('/flaky')
+        .every((r) => r.verified && r.event.data.object.id === payout.id),
+    ).toBe(true);
     await expect.poll(async () => (await deliveries({ endpoint_id: ep.id }))[0]?.status, poll).toBe('succeeded');
     expect((await deliveries({ endpoint_id: ep.id }))[0]).toMatchObject({ attempts: 3, last_response_status: 200 });
   });
@@ -154,7 +142,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     await api().call(withdrawal(10_000));
     await expect.poll(async () => (await deliveries({ endpoint_id: ep.id }))[0]?.attempts ?? 0, poll).toBeGreaterThanOrEqual(2);
     expect((await deliveries({ endpoint_id: ep.id }))[0].last_error).toMatch(/^timeout/);
-    expect(receiver.at('/hang').length).toBeGreaterThanOrEqual(2);
+    expect(receiver().at('/hang').length).toBeGreaterThanOrEqual(2);
     await api().call({ action: 'delete_webhook_endpoint', id: ep.id });
   });
 
@@ -173,7 +161,15 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     expect(await deliveries({ endpoint_id: picky.id })).toEqual([]);
     const session = (await api().call({ action: 'create_checkout_session', amount: 5_000 })).body;
     await api().call({ action: 'simulate_checkout_payment', id: session.id });
-    await expect.poll(() => receiver.at('/checkout-only').map((r) => r.event.type), poll).toEqual(['checkout_session.completed']);
+    await expect
+      .poll(
+        () =>
+          receiver()
+            .at('/checkout-only')
+            .map((r) => r.event.type),
+        poll,
+      )
+      .toEqual(['checkout_session.completed']);
     await api().call({ action: 'delete_webhook_endpoint', id: picky.id });
   });
 
@@ -201,13 +197,13 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
   it('shows the secret once, keeps it sealed, and signs with both secrets for a day after a rotation', async () => {
     const key = `wh-create-${backend.name}`;
     const res = await api().call(
-      { action: 'create_webhook_endpoint', url: receiver.endpoint('/rotate'), description: 'orders' },
+      { action: 'create_webhook_endpoint', url: receiver().endpoint('/rotate'), description: 'orders' },
       { idempotencyKey: key },
     );
     const ep = res.body;
     expect(ep.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const replay = await api().call(
-      { action: 'create_webhook_endpoint', url: receiver.endpoint('/rotate'), description: 'orders' },
+      { action: 'create_webhook_endpoint', url: receiver().endpoint('/rotate'), description: 'orders' },
       { idempotencyKey: key },
     );
     expect(replay.headers.get('x-service-idempotent-replayed')).toBe('true');
@@ -227,10 +223,10 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     const rotated = (await api().call({ action: 'rotate_webhook_secret', id: ep.id })).body;
     expect(rotated.secret).not.toBe(ep.secret);
     expect(Date.parse(rotated.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
-    receiver.trust('/rotate', ep.secret);
+    receiver().trust('/rotate', ep.secret);
     await api().call(withdrawal(10_000));
-    await expect.poll(() => receiver.at('/rotate').length, poll).toBe(1);
-    const [got] = receiver.at('/rotate');
+    await expect.poll(() => receiver().at('/rotate').length, poll).toBe(1);
+    const [got] = receiver().at('/rotate');
     expect(got!.signature.split(' ')).toHaveLength(2);
     expect(got!.verified).toBe(true);
     // Each secret alone verifies it: a receiver with the old one and a receiver with the new one.
@@ -248,7 +244,15 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     expect(event.data.object.id).toBe(payout.id);
     const resent = await api().call({ action: 'resend_event', id: event.id, endpoint_id: ep.id });
     expect(resent.body).toMatchObject({ object: 'webhook_delivery', event_id: event.id, event_type: 'payout.created', status: 'pending' });
-    await expect.poll(() => receiver.at('/resend').map((r) => r.id), poll).toEqual([event.id]);
+    await expect
+      .poll(
+        () =>
+          receiver()
+            .at('/resend')
+            .map((r) => r.id),
+        poll,
+      )
+      .toEqual([event.id]);
 
     const stranger = await createMerchant(api().db, { name: 'Stranger', openingBalance: 0 });
     const as = (body: unknown) => callApi(api().url, stranger.secretKey, body);
@@ -304,7 +308,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
     // A merchant of its own: the endpoints of the tests above (one retries in an hour) would keep events.
     const m = await createMerchant(api().db, { name: 'Retention', openingBalance: 1_000_000 });
     const as = (body: unknown) => callApi(api().url, m.secretKey, body);
-    const ep = (await as({ action: 'create_webhook_endpoint', url: receiver.endpoint('/purge') })).body;
+    const ep = (await as({ action: 'create_webhook_endpoint', url: receiver().endpoint('/purge') })).body;
     const a = (await as(withdrawal(10_000))).body;
     const b = (await as(withdrawal(10_000))).body;
     const mine = async () => (await as({ action: 'list_webhook_deliveries', endpoint_id: ep.id })).body.data as JsonAnswer[];
