@@ -5,7 +5,7 @@ import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
-import { useWebhookDelivery } from '../helpers/webhook-receiver';
+import { useWebhookDelivery } from '../helpers/webhook-delivery';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<JsonAnswer>>;

@@ -6,7 +6,7 @@ import { settleDueRefunds, settleRefund } from '@/lib/payments/refunds/refund-se
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
 import { isExact, refundCheck } from '../helpers/ledger';
-import { useWebhookDelivery } from '../helpers/webhook-receiver';
+import { useWebhookDelivery } from '../helpers/webhook-delivery';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<JsonAnswer>>;

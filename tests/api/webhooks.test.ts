@@ -5,7 +5,8 @@ import { purgeOldEvents } from '@/lib/payments/webhooks/event-retention';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
-import { useWebhookDelivery, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { useWebhookDelivery } from '../helpers/webhook-delivery';
+import type { WebhookReceiver } from '../helpers/webhook-receiver';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 const poll = { timeout: 15_000, interval: 50 };

@@ -18,6 +18,12 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('keeps Playwright specs clear of vitest (they load helpers, never the vitest runner)', async () => {
+    const result = await cruise(['tests/e2e'], { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
+    const output = result.output as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+    expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
+  });
+
   it('catches violations: a contract module importing the core, a lib module importing a composition root (fixture tree)', async () => {
     const result = await cruise(['lib'], {
       baseDir: path.join(__dirname, 'fixture'),
