@@ -19,13 +19,15 @@ import { settlementBench, settlementReport, type SettlementFigures } from './set
 import { figuresCost, type FiguresCostFigures } from './figures-cost';
 import { apiDrive, consoleDrive, drive, sequentialP50, signIn, type Action } from './drive';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 /**
  * Rounds of every case, interleaved and in a new order each round, so that a burst of load from
  * elsewhere on a shared machine hits all servers alike. Figures are medians over rounds; the ratio
  * to the floor is taken within each round first (a paired comparison), then its median.
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+// Three rounds of 3 s (five of 4 s until 2026-11-27): the whole run must fit in 10 minutes beside the settlement case's
+// fixed four (a million payouts, then two minutes of arrival).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 /** Comma lists narrow a run while working on one case (BENCH_MODES=postgres BENCH_SERVERS=standalone); the floor always runs. */
 const only = <T extends string>(name: string, all: readonly T[]): T[] => {
@@ -116,6 +118,7 @@ const load = (url: string, action: Action, seconds: number) => drive(url, apiDri
  * that p50 is service time, not queueing, timed to the microsecond.
  * Interleaved, median of rounds.
  */
+type MemoryRow = { mode: string; server: ServerKind; idleMiB: number; loadMiB: number };
 type ConsoleRow = { mode: string; action: Action; directP50: number; proxyP50: number; addedMs: number };
 
 async function consoleOverhead(mode: string, url: string): Promise<ConsoleRow[]> {
@@ -123,11 +126,12 @@ async function consoleOverhead(mode: string, url: string): Promise<ConsoleRow[]>
   const rows: ConsoleRow[] = [];
   for (const action of ACTIONS) {
     const p50 = { direct: [] as number[], proxy: [] as number[] };
-    // Three rounds: one request at a time is steadier than a loaded run, and the whole bench must stay under 10 minutes.
+    // Three rounds of 2 s: one request at a time is steadier than a loaded run (a thousand or more requests per
+    // p50), and the whole bench must stay under 10 minutes.
     for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
       for (const via of shuffled(['direct', 'proxy'] as const)) {
         const d = via === 'direct' ? apiDrive(action) : consoleDrive(action, cookie);
-        p50[via].push(await sequentialP50(url, d, round === 0 ? DURATION_S + 1 : DURATION_S));
+        p50[via].push(await sequentialP50(url, d, round === 0 ? 3 : 2));
       }
     }
     const direct = round2(median(p50.direct));
@@ -148,89 +152,117 @@ const shuffled = <T>(xs: T[]) =>
     .sort((a, b) => a[0] - b[0])
     .map(([, x]) => x);
 
-async function main() {
-  const distDir = await ensureNextBuild();
-  const cases: Case[] = [];
-  const memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }> = [];
-  const proxy: ConsoleRow[] = [];
-  for (const mode of ONLY_ONE ? [] : MODES) {
-    // All three servers of a mode run side by side, each on its own fresh database.
-    const servers = new Map<ServerKind, { server: ServerProcess; dataDir?: string; idle: number; peak: number }>();
-    for (const kind of KINDS) {
-      const where = await prepareDatabase(mode);
-      const server = await new ServerProcess({ kind, ...where, distDir, env: { LOG_LEVEL: 'warn' } }).start();
-      servers.set(kind, { server, dataDir: 'dataDir' in where ? where.dataDir : undefined, idle: 0, peak: 0 });
-    }
-    await new Promise((r) => setTimeout(r, 1500));
-    for (const s of servers.values()) s.idle = s.peak = s.server.rssMiB();
+/** Wall seconds of each section of the run, printed and kept in latest.json: where the bench's minutes go. */
+const sections: { name: string; seconds: number }[] = [];
+async function timed<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    sections.push({ name, seconds: Math.round((performance.now() - started) / 100) / 10 });
+  }
+}
 
-    const rounds = new Map<string, autocannon.Result[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const action of ACTIONS) {
-        for (const kind of shuffled(KINDS)) {
-          const s = servers.get(kind)!;
-          const sampler = setInterval(() => (s.peak = Math.max(s.peak, s.server.rssMiB())), 250);
-          if (round === 0) await load(s.server.url, action, 2); // warm-up: JIT, connection pool, caches
-          const r = await load(s.server.url, action, DURATION_S);
-          clearInterval(sampler);
-          rounds.set(`${kind} ${action}`, [...(rounds.get(`${kind} ${action}`) ?? []), r]);
-          process.stdout.write(
-            `  ${mode.padEnd(8)} round ${round + 1} ${kind.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`,
-          );
-        }
+/** The servers of one database mode side by side (floor, standalone, next), each action in interleaved rounds; then the console's overhead. */
+async function serverCases(mode: 'postgres' | 'embedded', distDir: string, cases: Case[], memory: MemoryRow[], proxy: ConsoleRow[]) {
+  // All three servers of a mode run side by side, each on its own fresh database.
+  const servers = new Map<ServerKind, { server: ServerProcess; dataDir?: string; idle: number; peak: number }>();
+  for (const kind of KINDS) {
+    const where = await prepareDatabase(mode);
+    const server = await new ServerProcess({ kind, ...where, distDir, env: { LOG_LEVEL: 'warn' } }).start();
+    servers.set(kind, { server, dataDir: 'dataDir' in where ? where.dataDir : undefined, idle: 0, peak: 0 });
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  for (const s of servers.values()) s.idle = s.peak = s.server.rssMiB();
+
+  const rounds = new Map<string, autocannon.Result[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const action of ACTIONS) {
+      for (const kind of shuffled(KINDS)) {
+        const s = servers.get(kind)!;
+        const sampler = setInterval(() => (s.peak = Math.max(s.peak, s.server.rssMiB())), 250);
+        if (round === 0) await load(s.server.url, action, 2); // warm-up: JIT, connection pool, caches
+        const r = await load(s.server.url, action, DURATION_S);
+        clearInterval(sampler);
+        rounds.set(`${kind} ${action}`, [...(rounds.get(`${kind} ${action}`) ?? []), r]);
+        process.stdout.write(
+          `  ${mode.padEnd(8)} round ${round + 1} ${kind.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`,
+        );
       }
-    }
-    if (CONSOLE) proxy.push(...(await consoleOverhead(mode, servers.get('next')!.server.url)));
-    for (const kind of KINDS) {
-      for (const action of ACTIONS) {
-        const rs = rounds.get(`${kind} ${action}`)!;
-        const floor = rounds.get(`floor ${action}`)!;
-        cases.push({
-          mode,
-          server: kind,
-          action,
-          // Paired: each round's req/s over the floor's in the same round (seconds apart), then the median.
-          ratio: median(rs.map((r, i) => r.requests.average / floor[i]!.requests.average)),
-          rps: median(rs.map((r) => r.requests.average)),
-          p50: median(rs.map((r) => r.latency.p50)),
-          p99: median(rs.map((r) => r.latency.p99)),
-          non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-          errors: rs.reduce((n, r) => n + r.errors, 0),
-        });
-      }
-      const s = servers.get(kind)!;
-      memory.push({ mode, server: kind, idleMiB: Math.round(s.idle), loadMiB: Math.round(s.peak) });
-      await s.server.stop();
-      if (s.dataDir) fs.rmSync(s.dataDir, { recursive: true, force: true });
     }
   }
+  if (CONSOLE) proxy.push(...(await timed(`console proxy, ${mode}`, () => consoleOverhead(mode, servers.get('next')!.server.url))));
+  for (const kind of KINDS) {
+    for (const action of ACTIONS) {
+      const rs = rounds.get(`${kind} ${action}`)!;
+      const floor = rounds.get(`floor ${action}`)!;
+      cases.push({
+        mode,
+        server: kind,
+        action,
+        // Paired: each round's req/s over the floor's in the same round (seconds apart), then the median.
+        ratio: median(rs.map((r, i) => r.requests.average / floor[i]!.requests.average)),
+        rps: median(rs.map((r) => r.requests.average)),
+        p50: median(rs.map((r) => r.latency.p50)),
+        p99: median(rs.map((r) => r.latency.p99)),
+        non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+        errors: rs.reduce((n, r) => n + r.errors, 0),
+      });
+    }
+    const s = servers.get(kind)!;
+    memory.push({ mode, server: kind, idleMiB: Math.round(s.idle), loadMiB: Math.round(s.peak) });
+    await s.server.stop();
+    if (s.dataDir) fs.rmSync(s.dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const runStarted = performance.now();
+  const distDir = await timed('next build (when stale)', () => ensureNextBuild());
+  const cases: Case[] = [];
+  const memory: MemoryRow[] = [];
+  const proxy: ConsoleRow[] = [];
+  for (const mode of ONLY_ONE ? [] : MODES)
+    await timed(`servers against the floor, ${mode}`, () => serverCases(mode, distDir, cases, memory, proxy));
   const busy =
-    (BUSY && !ONLY_ONE) || ONLY_BUSY ? await busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)) : undefined;
+    (BUSY && !ONLY_ONE) || ONLY_BUSY
+      ? await timed('busy merchant', async () => busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)))
+      : undefined;
   const webhooks: WebhookCostFigures[] = [];
   for (const mode of WEBHOOKS ? MODES : [])
-    webhooks.push(await webhookCost(mode, await prepareDatabase(mode), distDir, CONNECTIONS, DURATION_S, ROUNDS));
+    webhooks.push(
+      await timed(`events and webhooks, ${mode}`, async () =>
+        webhookCost(mode, await prepareDatabase(mode), distDir, CONNECTIONS, DURATION_S, ROUNDS),
+      ),
+    );
   const requestLog: RequestLogCostFigures[] = [];
   const logOpts = { actions: ACTIONS, connections: CONNECTIONS, seconds: DURATION_S, rounds: ROUNDS };
   for (const mode of REQUEST_LOG ? MODES : [])
-    requestLog.push(...(await requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts)));
-  const figures = FIGURES ? await figuresCost(distDir, { connections: [8, 64], seconds: DURATION_S, rounds: ROUNDS }) : [];
+    requestLog.push(...(await timed(`request log, ${mode}`, () => requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts))));
+  const figures = FIGURES
+    ? await timed('per-day figures', () => figuresCost(distDir, { connections: [8, 64], seconds: DURATION_S, rounds: ROUNDS }))
+    : [];
   const settlement: SettlementFigures | undefined = SETTLEMENT
-    ? await settlementBench({
-        backlog: Number(process.env.BENCH_SETTLE_PAYOUTS ?? 1_000_000),
-        instances: Number(process.env.BENCH_SETTLE_INSTANCES ?? 2),
-        arrivalSeconds: Number(process.env.BENCH_SETTLE_ARRIVAL_S ?? 120),
-        senders: Number(process.env.BENCH_SETTLE_SENDERS ?? 4),
-      })
+    ? await timed('settlement', () =>
+        settlementBench({
+          backlog: Number(process.env.BENCH_SETTLE_PAYOUTS ?? 1_000_000),
+          instances: Number(process.env.BENCH_SETTLE_INSTANCES ?? 2),
+          arrivalSeconds: Number(process.env.BENCH_SETTLE_ARRIVAL_S ?? 120),
+          senders: Number(process.env.BENCH_SETTLE_SENDERS ?? 4),
+        }),
+      )
     : undefined;
   const volume: VolumeFigures[] = [];
-  if (VOLUME && MODES.includes('postgres')) volume.push(await volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE));
+  if (VOLUME && MODES.includes('postgres'))
+    volume.push(await timed('volume, postgres', async () => volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE)));
   // The embedded database at its own size (BENCH_VOLUME_EMBEDDED_SIZE, default 100,000; 0 leaves it out), once.
   if (VOLUME && MODES.includes('embedded') && VOLUME_EMBEDDED_SIZE > 0) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-volume-'));
-    volume.push(await volumeBench({ dataDir }, distDir, VOLUME_EMBEDDED_SIZE, true));
+    volume.push(await timed('volume, embedded', () => volumeBench({ dataDir }, distDir, VOLUME_EMBEDDED_SIZE, true)));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   await dropSchemas();
+  sections.push({ name: 'the whole run', seconds: Math.round((performance.now() - runStarted) / 100) / 10 });
   report(cases, memory, proxy, busy, webhooks, requestLog, volume, figures, settlement);
 }
 
@@ -244,7 +276,7 @@ const TARGETS: Record<string, number> = {
 
 function report(
   cases: Case[],
-  memory: Array<{ mode: string; server: ServerKind; idleMiB: number; loadMiB: number }>,
+  memory: MemoryRow[],
   proxy: ConsoleRow[],
   busy?: BusyMerchantFigures,
   webhooks: WebhookCostFigures[] = [],
@@ -324,6 +356,8 @@ function report(
   }
   if (settlement) lines.push('', ...settlementReport(settlement));
   for (const v of volume) lines.push('', ...volumeReport(v));
+  lines.push('', "Where the run's time went (wall seconds; target for the whole `npm run bench`: ≤ 600)", '| section | s |', '|---|---:|');
+  for (const x of sections) lines.push(`| ${x.name} | ${x.seconds} |`);
   process.stdout.write(lines.join('\n') + '\n');
   if (volume.length > 0)
     fs.writeFileSync(
@@ -349,6 +383,7 @@ function report(
         requestLog,
         figures,
         settlement,
+        sections,
       },
       null,
       2,

@@ -8,7 +8,7 @@ import { sendStatementsReady } from '../payments/statements/statement-ready';
 import { purgeOldEvents } from '../payments/webhooks/event-retention';
 import { purgeRequestLog } from '../payments/keys/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
-import { expireCheckoutSessions, settleDuePayouts } from '../payments/payouts/settlement';
+import { expireCheckoutSessions, settleDuePayouts, SETTLEMENT_TICK } from '../payments/payouts/settlement';
 import { settleDueRefunds } from '../payments/refunds/refund-settlement';
 import { returnDuePayouts } from '../payments/payouts/payout-returns';
 import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payouts/payout-approvals';
@@ -20,7 +20,8 @@ export interface Job {
   name: string;
   /** Milliseconds between the ends of two runs. */
   everyMs: number;
-  run(): Promise<void>;
+  /** 'more': the run stopped at its bound with work left, so the next one starts at once instead of a period later. */
+  run(): Promise<void | 'more'>;
 }
 
 /**
@@ -46,16 +47,7 @@ export function startBackgroundJobs(
 ) {
   const tickMs = opts.tickMs ?? 1000;
   const jobs: Job[] = [
-    {
-      name: 'settlement',
-      everyMs: tickMs,
-      async run() {
-        const settled = await settleDuePayouts(db, {}, ({ merchantId, payoutIds, error }) =>
-          log.error({ err: error, merchantId, payoutIds }, 'payouts could not be settled; retrying them later with backoff'),
-        );
-        if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
-      },
-    },
+    settlementJob(db, log, tickMs),
     {
       // The bank's returns of paid payouts (test mode: account 4000000004, one settlement delay after it was paid).
       name: 'payout_returns',
@@ -136,6 +128,26 @@ export function startBackgroundJobs(
   return runJobs(jobs, log, { tickMs, observe: opts.observe });
 }
 
+/** Settling due payouts. A backlog drains tick after tick with no pause between (settlement at the speed of intake); an idle one polls. */
+export function settlementJob(
+  db: Db,
+  log: Logger,
+  everyMs: number,
+  tick: { batchSize: number; maxBatches: number } = SETTLEMENT_TICK,
+): Job {
+  return {
+    name: 'settlement',
+    everyMs,
+    async run() {
+      const settled = await settleDuePayouts(db, tick, ({ merchantId, payoutIds, error }) =>
+        log.error({ err: error, merchantId, payoutIds }, 'payouts could not be settled; retrying them later with backoff'),
+      );
+      if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
+      return settled.paid + settled.failed + settled.postponed >= tick.batchSize * tick.maxBatches ? 'more' : undefined;
+    },
+  };
+}
+
 /**
  * Runs each job on its own timer with its own error handling: one that fails logs once until it
  * recovers and never stops the others. `stop()` waits for runs in progress.
@@ -153,19 +165,19 @@ export function runJobs(jobs: Job[], log: Logger, opts: { tickMs?: number; obser
       const started = performance.now();
       const run = job
         .run()
-        .then(() => {
+        .then((outcome) => {
           opts.observe?.(job.name, 'ok', performance.now() - started);
           if (failing) log.info({ job: job.name }, 'background job recovered');
-          return false;
+          return outcome === 'more' ? ('more' as const) : false;
         })
         .catch((err) => {
           opts.observe?.(job.name, 'failed', performance.now() - started);
           if (!failing && !stopped) log.error({ err, job: job.name }, 'background job failed; retrying on its next tick');
           return true;
         })
-        .then((nowFailing) => {
+        .then((next) => {
           running.delete(run);
-          schedule(job, nowFailing, job.everyMs);
+          schedule(job, next === true, next === 'more' ? 0 : job.everyMs);
         });
       running.add(run);
     }, delay);

@@ -74,6 +74,14 @@ describe.runIf(postgresUrl)('the payout_states migration under load (postgres)',
     );
     const holding = defs.filter((d) => SETTLEMENT_COLUMNS.some((c) => new RegExp(`\\b${c}\\b`).test(d.def.split(' USING ')[1]!)));
     expect(holding).toEqual([]);
+
+    // A queue table: vacuumed once 10,000 rows are dead, at full speed (a settled backlog's dead rows are stepped over by a list of pending payouts).
+    const [options] = await db.query<{ reloptions: string[] }>(`SELECT reloptions FROM pg_class WHERE oid = 'payout_states'::regclass`);
+    expect(options!.reloptions.sort()).toEqual([
+      'autovacuum_vacuum_cost_delay=0',
+      'autovacuum_vacuum_scale_factor=0',
+      'autovacuum_vacuum_threshold=10000',
+    ]);
   });
 
   it('settles every due payout afterwards, old pages and new, and payout_states follows', async () => {

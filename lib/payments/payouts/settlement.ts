@@ -17,6 +17,9 @@ export interface SettlementLimits {
   maxBatches?: number;
 }
 
+/** One tick of the settlement job: 1,000 a statement, up to 20,000 (a few seconds at most); a full tick is followed by another at once. */
+export const SETTLEMENT_TICK = { batchSize: 1000, maxBatches: 20 } as const;
+
 /**
  * Settles pending payouts whose time has come, each exactly once, in batches of
  * one transaction each until a batch comes back short (or `maxBatches`), so that
@@ -29,8 +32,7 @@ export async function settleDuePayouts(
   /** Told once per payout, at its first failed attempt (the job logs it). */
   onPostponed: (failure: { merchantId: string; payoutIds: string[]; error: unknown }) => void = () => {},
 ): Promise<SettlementResult> {
-  // 1,000 a statement, up to 20,000 a tick (a few seconds at most): a tick keeps up with a full-speed intake.
-  const { batchSize = 1000, maxBatches = 20 } = limits;
+  const { batchSize = SETTLEMENT_TICK.batchSize, maxBatches = SETTLEMENT_TICK.maxBatches } = limits;
   const total: SettlementResult = { paid: 0, failed: 0, postponed: 0 };
   for (let i = 0; i < maxBatches; i++) {
     const batch = await db.transaction((tx) => settleBatch(tx, batchSize, onPostponed));
