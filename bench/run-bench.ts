@@ -13,7 +13,7 @@ import { DEMO_KEY, ROOT, ServerProcess, type ServerKind } from '../tests/helpers
 import { webhookCost, type WebhookCostFigures } from './webhook-cost';
 import { busyMerchant, type BusyMerchantFigures } from './busy-merchant';
 import { busyMerchantReport } from './busy-merchant-report';
-import { requestLogCost, type RequestLogCostFigures } from './request-log-cost';
+import { requestLogFigures, requestLogRows, type RequestLogCostFigures } from './request-log-cost';
 import { volumeBench, volumeReport, type VolumeFigures } from './volume';
 import { settlementBench, settlementReport, type SettlementFigures } from './settlement';
 import { figuresCost, type FiguresCostFigures } from './figures-cost';
@@ -35,7 +35,12 @@ const only = <T extends string>(name: string, all: readonly T[]): T[] => {
   return wanted ? all.filter((x) => wanted.includes(x)) : [...all];
 };
 const MODES = only('BENCH_MODES', postgresUrl ? (['postgres', 'embedded'] as const) : (['embedded'] as const));
-const KINDS: ServerKind[] = ['floor', ...only('BENCH_SERVERS', ['standalone', 'next'] as const)];
+/** BENCH_ONLY_REQUEST_LOG=1: the cost of the request log alone; BENCH_REQUEST_LOG=0 leaves it out. */
+const ONLY_REQUEST_LOG = process.env.BENCH_ONLY_REQUEST_LOG === '1';
+const KINDS: ServerKind[] = [
+  'floor',
+  ...(ONLY_REQUEST_LOG ? (['standalone'] as const) : only('BENCH_SERVERS', ['standalone', 'next'] as const)),
+];
 const ACTIONS = only('BENCH_ACTIONS', ['get_balance', 'withdraw'] as const);
 const CONSOLE = process.env.BENCH_CONSOLE !== '0' && KINDS.includes('next');
 /** The busy-merchant section (PostgreSQL): hot-row limit, one merchant at 8 and 64 clients, 64 merchants, batches. */
@@ -61,8 +66,6 @@ const NARROWED = [
 const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
 /** BENCH_ONLY_WEBHOOKS=1: the cost of events and webhooks alone; BENCH_WEBHOOKS=0 leaves it out. */
 const ONLY_WEBHOOKS = process.env.BENCH_ONLY_WEBHOOKS === '1';
-/** BENCH_ONLY_REQUEST_LOG=1: the cost of the request log alone; BENCH_REQUEST_LOG=0 leaves it out. */
-const ONLY_REQUEST_LOG = process.env.BENCH_ONLY_REQUEST_LOG === '1';
 /**
  * BENCH_ONLY_VOLUME=1: a busy merchant's history alone (bench/volume.ts; PostgreSQL), at BENCH_VOLUME_SIZE
  * payouts (default 1,000,000) and twice that. It takes far longer than the rest, so a full run includes it
@@ -84,7 +87,14 @@ const SETTLEMENT = postgresUrl !== undefined && (ONLY_SETTLEMENT || (!ONLY_ONE &
 const FIGURES = postgresUrl !== undefined && (ONLY_FIGURES || (!ONLY_ONE && process.env.BENCH_FIGURES !== '0'));
 const VOLUME = ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1');
 const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '0');
-const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0');
+const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0' && KINDS.includes('standalone'));
+/**
+ * The servers of a mode's rounds: the floor, the standalone server and `npm start`, and, for the request log's cost, the
+ * standalone server keeping no log (REQUEST_LOG_RETENTION_DAYS=0; the others keep the default 30 days), paired with
+ * `standalone` in the same rounds instead of a case of its own.
+ */
+type Variant = ServerKind | 'unlogged';
+const VARIANTS: Variant[] = [...KINDS, ...(REQUEST_LOG ? (['unlogged'] as const) : [])];
 
 interface Case {
   mode: string;
@@ -99,8 +109,10 @@ interface Case {
   ratio: number;
 }
 
+type Where = { databaseUrl: string; dataDir?: undefined } | { dataDir: string; databaseUrl?: undefined };
+
 /** A fresh database with the demo merchant and a balance no withdraw run can exhaust. */
-async function prepareDatabase(mode: 'postgres' | 'embedded') {
+async function prepareDatabase(mode: 'postgres' | 'embedded'): Promise<Where> {
   const where =
     mode === 'postgres' ? { databaseUrl: await createSchemaUrl() } : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-')) };
   const db = await openDb(where);
@@ -126,12 +138,13 @@ async function consoleOverhead(mode: string, url: string): Promise<ConsoleRow[]>
   const rows: ConsoleRow[] = [];
   for (const action of ACTIONS) {
     const p50 = { direct: [] as number[], proxy: [] as number[] };
-    // Three rounds of 2 s: one request at a time is steadier than a loaded run (a thousand or more requests per
-    // p50), and the whole bench must stay under 10 minutes.
+    // Three rounds of 1 s after 2 s of warm-up: one request at a time is steadier than a loaded run (hundreds of
+    // requests per p50), and the whole bench must stay under 10 minutes.
     for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
       for (const via of shuffled(['direct', 'proxy'] as const)) {
         const d = via === 'direct' ? apiDrive(action) : consoleDrive(action, cookie);
-        p50[via].push(await sequentialP50(url, d, round === 0 ? 3 : 2));
+        if (round === 0) await sequentialP50(url, d, 2);
+        p50[via].push(await sequentialP50(url, d, 1));
       }
     }
     const direct = round2(median(p50.direct));
@@ -163,14 +176,19 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The servers of one database mode side by side (floor, standalone, next), each action in interleaved rounds; then the console's overhead. */
-async function serverCases(mode: 'postgres' | 'embedded', distDir: string, cases: Case[], memory: MemoryRow[], proxy: ConsoleRow[]) {
-  // All three servers of a mode run side by side, each on its own fresh database.
-  const servers = new Map<ServerKind, { server: ServerProcess; dataDir?: string; idle: number; peak: number }>();
-  for (const kind of KINDS) {
+/** The servers of one database mode side by side (VARIANTS), each action in interleaved rounds; then the console's overhead. */
+async function serverCases(
+  mode: 'postgres' | 'embedded',
+  distDir: string,
+  out: { cases: Case[]; memory: MemoryRow[]; proxy: ConsoleRow[]; requestLog: RequestLogCostFigures[] },
+) {
+  // The servers of a mode run side by side, each on its own fresh database.
+  const servers = new Map<Variant, { server: ServerProcess; where: Where; idle: number; peak: number }>();
+  for (const variant of VARIANTS) {
     const where = await prepareDatabase(mode);
-    const server = await new ServerProcess({ kind, ...where, distDir, env: { LOG_LEVEL: 'warn' } }).start();
-    servers.set(kind, { server, dataDir: 'dataDir' in where ? where.dataDir : undefined, idle: 0, peak: 0 });
+    const env = { LOG_LEVEL: 'warn', REQUEST_LOG_RETENTION_DAYS: variant === 'unlogged' ? '0' : '30' };
+    const server = await new ServerProcess({ kind: variant === 'unlogged' ? 'standalone' : variant, ...where, distDir, env }).start();
+    servers.set(variant, { server, where, idle: 0, peak: 0 });
   }
   await new Promise((r) => setTimeout(r, 1500));
   for (const s of servers.values()) s.idle = s.peak = s.server.rssMiB();
@@ -178,25 +196,25 @@ async function serverCases(mode: 'postgres' | 'embedded', distDir: string, cases
   const rounds = new Map<string, autocannon.Result[]>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const action of ACTIONS) {
-      for (const kind of shuffled(KINDS)) {
-        const s = servers.get(kind)!;
+      for (const variant of shuffled(VARIANTS)) {
+        const s = servers.get(variant)!;
         const sampler = setInterval(() => (s.peak = Math.max(s.peak, s.server.rssMiB())), 250);
         if (round === 0) await load(s.server.url, action, 2); // warm-up: JIT, connection pool, caches
         const r = await load(s.server.url, action, DURATION_S);
         clearInterval(sampler);
-        rounds.set(`${kind} ${action}`, [...(rounds.get(`${kind} ${action}`) ?? []), r]);
+        rounds.set(`${variant} ${action}`, [...(rounds.get(`${variant} ${action}`) ?? []), r]);
         process.stdout.write(
-          `  ${mode.padEnd(8)} round ${round + 1} ${kind.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`,
+          `  ${mode.padEnd(8)} round ${round + 1} ${variant.padEnd(10)} ${action.padEnd(11)} ${Math.round(r.requests.average)} req/s\n`,
         );
       }
     }
   }
-  if (CONSOLE) proxy.push(...(await timed(`console proxy, ${mode}`, () => consoleOverhead(mode, servers.get('next')!.server.url))));
+  if (CONSOLE) out.proxy.push(...(await timed(`console proxy, ${mode}`, () => consoleOverhead(mode, servers.get('next')!.server.url))));
   for (const kind of KINDS) {
     for (const action of ACTIONS) {
       const rs = rounds.get(`${kind} ${action}`)!;
       const floor = rounds.get(`floor ${action}`)!;
-      cases.push({
+      out.cases.push({
         mode,
         server: kind,
         action,
@@ -210,20 +228,25 @@ async function serverCases(mode: 'postgres' | 'embedded', distDir: string, cases
       });
     }
     const s = servers.get(kind)!;
-    memory.push({ mode, server: kind, idleMiB: Math.round(s.idle), loadMiB: Math.round(s.peak) });
-    await s.server.stop();
-    if (s.dataDir) fs.rmSync(s.dataDir, { recursive: true, force: true });
+    out.memory.push({ mode, server: kind, idleMiB: Math.round(s.idle), loadMiB: Math.round(s.peak) });
   }
+  for (const s of servers.values()) await s.server.stop();
+  if (REQUEST_LOG) {
+    out.requestLog.push(...requestLogFigures(mode, ACTIONS, rounds));
+    // The servers flushed on stop: the logged one holds a row per measured request (warm-ups too), the other none.
+    const measured = ACTIONS.flatMap((a) => rounds.get(`standalone ${a}`)!).reduce((n, r) => n + r.requests.total, 0);
+    await requestLogRows(mode, servers.get('standalone')!.where, servers.get('unlogged')!.where, measured);
+  }
+  for (const s of servers.values()) if (s.where.dataDir) fs.rmSync(s.where.dataDir, { recursive: true, force: true });
 }
 
 async function main() {
   const runStarted = performance.now();
   const distDir = await timed('next build (when stale)', () => ensureNextBuild());
-  const cases: Case[] = [];
-  const memory: MemoryRow[] = [];
-  const proxy: ConsoleRow[] = [];
-  for (const mode of ONLY_ONE ? [] : MODES)
-    await timed(`servers against the floor, ${mode}`, () => serverCases(mode, distDir, cases, memory, proxy));
+  const out = { cases: [] as Case[], memory: [] as MemoryRow[], proxy: [] as ConsoleRow[], requestLog: [] as RequestLogCostFigures[] };
+  for (const mode of ONLY_ONE && !ONLY_REQUEST_LOG ? [] : MODES)
+    await timed(`servers against the floor, ${mode}`, () => serverCases(mode, distDir, out));
+  const { cases, memory, proxy, requestLog } = out;
   const busy =
     (BUSY && !ONLY_ONE) || ONLY_BUSY
       ? await timed('busy merchant', async () => busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)))
@@ -235,10 +258,6 @@ async function main() {
         webhookCost(mode, await prepareDatabase(mode), distDir, CONNECTIONS, DURATION_S, ROUNDS),
       ),
     );
-  const requestLog: RequestLogCostFigures[] = [];
-  const logOpts = { actions: ACTIONS, connections: CONNECTIONS, seconds: DURATION_S, rounds: ROUNDS };
-  for (const mode of REQUEST_LOG ? MODES : [])
-    requestLog.push(...(await timed(`request log, ${mode}`, () => requestLogCost(mode, () => prepareDatabase(mode), distDir, logOpts))));
   const figures = FIGURES
     ? await timed('per-day figures', () => figuresCost(distDir, { connections: [8, 64], seconds: DURATION_S, rounds: ROUNDS }))
     : [];
@@ -332,7 +351,7 @@ function report(
   if (requestLog.length > 0) {
     lines.push(
       '',
-      'The request log (standalone servers on databases prepared alike: REQUEST_LOG_RETENTION_DAYS=30, the default, against 0, no log; paired rounds)',
+      'The request log (standalone servers on databases prepared alike, in the rounds above: REQUEST_LOG_RETENTION_DAYS=30, the default, against 0, no log; paired by round)',
     );
     lines.push(
       '| database | action | req/s without the log | req/s with it | ratio (paired by round) | target |',

@@ -53,6 +53,9 @@ async function hotUpdates(db: Db, atLeast: number) {
 const dueCount = async (db: Db) =>
   (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payout_states WHERE state = 'pending' AND due_at <= now()`))[0]!.n;
 
+/** Every connection of the settlers' pools open, so that the CPU window counts their backends from its start. */
+const warm = (dbs: Db[]) => Promise.all(dbs.flatMap((d) => Array.from({ length: 4 }, () => d.query('SELECT pg_sleep(0.05)'))));
+
 /** Settlement loops until `stop()` says so and nothing is due (or, with `untilEmpty`, as soon as nothing is due). */
 function settlers(dbs: Db[], stop: () => boolean) {
   let settled = 0;
@@ -69,7 +72,10 @@ function settlers(dbs: Db[], stop: () => boolean) {
   return { done: Promise.all(loops), settled: () => settled };
 }
 
-/** `n` due payouts of `merchants` merchants, reserved in their balances, written in statements of 50,000. */
+/**
+ * `n` due payouts of `merchants` merchants, reserved in their balances: written in statements of 50,000 by two writers at
+ * once (one per core), then the balances once.
+ */
 export async function writeBacklog(db: Db, n: number, merchants: number) {
   await db.query(
     `INSERT INTO merchants (id, name, currency) SELECT 'acct_bench' || m, 'Bench ' || m, 'IDR' FROM generate_series(1, $1) m`,
@@ -80,20 +86,23 @@ export async function writeBacklog(db: Db, n: number, merchants: number) {
      SELECT 'acct_bench' || m, 'IDR', 0, 0 FROM generate_series(1, $1) m`,
     [merchants],
   );
-  for (let from = 1; from <= n; from += 50_000) {
-    const to = Math.min(n, from + 49_999);
-    await db.query(
-      `WITH p AS (
-         INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, reference)
+  const chunks = Array.from({ length: Math.ceil(n / 50_000) }, (_, i) => [i * 50_000 + 1, Math.min(n, (i + 1) * 50_000)] as const);
+  const writer = async () => {
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift())
+      await db.query(
+        `INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, reference)
          SELECT 'po_bench' || g, 'acct_bench' || (g % $3 + 1), 10000 + g % 1000, 'IDR', 'BCA',
                 CASE WHEN g % 50 = 0 THEN '4000000002' ELSE lpad(((g::bigint * 7919) % 10000000000)::text, 10, '0') END,
                 'pending', now() - interval '1 second', 'bench-' || g
-         FROM generate_series($1::int, $2::int) g RETURNING merchant_id, amount)
-       UPDATE balances b SET pending_payouts = b.pending_payouts + s.total
-       FROM (SELECT merchant_id, sum(amount) AS total FROM p GROUP BY 1) s WHERE b.merchant_id = s.merchant_id`,
-      [from, to, merchants],
-    );
-  }
+         FROM generate_series($1::int, $2::int) g`,
+        [chunk[0], chunk[1], merchants],
+      );
+  };
+  await Promise.all([writer(), writer()]);
+  await db.query(
+    `UPDATE balances b SET pending_payouts = s.total
+     FROM (SELECT merchant_id, sum(amount) AS total FROM payouts GROUP BY 1) s WHERE b.merchant_id = s.merchant_id`,
+  );
   await vacuumSchema(db);
 }
 
@@ -116,6 +125,7 @@ export async function settlementBench(opts: { backlog: number; instances: number
     await writeBacklog(db, opts.backlog, 20);
     // Nothing has updated a payout of this new schema yet: the inserts are the backlog's.
     const upd0 = await hotUpdates(db, 0);
+    await warm(dbs);
     const cpu0 = await cpu.read(process.pid);
     const started = performance.now();
     const alone = settlers(dbs, () => true);
@@ -125,6 +135,7 @@ export async function settlementBench(opts: { backlog: number; instances: number
     await Promise.all(dbs.map((d) => d.close()));
     const upd1 = await hotUpdates(db, upd0.upd + opts.backlog);
     dbs = await instances();
+    await warm(dbs);
     if (alone.settled() !== opts.backlog) throw new Error(`settled ${alone.settled()} of ${opts.backlog}`);
     f.perSecond = opts.backlog / f.seconds;
     f.nodeCpuUsPerPayout = (spent.serverMs * 1000) / opts.backlog;
