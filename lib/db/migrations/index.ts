@@ -21,6 +21,8 @@ import { sql as payoutStates } from './050-payout-states';
 import { backfill as payoutStatesBackfill } from './051-payout-states-backfill';
 import { droppedStatusIndexes } from './052-payout-status-indexes';
 import { sql as idempotencyAnswerRef } from './060-idempotency-answer-ref';
+import { batchIndex, replacedBatchIndexes } from './070-batch-index';
+import { replacedTransitionIndexes, transitionIndex } from './071-transition-index';
 
 import type { Migration } from './migration';
 
@@ -55,4 +57,6 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 51, name: 'payout-states-backfill', ...payoutStatesBackfill },
   { version: 52, name: 'payout-status-indexes', indexes: [], drop: droppedStatusIndexes },
   { version: 60, name: 'idempotency-answer-ref', sql: idempotencyAnswerRef },
+  { version: 70, name: 'batch-index', indexes: [batchIndex], drop: replacedBatchIndexes },
+  { version: 71, name: 'transition-index', indexes: [transitionIndex], drop: replacedTransitionIndexes },
 ];
