@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/types';
 import { ApiError } from '../contract';
+import { merchantKeySql, MERCHANT_HASHED_TABLES } from './merchant-key';
 import { listObject } from './serialize';
 
 /** A condition on rows, `sql` with one `?` for `value`; an undefined value is no condition. */
@@ -69,9 +70,10 @@ export async function listPage<Row>(
     conditions += ` AND ${column} = $${params.length}`;
   }
   conditions += conditionsSql(opts.conditions ?? [], params);
+  const merchantKey = MERCHANT_HASHED_TABLES.has(opts.table) ? ` AND ${merchantKeySql('$1')}` : '';
   const rows = await db.query<Row>(
     `SELECT ${opts.columns} FROM ${from}
-     WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
+     WHERE merchant_id = $1${merchantKey} AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
      ORDER BY seq DESC LIMIT $3`,
     params,
   );

@@ -23,6 +23,7 @@ import { droppedStatusIndexes } from './052-payout-status-indexes';
 import { sql as idempotencyAnswerRef } from './060-idempotency-answer-ref';
 import { batchIndex, replacedBatchIndexes } from './070-batch-index';
 import { replacedTransitionIndexes, transitionIndex } from './071-transition-index';
+import { merchantHashIndexes, replacedMerchantIndexes } from './072-merchant-hash-indexes';
 
 import type { Migration } from './migration';
 
@@ -59,4 +60,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 60, name: 'idempotency-answer-ref', sql: idempotencyAnswerRef },
   { version: 70, name: 'batch-index', indexes: [batchIndex], drop: replacedBatchIndexes },
   { version: 71, name: 'transition-index', indexes: [transitionIndex], drop: replacedTransitionIndexes },
+  { version: 72, name: 'merchant-hash-indexes', indexes: merchantHashIndexes, drop: replacedMerchantIndexes },
 ];
