@@ -24,6 +24,8 @@ import { sql as idempotencyAnswerRef } from './060-idempotency-answer-ref';
 import { batchIndex, replacedBatchIndexes } from './070-batch-index';
 import { replacedTransitionIndexes, transitionIndex } from './071-transition-index';
 import { merchantHashIndexes, replacedMerchantIndexes } from './072-merchant-hash-indexes';
+import { ledgerTimeHashIndexes, replacedLedgerTimeHashIndexes } from './073-ledger-time-hash-index';
+import { ledgerSourceIndexes, replacedLedgerSourceIndexes } from './074-ledger-source-index';
 
 import type { Migration } from './migration';
 
@@ -61,4 +63,6 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 70, name: 'batch-index', indexes: [batchIndex], drop: replacedBatchIndexes },
   { version: 71, name: 'transition-index', indexes: [transitionIndex], drop: replacedTransitionIndexes },
   { version: 72, name: 'merchant-hash-indexes', indexes: merchantHashIndexes, drop: replacedMerchantIndexes },
+  { version: 73, name: 'ledger-time-hash-index', indexes: ledgerTimeHashIndexes, drop: replacedLedgerTimeHashIndexes },
+  { version: 74, name: 'ledger-source-index', indexes: ledgerSourceIndexes, drop: replacedLedgerSourceIndexes },
 ];

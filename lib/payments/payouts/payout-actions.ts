@@ -61,6 +61,8 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
     limit: input.limit,
     startingAfter: input.starting_after,
     where: { batch_id: input.batch_id },
+    // A batch's rows come from its index (at most 1,000, then sorted), however deep the batch lies.
+    orderBy: input.batch_id === undefined ? 'seq' : 'seq + 0',
     conditions: [
       ...payoutFilterConditions(input),
       { sql: 'seq >= ?::bigint', value: range?.low },
