@@ -26,6 +26,7 @@ import { replacedTransitionIndexes, transitionIndex } from './071-transition-ind
 import { merchantHashIndexes, replacedMerchantIndexes } from './072-merchant-hash-indexes';
 import { ledgerTimeHashIndexes, replacedLedgerTimeHashIndexes } from './073-ledger-time-hash-index';
 import { ledgerSourceIndexes, replacedLedgerSourceIndexes } from './074-ledger-source-index';
+import { sql as batchCreatedBy } from './075-batch-created-by';
 
 import type { Migration } from './migration';
 
@@ -65,4 +66,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 72, name: 'merchant-hash-indexes', indexes: merchantHashIndexes, drop: replacedMerchantIndexes },
   { version: 73, name: 'ledger-time-hash-index', indexes: ledgerTimeHashIndexes, drop: replacedLedgerTimeHashIndexes },
   { version: 74, name: 'ledger-source-index', indexes: ledgerSourceIndexes, drop: replacedLedgerSourceIndexes },
+  { version: 75, name: 'batch-created-by', sql: batchCreatedBy },
 ];
