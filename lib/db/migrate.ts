@@ -91,7 +91,9 @@ async function buildIndexes(conn: Queryable, kind: Db['kind'], m: Extract<Migrat
     ]);
     if (existing?.valid) continue;
     if (existing) await conn.exec(`DROP INDEX${concurrently} IF EXISTS ${ix.name}`);
-    await conn.exec(`CREATE INDEX${concurrently} ${ix.name} ON ${ix.on}${ix.where ? ` WHERE ${ix.where}` : ''}`);
+    await conn.exec(
+      `CREATE${ix.unique ? ' UNIQUE' : ''} INDEX${concurrently} ${ix.name} ON ${ix.on}${ix.where ? ` WHERE ${ix.where}` : ''}`,
+    );
   }
   for (const name of m.drop ?? []) await conn.exec(`DROP INDEX${concurrently} IF EXISTS ${name}`);
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/types';
 import { ApiError } from '../contract';
+import { merchantKeySql, MERCHANT_HASHED_TABLES } from './merchant-key';
 import { listObject } from './serialize';
 
 /** A condition on rows, `sql` with one `?` for `value`; an undefined value is no condition. */
@@ -43,6 +44,11 @@ export async function listPage<Row>(
     from?: (bind: (value: unknown) => string) => string;
     merchantId: string;
     limit?: number;
+    /**
+     * `seq + 0`: the same order, which no index can give, so the planner reads the filter's own index and sorts its
+     * rows instead of walking the newest rows for them (a batch's index is unordered, migration 070).
+     */
+    orderBy?: 'seq' | 'seq + 0';
     startingAfter?: string;
     /** Columns that must equal a value (undefined values are no condition). */
     where?: Record<string, unknown>;
@@ -69,10 +75,11 @@ export async function listPage<Row>(
     conditions += ` AND ${column} = $${params.length}`;
   }
   conditions += conditionsSql(opts.conditions ?? [], params);
+  const merchantKey = MERCHANT_HASHED_TABLES.has(opts.table) ? ` AND ${merchantKeySql('$1')}` : '';
   const rows = await db.query<Row>(
     `SELECT ${opts.columns} FROM ${from}
-     WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
-     ORDER BY seq DESC LIMIT $3`,
+     WHERE merchant_id = $1${merchantKey} AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
+     ORDER BY ${opts.orderBy ?? 'seq'} DESC LIMIT $3`,
     params,
   );
   return listObject(rows.slice(0, limit), rows.length > limit);

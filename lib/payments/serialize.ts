@@ -36,8 +36,16 @@ export interface ActingKey {
   key_name: string | null;
 }
 
+/**
+ * A payout's `created_by` (`t`: the payouts' alias, or '' unqualified): its own, or, for a batch's payout stored
+ * without it (migration 075), its batch's.
+ */
+export const payoutCreatedBySql = (t = '') =>
+  `COALESCE(${t ? `${t}.` : ''}created_by, (SELECT b.created_by FROM payout_batches b WHERE b.id = ${t ? `${t}.` : ''}batch_id))`;
+
 export const PAYOUT_COLUMNS =
-  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference, created_by, ' +
+  'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference, ' +
+  `${payoutCreatedBySql()} AS created_by, ` +
   'account_holder_name, approval_expires_at, approved_by, approved_at, rejected_by, rejected_at, rejection_reason, bank_reference, returned_at';
 
 export const payoutObject = (r: PayoutRow) => ({

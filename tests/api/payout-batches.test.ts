@@ -86,6 +86,26 @@ describe.each(apiTargets)('payout batches ($name)', (target) => {
     expect(JSON.stringify(record.body.response)).toBe(res.text);
   });
 
+  it('keeps who made a batch once, on the batch: each payout answers it in get, list and its event (migration 075)', async () => {
+    const res = await api().call({ action: 'create_payout_batch', payouts: [item(10_000), item(20_000)] });
+    expect(res.status).toBe(200);
+    const [id] = res.body.payout_ids as string[];
+    const stored = await api().db.query<{ payout: unknown; batch: { key_id: string; type: string } }>(
+      'SELECT p.created_by AS payout, b.created_by AS batch FROM payouts p JOIN payout_batches b ON b.id = p.batch_id WHERE p.id = $1',
+      [id],
+    );
+    expect(stored[0]!.payout).toBeNull();
+    const createdBy = stored[0]!.batch;
+    expect(createdBy).toMatchObject({ key_id: expect.stringMatching(/^key_/), type: 'secret' });
+    expect((await api().call({ action: 'get_payout', id })).body.created_by).toEqual(createdBy);
+    const list = (await api().call({ action: 'list_payouts', batch_id: res.body.id })).body.data as { created_by: unknown }[];
+    expect(list.map((p) => p.created_by)).toEqual([createdBy, createdBy]);
+    const [event] = (await api().call({ action: 'list_events', object_id: id })).body.data as {
+      data: { object: { created_by: unknown } };
+    }[];
+    expect(event!.data.object.created_by).toEqual(createdBy);
+  });
+
   it('validates every item first: a bad one is a 400 naming it, and nothing is created', async () => {
     const before = await ledgerCheck(api().db, api().merchant.id);
     const payouts = Array.from({ length: 20 }, () => item(10_000));

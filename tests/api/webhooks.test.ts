@@ -192,7 +192,7 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
         api().merchant.id,
         first.body.id,
       ]),
-    ).rejects.toThrow(/events_one_per_transition/);
+    ).rejects.toThrow(/events_once_per_transition/);
   });
 
   it('shows the secret once, keeps it sealed, and signs with both secrets for a day after a rotation', async () => {

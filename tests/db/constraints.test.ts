@@ -1,5 +1,6 @@
 // Limits the database enforces itself (migration 003), whatever the code above it does.
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '@/lib/contract';
 import { credit } from '@/lib/payments/ledger/ledger';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { backends } from '../helpers/databases';
@@ -38,6 +39,23 @@ describe.each(backends)('database constraints ($name)', (backend) => {
       const check = await ledgerCheck(db, m.id);
       expect(check.available).toBe(1_000_000 + 2_000 + 2);
       expect(check.ledger).toBe(check.available);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("keeps one event per object and type, every type's hash in the unique key its own (migration 071)", async () => {
+    const db = await backend.open();
+    try {
+      const [distinct] = await db.query<{ n: number }>('SELECT count(DISTINCT hashtext(t))::int AS n FROM unnest($1::text[]) t', [
+        [...EVENT_TYPES],
+      ]);
+      expect(distinct!.n).toBe(EVENT_TYPES.length);
+      const m = await createMerchant(db, { name: 'Events', openingBalance: 0 });
+      const insert = (id: string, type: string) =>
+        db.query(`INSERT INTO events (id, merchant_id, type, object_id, data) VALUES ($1, $2, $3, 'obj_1', '{}')`, [id, m.id, type]);
+      for (const type of EVENT_TYPES) await insert(`evt_a_${type}`, type);
+      for (const type of EVENT_TYPES) await expect(insert(`evt_b_${type}`, type)).rejects.toThrow(/events_once_per_transition/);
     } finally {
       await db.close();
     }

@@ -84,6 +84,9 @@ export async function explain(db: Queryable, s: Recorded): Promise<PlanSummary> 
         (n['Actual Loops'] ?? 1);
       summary.rowsRead += rows;
       summary.rowsByTable[table] = (summary.rowsByTable[table] ?? 0) + rows;
+    } else if (n['Index Name']) {
+      // A bitmap index scan: the index it reads (its rows are counted at the heap scan above it).
+      summary.scans.push(`${n['Node Type']} ${n['Index Name']}`);
     }
     for (const child of n.Plans ?? []) walk(child);
   };

@@ -21,6 +21,12 @@ import { sql as payoutStates } from './050-payout-states';
 import { backfill as payoutStatesBackfill } from './051-payout-states-backfill';
 import { droppedStatusIndexes } from './052-payout-status-indexes';
 import { sql as idempotencyAnswerRef } from './060-idempotency-answer-ref';
+import { batchIndex, replacedBatchIndexes } from './070-batch-index';
+import { replacedTransitionIndexes, transitionIndex } from './071-transition-index';
+import { merchantHashIndexes, replacedMerchantIndexes } from './072-merchant-hash-indexes';
+import { ledgerTimeHashIndexes, replacedLedgerTimeHashIndexes } from './073-ledger-time-hash-index';
+import { ledgerSourceIndexes, replacedLedgerSourceIndexes } from './074-ledger-source-index';
+import { sql as batchCreatedBy } from './075-batch-created-by';
 
 import type { Migration } from './migration';
 
@@ -55,4 +61,10 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 51, name: 'payout-states-backfill', ...payoutStatesBackfill },
   { version: 52, name: 'payout-status-indexes', indexes: [], drop: droppedStatusIndexes },
   { version: 60, name: 'idempotency-answer-ref', sql: idempotencyAnswerRef },
+  { version: 70, name: 'batch-index', indexes: [batchIndex], drop: replacedBatchIndexes },
+  { version: 71, name: 'transition-index', indexes: [transitionIndex], drop: replacedTransitionIndexes },
+  { version: 72, name: 'merchant-hash-indexes', indexes: merchantHashIndexes, drop: replacedMerchantIndexes },
+  { version: 73, name: 'ledger-time-hash-index', indexes: ledgerTimeHashIndexes, drop: replacedLedgerTimeHashIndexes },
+  { version: 74, name: 'ledger-source-index', indexes: ledgerSourceIndexes, drop: replacedLedgerSourceIndexes },
+  { version: 75, name: 'batch-created-by', sql: batchCreatedBy },
 ];

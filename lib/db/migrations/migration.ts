@@ -1,6 +1,7 @@
-/** An index built by an index migration: `CREATE INDEX <name> ON <on> [WHERE <where>]`. */
+/** An index built by an index migration: `CREATE [UNIQUE] INDEX <name> ON <on> [WHERE <where>]`. */
 export interface IndexStep {
   name: string;
+  unique?: boolean;
   /** Table and key, as in CREATE INDEX: `payouts (merchant_id, status, seq DESC)`. */
   on: string;
   where?: string;

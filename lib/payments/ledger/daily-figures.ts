@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/types';
+import { merchantKeySql } from '../merchant-key';
 
 /**
  * Reads and upkeep of the per-day figures (migration 010): triggers add one row per statement and
@@ -103,9 +104,17 @@ export async function payoutFigures(db: Queryable, merchantId: string, f: Payout
   return { count, total };
 }
 
+// `byTime`: the merchant condition of the list's time index (the ledger's keys on the merchant's hash, migration 073).
 const LISTS = {
-  ledger: { table: 'ledger_entries', identity: 'id', figures: 'balance_daily', first: 'first_entry_id', last: 'closing_entry_id' },
-  payouts: { table: 'payouts', identity: 'seq', figures: 'payout_daily', first: 'first_seq', last: 'last_seq' },
+  ledger: {
+    table: 'ledger_entries',
+    identity: 'id',
+    figures: 'balance_daily',
+    first: 'first_entry_id',
+    last: 'closing_entry_id',
+    byTime: `merchant_id = $1 AND ${merchantKeySql('$1')}`,
+  },
+  payouts: { table: 'payouts', identity: 'seq', figures: 'payout_daily', first: 'first_seq', last: 'last_seq', byTime: 'merchant_id = $1' },
 } as const;
 
 /**
@@ -113,7 +122,7 @@ const LISTS = {
  * a page of a date filter is a range scan of the index it is ordered by, however deep the dates lie:
  * every row created in [gte, lt) has an identity in [low, high]. Exact: the bounds come from the
  * first and last identity of each day's figures, and, for a boundary inside a day, from that day's
- * rows (through (merchant_id, created_at)); rows inside the bounds but outside the dates (a
+ * rows (through the list's time index); rows inside the bounds but outside the dates (a
  * transaction that began before midnight and wrote after) are still filtered by created_at.
  * `empty`: nothing was created in the range. (`+ 0`: a bare max(id) would be planned as the newest row
  * of the identity index that matches the dates, a walk through every newer row when the dates are old.)
@@ -132,7 +141,7 @@ export async function identityRange(
     const [row] = await db.query<{ high: number | null }>(
       `SELECT GREATEST(
          (SELECT max(${l.last}) FROM ${l.figures} WHERE merchant_id = $1 AND day < $2::date),
-         (SELECT max(${l.identity} + 0) FROM ${l.table} WHERE merchant_id = $1 AND created_at >= $3::timestamptz AND created_at < $4::timestamptz)) AS high`,
+         (SELECT max(${l.identity} + 0) FROM ${l.table} WHERE ${l.byTime} AND created_at >= $3::timestamptz AND created_at < $4::timestamptz)) AS high`,
       [merchantId, utcDay(day), new Date(day).toISOString(), lt],
     );
     if (row!.high === null) return { empty: true };
@@ -143,7 +152,7 @@ export async function identityRange(
     const [row] = await db.query<{ low: number | null }>(
       `SELECT LEAST(
          (SELECT min(${l.first}) FROM ${l.figures} WHERE merchant_id = $1 AND day >= $2::date),
-         (SELECT min(${l.identity} + 0) FROM ${l.table} WHERE merchant_id = $1 AND created_at >= $3::timestamptz AND created_at < $4::timestamptz)) AS low`,
+         (SELECT min(${l.identity} + 0) FROM ${l.table} WHERE ${l.byTime} AND created_at >= $3::timestamptz AND created_at < $4::timestamptz)) AS low`,
       [merchantId, utcDay(next), gte, new Date(next).toISOString()],
     );
     if (row!.low === null) return { empty: true };

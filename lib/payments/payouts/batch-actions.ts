@@ -101,12 +101,15 @@ export const createPayoutBatch = implement(
          SELECT * FROM unnest($6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::float8[], $13::text[], $14::text[], $15::float8[])
            WITH ORDINALITY AS i(id, amount, bank_code, account_number, reference, delay, status, holder, expiry, n)),
        batch AS (
-         INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count)
-         SELECT $3, $1, $4, $2, $5 FROM bal RETURNING ${BATCH_COLUMNS}),
+         INSERT INTO payout_batches (id, merchant_id, currency, total_amount, payout_count, created_by)
+         SELECT $3, $1, $4, $2, $5, $12::json FROM bal RETURNING ${BATCH_COLUMNS}),
+       -- Who made the batch is kept once, on the batch (migration 075); a payout that waits for approval keeps its own too,
+       -- for its events' copies below (this statement cannot see the batch row it writes).
        po AS (
          INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, reference, created_by,
                               account_holder_name, approval_expires_at)
-         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, i.status, now() + make_interval(secs => i.delay), $3, i.reference, $12::json,
+         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, i.status, now() + make_interval(secs => i.delay), $3, i.reference,
+                CASE WHEN i.expiry IS NOT NULL THEN $12::json END,
                 i.holder, now() + make_interval(secs => i.expiry)
          FROM items i, bal ORDER BY i.n
          RETURNING *),

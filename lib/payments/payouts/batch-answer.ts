@@ -14,7 +14,7 @@ export async function expandBatchAnswer(db: Queryable, merchantId: string, body:
   return JSON.stringify({ ...answer, payout_ids: await batchPayoutIds(db, answer.id, merchantId) });
 }
 
-/** A batch's payout ids in item order (the batch wrote them in `seq` order), through payouts_batch. */
+/** A batch's payout ids in item order (the batch wrote them in `seq` order), through payouts_in_batch (sorted: at most 1,000 rows). */
 export async function batchPayoutIds(db: Queryable, batchId: string, merchantId: string): Promise<string[]> {
   const rows = await db.query<{ id: string }>('SELECT id FROM payouts WHERE batch_id = $1 AND merchant_id = $2 ORDER BY seq', [
     batchId,

@@ -7,6 +7,7 @@ import { parseMoneyInt } from '../../db/int8';
 import { prepareWithdrawal, writeWithdrawal } from './withdrawal';
 import { withdrawGroupWriter } from './withdraw-group';
 import { identityRange, payoutFigures } from '../ledger/daily-figures';
+import { merchantKeySql } from '../merchant-key';
 
 /**
  * withdraw: moves the amount from `available` to `pending_payouts` and creates a
@@ -60,6 +61,8 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
     limit: input.limit,
     startingAfter: input.starting_after,
     where: { batch_id: input.batch_id },
+    // A batch's rows come from its index (at most 1,000, then sorted), however deep the batch lies.
+    orderBy: input.batch_id === undefined ? 'seq' : 'seq + 0',
     conditions: [
       ...payoutFilterConditions(input),
       { sql: 'seq >= ?::bigint', value: range?.low },
@@ -80,7 +83,7 @@ export const summarizePayouts = implement('summarize_payouts', async ({ db, merc
     const params: unknown[] = [merchant.id];
     const where = conditionsSql(payoutFilterConditions(input), params);
     [row] = (await db.query<typeof row>(
-      `SELECT count(*) AS count, COALESCE(sum(amount), 0) AS total FROM payouts WHERE merchant_id = $1${where}`,
+      `SELECT count(*) AS count, COALESCE(sum(amount), 0) AS total FROM payouts WHERE merchant_id = $1 AND ${merchantKeySql('$1')}${where}`,
       params,
     )) as [typeof row];
   } else {

@@ -2,7 +2,7 @@ import { ApiError } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
 import type { CallerKey } from '../pipeline/authenticate';
 import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
-import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
+import { PAYOUT_COLUMNS, payoutCreatedBySql, payoutObject, type PayoutRow } from '../serialize';
 
 /**
  * The end of a payout's wait for approval: approved (to pending, then
@@ -29,7 +29,7 @@ interface Candidate {
  * expiry (409), and made by another key (403: four eyes). Nothing is written here.
  */
 export async function lockForDecision(tx: Queryable, merchantId: string, key: CallerKey, target: ApprovalTarget): Promise<string[]> {
-  const cols = `id, status, created_by->>'key_id' AS creator, approval_expires_at <= now() AS due`;
+  const cols = `id, status, ${payoutCreatedBySql()}->>'key_id' AS creator, approval_expires_at <= now() AS due`;
   let rows: Candidate[];
   let param: (i: number, id: string) => string;
   if ('ids' in target) {

@@ -1,4 +1,5 @@
 import type { EventType } from '../../contract';
+import { payoutCreatedBySql } from '../serialize';
 
 /**
  * The SQL that writes events, as parts of the statements that make the changes
@@ -33,7 +34,7 @@ export const payoutJsonSql = (t: string, createdWhen?: string, paidWhen?: string
   'settled_at', ${at(isoSql(`${t}.settled_at`), 'NULL')}, 'bank_reference', ${at(`${t}.bank_reference`, 'NULL')},
   'paid_at', ${at(`CASE WHEN ${t}.status IN ('paid', 'returned') THEN ${isoSql(`${t}.settled_at`)} END`, 'NULL')},
   'returned_at', ${at(isoSql(`${t}.returned_at`), 'NULL', 'NULL')},
-  'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'created_by', ${t}.created_by,
+  'batch_id', ${t}.batch_id, 'reference', ${t}.reference, 'created_by', ${payoutCreatedBySql(t)},
   'account_holder_name', ${t}.account_holder_name, 'approval_expires_at', ${isoSql(`${t}.approval_expires_at`)},
   'approved_by', ${t}.approved_by, 'approved_at', ${isoSql(`${t}.approved_at`)}, 'rejected_by', ${t}.rejected_by,
   'rejected_at', ${isoSql(`${t}.rejected_at`)}, 'rejection_reason', ${t}.rejection_reason, 'livemode', false)`;
