@@ -12,7 +12,7 @@ import { API_PATH } from '../tests/helpers/api-path';
 import { createSchemaUrl } from '../tests/helpers/databases';
 import { ledgerCheck } from '../tests/helpers/ledger';
 import { ServerProcess } from '../tests/helpers/server-process';
-import { drive, sequentialP50, type Drive } from './drive';
+import { drive, sequentialP50, WARM_UP_S, type Drive } from './drive';
 import { cpuReader, cpuSpent } from './process-cpu';
 
 const PAYOUT = { amount: 10_000, bank_code: 'BCA', account_number: '1234567890' };
@@ -180,7 +180,7 @@ export async function busyMerchant(databaseUrl: string, distDir: string, seconds
   const sides = [await startSide(databaseUrl, true, distDir), await startSide(databaseUrl, false, distDir)];
   const [on, off] = sides as [Side, Side];
   try {
-    for (const s of sides) await withdrawals(s, [s.one.secretKey], 8, 2); // warm-up
+    for (const s of sides) await withdrawals(s, [s.one.secretKey], 8, WARM_UP_S);
     const limit: Record<string, number[]> = { 8: [], 64: [] };
     type Rounds = { on: LoadFigures[]; off: LoadFigures[]; ratio: number[]; ofLimit: number[] };
     const fresh = (): Rounds => ({ on: [], off: [], ratio: [], ofLimit: [] });
@@ -222,7 +222,7 @@ export async function busyMerchant(databaseUrl: string, distDir: string, seconds
       spread.off.push(m.off);
       spread.ratio.push(m.on.rps / m.off.rps);
       for (const s of sides)
-        oneClient[s.grouping ? 'on' : 'off'].push(await sequentialP50(s.server.url, withdrawDrive(s.one.secretKey), Math.min(seconds, 3)));
+        oneClient[s.grouping ? 'on' : 'off'].push(await sequentialP50(s.server.url, withdrawDrive(s.one.secretKey), Math.min(seconds, 2)));
       process.stdout.write(
         `  busy merchant round ${round + 1}: 64 merchants ${Math.round(m.on.rps)}/s grouped, ${Math.round(m.off.rps)}/s not; one client p50 ${r2(oneClient.on.at(-1)!)} / ${r2(oneClient.off.at(-1)!)} ms\n`,
       );

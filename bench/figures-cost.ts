@@ -7,7 +7,7 @@ import { credit } from '../lib/payments/ledger/ledger';
 import { seedDemoMerchant } from '../lib/payments/keys/merchants';
 import { createSchemaUrl } from '../tests/helpers/databases';
 import { DEMO_KEY, ServerProcess } from '../tests/helpers/server-process';
-import { apiDrive, drive } from './drive';
+import { apiDrive, drive, WARM_UP_S } from './drive';
 
 export interface FiguresCostFigures {
   connections: number;
@@ -60,7 +60,7 @@ export async function figuresCost(
       const rate = { with: [] as number[], without: [] as number[] };
       for (let round = 0; round < opts.rounds; round++) {
         for (const which of Math.random() < 0.5 ? (['with', 'without'] as const) : (['without', 'with'] as const)) {
-          if (round === 0) await drive(servers[which].url, apiDrive('withdraw'), connections, 2); // warm-up
+          if (round === 0) await drive(servers[which].url, apiDrive('withdraw'), connections, WARM_UP_S);
           const r = await drive(servers[which].url, apiDrive('withdraw'), connections, opts.seconds);
           if (r.non2xx + r.errors > 0) throw new Error(`withdraw answered ${r.non2xx} non-2xx and ${r.errors} errors`);
           rate[which].push(r.requests.average);

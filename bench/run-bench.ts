@@ -17,7 +17,7 @@ import { requestLogFigures, requestLogRows, type RequestLogCostFigures } from '.
 import { volumeBench, volumeReport, type VolumeFigures } from './volume';
 import { settlementBench, settlementReport, type SettlementFigures } from './settlement';
 import { figuresCost, type FiguresCostFigures } from './figures-cost';
-import { apiDrive, consoleDrive, drive, sequentialP50, signIn, type Action } from './drive';
+import { apiDrive, consoleDrive, drive, sequentialP50, signIn, WARM_UP_S, type Action } from './drive';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 /**
@@ -138,12 +138,12 @@ async function consoleOverhead(mode: string, url: string): Promise<ConsoleRow[]>
   const rows: ConsoleRow[] = [];
   for (const action of ACTIONS) {
     const p50 = { direct: [] as number[], proxy: [] as number[] };
-    // Three rounds of 1 s after 2 s of warm-up: one request at a time is steadier than a loaded run (hundreds of
+    // Three rounds of 1 s after a warm-up: one request at a time is steadier than a loaded run (hundreds of
     // requests per p50), and the whole bench must stay under 10 minutes.
     for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
       for (const via of shuffled(['direct', 'proxy'] as const)) {
         const d = via === 'direct' ? apiDrive(action) : consoleDrive(action, cookie);
-        if (round === 0) await sequentialP50(url, d, 2);
+        if (round === 0) await sequentialP50(url, d, WARM_UP_S);
         p50[via].push(await sequentialP50(url, d, 1));
       }
     }
@@ -199,7 +199,7 @@ async function serverCases(
       for (const variant of shuffled(VARIANTS)) {
         const s = servers.get(variant)!;
         const sampler = setInterval(() => (s.peak = Math.max(s.peak, s.server.rssMiB())), 250);
-        if (round === 0) await load(s.server.url, action, 2); // warm-up: JIT, connection pool, caches
+        if (round === 0) await load(s.server.url, action, WARM_UP_S);
         const r = await load(s.server.url, action, DURATION_S);
         clearInterval(sampler);
         rounds.set(`${variant} ${action}`, [...(rounds.get(`${variant} ${action}`) ?? []), r]);
@@ -312,7 +312,7 @@ function report(
     platform: `${os.platform()} ${os.release()}`,
   };
   const lines = [
-    `\nBenchmark: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION_S} s per case (after a 2 s warm-up); ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}`,
+    `\nBenchmark: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION_S} s per case (after a ${WARM_UP_S} s warm-up); ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}`,
     '| database | server | action | req/s | p50 ms | p99 ms | non-2xx | ratio to floor (paired by round) | target |',
     '|---|---|---|---:|---:|---:|---:|---:|---|',
   ];

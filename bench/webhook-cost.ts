@@ -11,7 +11,7 @@ import { openDb } from '../lib/db/open-db';
 import { createMerchant } from '../lib/payments/keys/merchants';
 import { API_PATH } from '../tests/helpers/api-path';
 import { ServerProcess } from '../tests/helpers/server-process';
-import { drive } from './drive';
+import { drive, WARM_UP_S } from './drive';
 
 const PAYOUT = { action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' };
 
@@ -89,8 +89,8 @@ export async function webhookCost(
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const ep = await callApi(server.url, hooked.secretKey, { action: 'create_webhook_endpoint', url });
     if (ep.status !== 200) throw new Error(`create_webhook_endpoint answered ${ep.status}`);
-    await withdrawals(server.url, plain.secretKey, connections, 2); // warm-up
-    await withdrawals(server.url, hooked.secretKey, connections, 2);
+    await withdrawals(server.url, plain.secretKey, connections, WARM_UP_S);
+    await withdrawals(server.url, hooked.secretKey, connections, WARM_UP_S);
     await drain(server.url, hooked.secretKey);
     const without: number[] = [];
     const withHook: number[] = [];
