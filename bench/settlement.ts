@@ -122,7 +122,7 @@ export async function settlementBench(opts: { backlog: number; instances: number
   const f = { backlog: opts.backlog, instances: opts.instances, arrivalSeconds: opts.arrivalSeconds } as SettlementFigures;
   try {
     // 1. The backlog alone.
-    await writeBacklog(db, opts.backlog, 20);
+    await writeBacklog(db, opts.backlog, Number(process.env.BENCH_SETTLE_MERCHANTS ?? 20));
     // Nothing has updated a payout of this new schema yet: the inserts are the backlog's.
     const upd0 = await hotUpdates(db, 0);
     await warm(dbs);

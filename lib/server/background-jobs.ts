@@ -9,6 +9,7 @@ import { purgeOldEvents } from '../payments/webhooks/event-retention';
 import { purgeRequestLog } from '../payments/keys/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
 import { expireCheckoutSessions, settleDuePayouts, SETTLEMENT_TICK } from '../payments/payouts/settlement';
+import { payoutStatesVacuum } from '../payments/payouts/payout-states-vacuum';
 import { settleDueRefunds } from '../payments/refunds/refund-settlement';
 import { returnDuePayouts } from '../payments/payouts/payout-returns';
 import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payouts/payout-approvals';
@@ -135,6 +136,7 @@ export function settlementJob(
   everyMs: number,
   tick: { batchSize: number; maxBatches: number } = SETTLEMENT_TICK,
 ): Job {
+  const vacuum = payoutStatesVacuum(db);
   return {
     name: 'settlement',
     everyMs,
@@ -143,6 +145,7 @@ export function settlementJob(
         log.error({ err: error, merchantId, payoutIds }, 'payouts could not be settled; retrying them later with backoff'),
       );
       if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
+      await vacuum(settled.paid + settled.failed);
       return settled.paid + settled.failed + settled.postponed >= tick.batchSize * tick.maxBatches ? 'more' : undefined;
     },
   };

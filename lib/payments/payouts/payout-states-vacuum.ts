@@ -1,0 +1,24 @@
+import type { Db } from '../../db/types';
+
+/**
+ * payout_states is a queue: a payout's row is deleted when it is paid, so a settled backlog leaves as many
+ * dead rows and index entries, which a list of pending payouts steps over until they are vacuumed. On a
+ * PostgreSQL server with autovacuum on, its storage parameters (migration 050) have the daemon vacuum it once
+ * 10,000 rows are dead. Without the daemon, nothing would: PGlite never has one, and a server may run with
+ * autovacuum off (this project's CI machine does). Then the settlement job vacuums it itself, after every
+ * `every` payouts it settled; `SKIP_LOCKED`: an instance already vacuuming it is enough.
+ * Returns a function told how many payouts a tick settled, answering whether it vacuumed.
+ */
+export function payoutStatesVacuum(db: Db, every = 10_000) {
+  let settled = 0;
+  let daemon: boolean | undefined;
+  return async (justSettled: number): Promise<boolean> => {
+    settled += justSettled;
+    if (settled < every) return false;
+    settled = 0;
+    daemon ??= db.kind === 'postgres' && (await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`))[0]!.on;
+    if (daemon) return false;
+    await db.exec('VACUUM (SKIP_LOCKED) payout_states');
+    return true;
+  };
+}

@@ -1,0 +1,37 @@
+// payout_states, a queue, is vacuumed by the settlement job where no autovacuum daemon will (PGlite, or a
+// server with autovacuum off), after every so many settled payouts, and left to the daemon where it runs.
+import { describe, expect, it } from 'vitest';
+import { payoutStatesVacuum } from '@/lib/payments/payouts/payout-states-vacuum';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
+import { withTestApi } from '../helpers/api-server';
+import { backends } from '../helpers/databases';
+
+describe.each(backends)('payout_states vacuum ($name)', (backend) => {
+  it('vacuums after every `every` settled payouts, unless an autovacuum daemon runs', async () => {
+    await withTestApi(backend, { openingBalance: 10_000_000, settings: { settlementDelaySeconds: 0 } }, async (api) => {
+      const payouts = Array.from({ length: 25 }, (_, i) => ({
+        amount: 10_000,
+        bank_code: 'BCA',
+        account_number: '1234567890',
+        reference: `v-${i}`,
+      }));
+      expect((await api.call({ action: 'create_payout_batch', payouts })).status).toBe(200);
+      const settled = await settleDuePayouts(api.db);
+      expect(settled.paid).toBe(25);
+
+      const daemon =
+        api.db.kind === 'postgres' && (await api.db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`))[0]!.on;
+      const vacuum = payoutStatesVacuum(api.db, 20);
+      expect(await vacuum(10)).toBe(false); // 10 of 20
+      expect(await vacuum(15)).toBe(!daemon); // 25: vacuumed here unless the daemon does it
+      expect(await vacuum(5)).toBe(false); // counted afresh
+
+      if (api.db.kind === 'postgres' && !daemon) {
+        const [stats] = await api.db.query<{ vacuums: number; dead: number }>(
+          `SELECT vacuum_count::int AS vacuums, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relid = 'payout_states'::regclass`,
+        );
+        expect(stats).toEqual({ vacuums: 1, dead: 0 });
+      }
+    });
+  });
+});
