@@ -132,7 +132,9 @@ export async function settlementBench(opts: { backlog: number; instances: number
     await alone.done;
     f.seconds = (performance.now() - started) / 1000;
     const spent = cpuSpent(cpu0, await cpu.read(process.pid));
-    await Promise.all(dbs.map((d) => d.close()));
+    const closing = dbs;
+    dbs = []; // closed once, whatever throws next
+    await Promise.all(closing.map((d) => d.close()));
     const upd1 = await hotUpdates(db, upd0.upd + opts.backlog);
     dbs = await instances();
     await warm(dbs);

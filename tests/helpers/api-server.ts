@@ -113,6 +113,12 @@ export async function startTestApi(
   };
 }
 
+/** A create_payout_batch command of `count` payouts of `amount` to one account, each with its own reference. */
+export const payoutBatch = (count: number, amount = 10_000) => ({
+  action: 'create_payout_batch',
+  payouts: Array.from({ length: count }, (_, i) => ({ amount, bank_code: 'BCA', account_number: '1234567890', reference: `batch-${i}` })),
+});
+
 export const withdrawal = (amount = 50_000, extra: Record<string, unknown> = {}) => ({
   action: 'withdraw',
   amount,

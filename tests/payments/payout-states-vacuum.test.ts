@@ -3,19 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { payoutStatesVacuum } from '@/lib/payments/payouts/payout-states-vacuum';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
-import { withTestApi } from '../helpers/api-server';
+import { payoutBatch, withTestApi } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 
 describe.each(backends)('payout_states vacuum ($name)', (backend) => {
   it('vacuums after every `every` settled payouts, unless an autovacuum daemon runs', async () => {
     await withTestApi(backend, { openingBalance: 10_000_000, settings: { settlementDelaySeconds: 0 } }, async (api) => {
-      const payouts = Array.from({ length: 25 }, (_, i) => ({
-        amount: 10_000,
-        bank_code: 'BCA',
-        account_number: '1234567890',
-        reference: `v-${i}`,
-      }));
-      expect((await api.call({ action: 'create_payout_batch', payouts })).status).toBe(200);
+      expect((await api.call(payoutBatch(25))).status).toBe(200);
       const settled = await settleDuePayouts(api.db);
       expect(settled.paid).toBe(25);
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
 import { runJobs, settlementJob, type Job } from '@/lib/server/background-jobs';
-import { withTestApi } from '../helpers/api-server';
+import { payoutBatch, withTestApi } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 
 const silent = createLogger({ level: 'silent' });
@@ -35,13 +35,7 @@ describe('runJobs', () => {
 describe.each(backends)('the settlement job ($name)', (backend) => {
   it("says 'more' while its tick comes back full, and not once the backlog is drained", async () => {
     await withTestApi(backend, { openingBalance: 1_000_000, settings: { settlementDelaySeconds: 0 } }, async (api) => {
-      const payouts = Array.from({ length: 25 }, (_, i) => ({
-        amount: 10_000,
-        bank_code: 'BCA',
-        account_number: '1234567890',
-        reference: `job-${i}`,
-      }));
-      expect((await api.call({ action: 'create_payout_batch', payouts })).status).toBe(200);
+      expect((await api.call(payoutBatch(25))).status).toBe(200);
       const job = settlementJob(api.db, silent, 1000, { batchSize: 5, maxBatches: 2 });
       expect([await job.run(), await job.run()]).toEqual(['more', 'more']);
       expect(await job.run()).toBeUndefined(); // the last 5 of 25: below the tick's 10
