@@ -1,7 +1,10 @@
-// What the per-day figures, ledger figures and batch counts (migrations 010, 041 and 013's statement triggers) cost the write path, on PostgreSQL: two
-// standalone servers side by side on schemas prepared alike, one as migrated and one with the figures'
-// triggers dropped, under the same withdrawals of one busy merchant (so that they commit in groups) in
+// What the per-day figures, ledger figures and batch counts (migrations 010, 041 and 013's statement triggers) cost the
+// write path, on PostgreSQL: standalone servers side by side on schemas prepared alike, one as migrated and one with the
+// figures' triggers dropped, under the same withdrawals of one busy merchant (so that they commit in groups) in
 // interleaved rounds, in a new order each round; the ratio is taken within each round (paired), then its median.
+// At 8 connections the pair runs in the rounds of bench/server-cases.ts (`standalone` and `unfigured`); at 64 in a
+// section of its own (figuresCost).
+import type autocannon from 'autocannon';
 import { openDb } from '../lib/db/open-db';
 import { credit } from '../lib/payments/ledger/ledger';
 import { seedDemoMerchant } from '../lib/payments/keys/merchants';
@@ -29,18 +32,45 @@ const TRIGGERS = [
   'payout_batch_counts_delete ON payouts',
 ];
 
+/** Drops the figures' triggers of a prepared schema. */
+export async function dropFigureTriggers(databaseUrl: string) {
+  const db = await openDb({ databaseUrl, poolSize: 1 });
+  try {
+    for (const t of TRIGGERS) await db.exec(`DROP TRIGGER ${t}`);
+  } finally {
+    await db.close();
+  }
+}
+
 async function prepare(withFigures: boolean): Promise<string> {
   const databaseUrl = await createSchemaUrl();
   const db = await openDb({ databaseUrl, poolSize: 1 });
   try {
     const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
     await db.transaction((tx) => credit(tx, merchant.id, 1_000_000_000_000, 'adjustment', 'bench'));
-    if (!withFigures) for (const t of TRIGGERS) await db.exec(`DROP TRIGGER ${t}`);
   } finally {
     await db.close();
   }
+  if (!withFigures) await dropFigureTriggers(databaseUrl);
   return databaseUrl;
 }
+
+/** The pair at `connections` from rounds keyed `<variant> withdraw`: `standalone` (as migrated) and `unfigured`. */
+export function figuresFromRounds(connections: number, rounds: Map<string, autocannon.Result[]>): FiguresCostFigures {
+  const [withF, without] = [rounds.get('standalone withdraw')!, rounds.get('unfigured withdraw')!];
+  return pair(
+    connections,
+    withF.map((r) => r.requests.average),
+    without.map((r) => r.requests.average),
+  );
+}
+
+const pair = (connections: number, withF: number[], without: number[]): FiguresCostFigures => ({
+  connections,
+  withoutFigures: Math.round(median(without)),
+  withFigures: Math.round(median(withF)),
+  ratio: Math.round(median(withF.map((w, i) => w / without[i]!)) * 100) / 100,
+});
 
 export async function figuresCost(
   distDir: string,
@@ -53,7 +83,8 @@ export async function figuresCost(
       distDir,
       env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600' },
     }).start();
-  const servers = { with: await start(true), without: await start(false) };
+  const [withF, without] = await Promise.all([start(true), start(false)]);
+  const servers = { with: withF, without };
   const figures: FiguresCostFigures[] = [];
   try {
     for (const connections of opts.connections) {
@@ -69,12 +100,7 @@ export async function figuresCost(
           `  figures round ${round + 1}, ${connections} connections: ${Math.round(rate.without.at(-1)!)}/s without, ${Math.round(rate.with.at(-1)!)}/s with\n`,
         );
       }
-      figures.push({
-        connections,
-        withoutFigures: Math.round(median(rate.without)),
-        withFigures: Math.round(median(rate.with)),
-        ratio: Math.round(median(rate.with.map((w, i) => w / rate.without[i]!)) * 100) / 100,
-      });
+      figures.push(pair(connections, rate.with, rate.without));
     }
   } finally {
     await Promise.all([servers.with.stop(), servers.without.stop()]);

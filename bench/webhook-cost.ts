@@ -1,19 +1,15 @@
-// What events and webhooks cost a withdrawal: the same server, withdrawals of a merchant without
-// endpoints against those of a merchant with one endpoint subscribed to every event (a local
-// receiver answering 204 at once), in interleaved rounds. Every withdrawal writes its event either
-// way (the outbox is not optional); the endpoint adds a delivery row and its POST, signed, made by
-// the same process while the load runs. Before each round the previous round's deliveries are
-// drained, and how fast they drained is reported too.
+// What events and webhooks cost a withdrawal, in the rounds of `npm run bench` (bench/server-cases.ts): the standalone
+// server beside the same server whose merchant has one endpoint subscribed to every event (a local receiver answering
+// 204 at once), on databases prepared alike, under the same withdrawals in the same interleaved rounds. Every
+// withdrawal writes its event either way (the outbox is not optional); the endpoint adds a delivery row and its POST,
+// signed, made by the same process while the load runs. The endpoint's server settles an hour later, so its rounds
+// measure withdrawals and their payout.created deliveries alone; after each of its rounds its deliveries are drained
+// before the next server is measured, and how fast they drained is reported too.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
-import { openDb } from '../lib/db/open-db';
-import { createMerchant } from '../lib/payments/keys/merchants';
+import type autocannon from 'autocannon';
 import { API_PATH } from '../tests/helpers/api-path';
-import { ServerProcess } from '../tests/helpers/server-process';
-import { drive, WARM_UP_S } from './drive';
-
-const PAYOUT = { action: 'withdraw', amount: 10_000, bank_code: 'BCA', account_number: '1234567890' };
+import { DEMO_KEY } from '../tests/helpers/server-process';
 
 export interface WebhookCostFigures {
   mode: string;
@@ -26,11 +22,11 @@ export interface WebhookCostFigures {
   delivered: number;
 }
 
-/** One API call (the tests' helper imports vitest, which a bench process cannot load). */
-async function callApi(url: string, key: string, body: unknown) {
-  const res = await fetch(url + API_PATH, {
+/** One API call as the demo merchant (the tests' helper imports vitest, which a bench process cannot load). */
+async function callApi(serverUrl: string, body: unknown) {
+  const res = await fetch(serverUrl + API_PATH, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as { data: unknown[] } };
@@ -38,93 +34,62 @@ async function callApi(url: string, key: string, body: unknown) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function withdrawals(url: string, key: string, connections: number, seconds: number) {
-  const r = await drive(
-    url,
-    { path: API_PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: PAYOUT },
-    connections,
-    seconds,
-    (req) => ({
-      ...req,
-      headers: { ...req.headers, 'x-service-idempotency': randomUUID() },
-    }),
-  );
-  if (r.non2xx + r.errors > 0) throw new Error(`withdrawals answered ${r.non2xx} non-2xx and ${r.errors} errors`);
-  return r.requests.average;
-}
+/** A receiver counting what it was sent, the demo merchant of one server subscribed to it, and the rates of its rounds. */
+export class HookedMerchant {
+  private received = 0;
+  private withdrawals = 0;
+  private readonly receiver = http.createServer((req, res) => req.resume().once('end', () => (this.received++, res.writeHead(204).end())));
+  private readonly during: number[] = [];
+  private readonly drains: number[] = [];
 
-/** Waits until the merchant's deliveries are all done; answers how many finished in that time. */
-async function drain(url: string, key: string): Promise<void> {
-  for (;;) {
-    const res = await callApi(url, key, { action: 'list_webhook_deliveries', status: 'pending', limit: 1 });
-    if (res.body.data.length === 0) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-export async function webhookCost(
-  mode: 'postgres' | 'embedded',
-  where: { databaseUrl?: string; dataDir?: string },
-  distDir: string,
-  connections: number,
-  seconds: number,
-  rounds: number,
-): Promise<WebhookCostFigures> {
-  let received = 0;
-  const receiver = http.createServer((req, res) => req.resume().once('end', () => (received++, res.writeHead(204).end())));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  // The merchants exist before the server opens an embedded database (it holds it alone then).
-  const db = await openDb({ ...where, poolSize: 2 });
-  const plain = await createMerchant(db, { name: 'No endpoints', openingBalance: 1_000_000_000_000 });
-  const hooked = await createMerchant(db, { name: 'One endpoint', openingBalance: 1_000_000_000_000 });
-  await db.close();
-  // Settlement an hour away: the rounds measure withdrawals and their payout.created deliveries alone.
-  const server = await new ServerProcess({
-    kind: 'standalone',
-    ...where,
-    distDir,
-    env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600' },
-  }).start();
-  try {
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    const ep = await callApi(server.url, hooked.secretKey, { action: 'create_webhook_endpoint', url });
+  async subscribe(serverUrl: string) {
+    await new Promise<void>((resolve) => this.receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(this.receiver.address() as AddressInfo).port}/hook`;
+    const ep = await callApi(serverUrl, { action: 'create_webhook_endpoint', url });
     if (ep.status !== 200) throw new Error(`create_webhook_endpoint answered ${ep.status}`);
-    await withdrawals(server.url, plain.secretKey, connections, WARM_UP_S);
-    await withdrawals(server.url, hooked.secretKey, connections, WARM_UP_S);
-    await drain(server.url, hooked.secretKey);
-    const without: number[] = [];
-    const withHook: number[] = [];
-    const duringLoad: number[] = [];
-    const drainRates: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      without.push(await withdrawals(server.url, plain.secretKey, connections, seconds));
-      const before = received;
-      withHook.push(await withdrawals(server.url, hooked.secretKey, connections, seconds));
-      const atEnd = received;
-      const stopped = performance.now();
-      await drain(server.url, hooked.secretKey);
-      const drainSeconds = (performance.now() - stopped) / 1000;
-      duringLoad.push((atEnd - before) / seconds);
-      drainRates.push((received - atEnd) / drainSeconds);
-      process.stdout.write(
-        `  ${mode.padEnd(8)} webhooks round ${round + 1}: withdraw ${Math.round(without.at(-1)!)}/s without endpoints, ${Math.round(withHook.at(-1)!)}/s with one; ` +
-          `${atEnd - before} delivered during the load, ${received - atEnd} after it in ${drainSeconds.toFixed(1)} s\n`,
-      );
+  }
+
+  /** Runs `load`, then waits until every delivery it caused is done; `measured` rounds count, a warm-up does not. */
+  async round(serverUrl: string, seconds: number, load: () => Promise<autocannon.Result>, measured: boolean) {
+    const before = this.received;
+    const result = await load();
+    this.withdrawals += result.requests.total;
+    const atEnd = this.received;
+    const stopped = performance.now();
+    for (;;) {
+      const res = await callApi(serverUrl, { action: 'list_webhook_deliveries', status: 'pending', limit: 1 });
+      if (res.body.data.length === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
     }
-    // Paired: each round's rate with an endpoint over the rate without, seconds apart; then the median.
-    const ratio = median(withHook.map((h, i) => h / without[i]!));
+    const drainSeconds = (performance.now() - stopped) / 1000;
+    if (measured) {
+      this.during.push((atEnd - before) / seconds);
+      this.drains.push((this.received - atEnd) / drainSeconds);
+    }
+    return result;
+  }
+
+  /** From the rounds of `standalone` (no endpoint) and `hooked`, keyed `<variant> withdraw`. */
+  figures(mode: string, rounds: Map<string, autocannon.Result[]>): WebhookCostFigures {
+    const [without, withHook] = [rounds.get('standalone withdraw')!, rounds.get('hooked withdraw')!];
+    for (const r of [...without, ...withHook])
+      if (r.non2xx + r.errors > 0) throw new Error(`withdraw answered ${r.non2xx} non-2xx and ${r.errors} errors`);
+    // Each withdrawal's payout.created reached the receiver: an endpoint that silently got nothing cannot pass.
+    if (this.received < this.withdrawals) throw new Error(`${this.received} deliveries for ${this.withdrawals} withdrawals`);
     return {
       mode,
-      withoutEndpoint: Math.round(median(without)),
-      withEndpoint: Math.round(median(withHook)),
-      ratio: Math.round(ratio * 100) / 100,
-      deliveredDuringLoadPerSecond: Math.round(median(duringLoad)),
-      drainPerSecond: Math.round(median(drainRates)),
-      delivered: received,
+      withoutEndpoint: Math.round(median(without.map((r) => r.requests.average))),
+      withEndpoint: Math.round(median(withHook.map((r) => r.requests.average))),
+      // Paired: each round's rate with an endpoint over the rate without, seconds apart; then the median.
+      ratio: Math.round(median(withHook.map((h, i) => h.requests.average / without[i]!.requests.average)) * 100) / 100,
+      deliveredDuringLoadPerSecond: Math.round(median(this.during)),
+      drainPerSecond: Math.round(median(this.drains)),
+      delivered: this.received,
     };
-  } finally {
-    await server.stop();
-    receiver.closeAllConnections();
-    receiver.close();
+  }
+
+  close() {
+    this.receiver.closeAllConnections();
+    this.receiver.close();
   }
 }
