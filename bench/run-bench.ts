@@ -13,14 +13,15 @@ import { serverCases, type Mode, type ModeFigures, type Variant } from './server
 import { settlementBench, type SettlementFigures } from './settlement';
 import { volumeBench, type VolumeFigures } from './volume';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 2);
 /**
  * Rounds of every case, interleaved and in a new order each round, so that a burst of load from
  * elsewhere on a shared machine hits all servers alike. Figures are medians over rounds; the ratio
  * to the floor is taken within each round first (a paired comparison), then its median.
  */
-// Three rounds of 3 s (five of 4 s until 2026-11-27): the whole run must fit in 10 minutes beside the settlement case's
-// fixed four (a million payouts, then two minutes of arrival).
+// Three rounds of 2 s (five of 4 s until 2026-11-27, then three of 3 s): the whole run must fit in 10 minutes beside
+// the settlement case's fixed four (a million payouts written and settled, then two minutes of arrival and the drain).
+// Each run of 2 s at 8 connections is 200 (embedded withdrawals) to 3,000 requests.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 /** Comma lists narrow a run while working on one case (BENCH_MODES=postgres BENCH_SERVERS=standalone); the floor always runs. */
