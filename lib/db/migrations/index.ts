@@ -27,6 +27,7 @@ import { merchantHashIndexes, replacedMerchantIndexes } from './072-merchant-has
 import { ledgerTimeHashIndexes, replacedLedgerTimeHashIndexes } from './073-ledger-time-hash-index';
 import { ledgerSourceIndexes, replacedLedgerSourceIndexes } from './074-ledger-source-index';
 import { sql as batchCreatedBy } from './075-batch-created-by';
+import { sql as orderedIds } from './076-ordered-ids';
 
 import type { Migration } from './migration';
 
@@ -67,4 +68,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 73, name: 'ledger-time-hash-index', indexes: ledgerTimeHashIndexes, drop: replacedLedgerTimeHashIndexes },
   { version: 74, name: 'ledger-source-index', indexes: ledgerSourceIndexes, drop: replacedLedgerSourceIndexes },
   { version: 75, name: 'batch-created-by', sql: batchCreatedBy },
+  { version: 76, name: 'ordered-ids', sql: orderedIds },
 ];
