@@ -146,4 +146,3 @@ export function report(run: BenchRun) {
   );
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), out)}\n`);
 }
-

@@ -84,7 +84,12 @@ export const shuffled = <T>(xs: T[]) =>
     .sort((a, b) => a[0] - b[0])
     .map(([, x]) => x);
 
-export async function serverCases(mode: Mode, distDir: string, o: CaseOptions, timed: <T>(name: string, run: () => Promise<T>) => Promise<T>) {
+export async function serverCases(
+  mode: Mode,
+  distDir: string,
+  o: CaseOptions,
+  timed: <T>(name: string, run: () => Promise<T>) => Promise<T>,
+) {
   const out: ModeFigures = { cases: [], memory: [], proxy: [], requestLog: [], webhooks: [], figures: [] };
   const hook = o.variants.includes('hooked') ? new HookedMerchant() : undefined;
   // Started side by side: each on a fresh database of its own.
@@ -96,7 +101,10 @@ export async function serverCases(mode: Mode, distDir: string, o: CaseOptions, t
         const { kind, env } = variantServer(variant);
         const server = await new ServerProcess({ kind, ...where, distDir, env }).start();
         if (variant === 'hooked') await hook!.subscribe(server.url);
-        const entry: [Variant, { server: ServerProcess; where: Where; idle: number; peak: number }] = [variant, { server, where, idle: 0, peak: 0 }];
+        const entry: [Variant, { server: ServerProcess; where: Where; idle: number; peak: number }] = [
+          variant,
+          { server, where, idle: 0, peak: 0 },
+        ];
         return entry;
       }),
     ),
@@ -124,7 +132,8 @@ export async function serverCases(mode: Mode, distDir: string, o: CaseOptions, t
         }
       }
     }
-    if (o.console) out.proxy.push(...(await timed(`console proxy, ${mode}`, () => consoleOverhead(mode, servers.get('next')!.server.url, o))));
+    if (o.console)
+      out.proxy.push(...(await timed(`console proxy, ${mode}`, () => consoleOverhead(mode, servers.get('next')!.server.url, o))));
     for (const variant of o.variants) {
       if (variant !== 'floor' && variant !== 'standalone' && variant !== 'next') continue;
       for (const action of o.actions) out.cases.push(caseOf(mode, variant, action, rounds));
