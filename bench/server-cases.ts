@@ -57,10 +57,14 @@ export interface ModeFigures {
   figures: FiguresCostFigures[];
 }
 
-/** How each variant's server differs from the standalone server: its kind, its environment, what it is measured on. */
+/**
+ * How each variant's server differs from the standalone server: its kind, its environment, what it is measured on.
+ * No server settles during the rounds (settlement an hour away): one server's settlement would run in the next
+ * server's round, and the floor settles nothing; settlement has a case of its own (bench/settlement.ts).
+ */
 function variantServer(variant: Variant): { kind: ServerKind; env: Record<string, string>; withdrawOnly: boolean } {
-  const env = { LOG_LEVEL: 'warn', REQUEST_LOG_RETENTION_DAYS: variant === 'unlogged' ? '0' : '30' };
-  if (variant === 'hooked') return { kind: 'standalone', env: { ...env, SETTLEMENT_DELAY_SECONDS: '3600' }, withdrawOnly: true };
+  const env = { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600', REQUEST_LOG_RETENTION_DAYS: variant === 'unlogged' ? '0' : '30' };
+  if (variant === 'hooked') return { kind: 'standalone', env, withdrawOnly: true };
   if (variant === 'unfigured') return { kind: 'standalone', env, withdrawOnly: true };
   return { kind: variant === 'unlogged' ? 'standalone' : variant, env, withdrawOnly: false };
 }

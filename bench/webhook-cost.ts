@@ -2,9 +2,9 @@
 // server beside the same server whose merchant has one endpoint subscribed to every event (a local receiver answering
 // 204 at once), on databases prepared alike, under the same withdrawals in the same interleaved rounds. Every
 // withdrawal writes its event either way (the outbox is not optional); the endpoint adds a delivery row and its POST,
-// signed, made by the same process while the load runs. The endpoint's server settles an hour later, so its rounds
-// measure withdrawals and their payout.created deliveries alone; after each of its rounds its deliveries are drained
-// before the next server is measured, and how fast they drained is reported too.
+// signed, made by the same process while the load runs. No server of the rounds settles (settlement an hour away), so
+// its rounds measure withdrawals and their payout.created deliveries alone; after each of its rounds its deliveries
+// are drained before the next server is measured, and how fast they drained is reported too.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type autocannon from 'autocannon';
