@@ -8,14 +8,15 @@ const total = (f: LoadFigures) => f.serverCpuMs + f.databaseCpuMs;
 /** The busy-merchant section of the bench report, with each of its targets judged. */
 export function busyMerchantReport(busy: BusyMerchantFigures): string[] {
   const lines = [
-    'A busy merchant on PostgreSQL (npm start, WITHDRAW_GROUP_COMMIT on and off side by side; hot-row limit: the same clients, one conditional update of one balance row per transaction, on the driver; CPU per withdrawal: server process + its PostgreSQL backends, ms)',
+    'A busy merchant on PostgreSQL (npm start, WITHDRAW_GROUP_COMMIT on and off side by side; hot-row limit: pgbench, the same clients, -j 2, one conditional update of one balance row per transaction; CPU per withdrawal: server process + its PostgreSQL backends, ms)',
     '| case | clients | grouped /s | not grouped /s | grouped ÷ not | grouped ÷ hot-row limit | p50 / p99 ms grouped | p50 / p99 ms not | CPU ms grouped | CPU ms not | mean group | targets |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const c of ['8', '64']) {
     const o = busy.oneMerchant[c]!;
-    const limitTarget = c === '64' ? 1.0 : 0.5;
-    const targets = [`${pct(limitTarget)} of the limit: ${verdict(o.ofLimit >= limitTarget)}`];
+    // Issue 34 retired the 8-client ratio to the limit as a target (a small group's CPU against a client that does
+    // no work per commit); it is still reported.
+    const targets = c === '64' ? [`100% of the limit: ${verdict(o.ofLimit >= 1)}`] : ['retired as a target (issue 34), reported'];
     if (c === '64') {
       targets.push(
         `3× not grouped: ${verdict(o.onOverOff >= 3)}`,

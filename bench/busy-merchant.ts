@@ -1,10 +1,9 @@
 // The throughput of a busy merchant, on PostgreSQL: one balance row that every withdrawal of the
-// merchant must update. Measured against the hot-row limit in the same run (the same number of
-// clients, each committing one conditional update of one balance row per transaction, straight on
-// the driver), with group commit on and off (WITHDRAW_GROUP_COMMIT) side by side, with the CPU each
+// merchant must update. Measured against the hot-row limit in the same run (pgbench with the same number of
+// clients, each committing one conditional update of one balance row per transaction: bench/hot-row-limit.ts),
+// with group commit on and off (WITHDRAW_GROUP_COMMIT) side by side, with the CPU each
 // withdrawal costs the server and its PostgreSQL backends. Also 10,000 payouts in batches of 1,000.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
 import { createMerchant, type CreatedMerchant } from '../lib/payments/keys/merchants';
@@ -13,29 +12,11 @@ import { createSchemaUrl } from '../tests/helpers/databases';
 import { ledgerCheck } from '../tests/helpers/ledger';
 import { ServerProcess } from '../tests/helpers/server-process';
 import { drive, sequentialP50, WARM_UP_S, type Drive } from './drive';
+import { hotRowLimit } from './hot-row-limit';
 import { cpuReader, cpuSpent } from './process-cpu';
 
 const PAYOUT = { amount: 10_000, bank_code: 'BCA', account_number: '1234567890' };
 const BIG = 1_000_000_000_000;
-
-/** Commits per second of `clients` connections each running the conditional update alone, for `seconds`. */
-async function hotRowLimit(databaseUrl: string, merchantId: string, clients: number, seconds: number): Promise<number> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: clients });
-  const sql = `UPDATE balances SET available = available - 1, pending_payouts = pending_payouts + 1 WHERE merchant_id = $1 AND available >= 1`;
-  await Promise.all(Array.from({ length: clients }, () => pool.query('SELECT 1'))); // connections open before the clock starts
-  let commits = 0;
-  const end = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < end) {
-        await pool.query(sql, [merchantId]);
-        commits++;
-      }
-    }),
-  );
-  await pool.end();
-  return commits / seconds;
-}
 
 const withdrawDrive = (key: string): Drive => ({
   path: API_PATH,
