@@ -64,9 +64,8 @@ export interface ModeFigures {
  */
 function variantServer(variant: Variant): { kind: ServerKind; env: Record<string, string>; withdrawOnly: boolean } {
   const env = { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '3600', REQUEST_LOG_RETENTION_DAYS: variant === 'unlogged' ? '0' : '30' };
-  if (variant === 'hooked') return { kind: 'standalone', env, withdrawOnly: true };
-  if (variant === 'unfigured') return { kind: 'standalone', env, withdrawOnly: true };
-  return { kind: variant === 'unlogged' ? 'standalone' : variant, env, withdrawOnly: false };
+  const kind = variant === 'floor' || variant === 'next' ? variant : 'standalone';
+  return { kind, env, withdrawOnly: variant === 'hooked' || variant === 'unfigured' };
 }
 
 /** A fresh database with the demo merchant and a balance no withdraw run can exhaust. */
@@ -82,7 +81,7 @@ export async function prepareDatabase(mode: Mode): Promise<Where> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
-export const shuffled = <T>(xs: T[]) =>
+const shuffled = <T>(xs: T[]) =>
   xs
     .map((x) => [Math.random(), x] as const)
     .sort((a, b) => a[0] - b[0])
