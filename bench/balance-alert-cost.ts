@@ -10,8 +10,7 @@ import { createMerchant } from '../lib/payments/keys/merchants';
 import { newId } from '../lib/payments/random-id';
 import { withdrawStatement } from '../lib/payments/payouts/withdraw-statement';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+import { median } from './paired';
 
 async function prepare(withAlert: boolean): Promise<{ db: Db; merchantId: string }> {
   const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 1 });

@@ -13,6 +13,7 @@ import { ledgerCheck } from '../tests/helpers/ledger';
 import { ServerProcess } from '../tests/helpers/server-process';
 import { drive, sequentialP50, WARM_UP_S, type Drive } from './drive';
 import { hotRowLimit } from './hot-row-limit';
+import { median } from './paired';
 import { cpuReader, cpuSpent } from './process-cpu';
 
 const PAYOUT = { amount: 10_000, bank_code: 'BCA', account_number: '1234567890' };
@@ -139,7 +140,6 @@ export interface BusyMerchantFigures {
   batch: { payouts: number; ms: number; invariantExact: boolean };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const medianFigures = (fs: LoadFigures[]): LoadFigures => ({
   rps: Math.round(median(fs.map((f) => f.rps))),
   p50: median(fs.map((f) => f.p50)),

@@ -63,6 +63,9 @@ export function drive(
   });
 }
 
+/** Seconds of load before a server's first measured run: JIT, connection pool and caches warm (hundreds of requests). */
+export const WARM_UP_S = 1;
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /**
@@ -70,9 +73,6 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
  * service times, where autocannon's histogram rounds to whole milliseconds (too
  * coarse for a 2 ms target). Returns the p50 in ms.
  */
-/** Seconds of load before a server's first measured run: JIT, connection pool and caches warm (hundreds of requests). */
-export const WARM_UP_S = 1;
-
 export async function sequentialP50(baseUrl: string, d: Drive, seconds: number): Promise<number> {
   const url = new URL(baseUrl + d.path);
   const times: number[] = [];

@@ -6,11 +6,10 @@
 // section of its own (figuresCost).
 import type autocannon from 'autocannon';
 import { openDb } from '../lib/db/open-db';
-import { credit } from '../lib/payments/ledger/ledger';
-import { seedDemoMerchant } from '../lib/payments/keys/merchants';
-import { createSchemaUrl } from '../tests/helpers/databases';
-import { DEMO_KEY, ServerProcess } from '../tests/helpers/server-process';
+import { ServerProcess } from '../tests/helpers/server-process';
 import { apiDrive, drive, WARM_UP_S } from './drive';
+import { pairOfRates, pairOfRounds, type Pair } from './paired';
+import { prepareDatabase } from './prepare-database';
 
 export interface FiguresCostFigures {
   connections: number;
@@ -18,8 +17,6 @@ export interface FiguresCostFigures {
   withFigures: number;
   ratio: number;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const TRIGGERS = [
   'ledger_daily_figures ON ledger_entries',
@@ -43,34 +40,21 @@ export async function dropFigureTriggers(databaseUrl: string) {
 }
 
 async function prepare(withFigures: boolean): Promise<string> {
-  const databaseUrl = await createSchemaUrl();
-  const db = await openDb({ databaseUrl, poolSize: 1 });
-  try {
-    const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
-    await db.transaction((tx) => credit(tx, merchant.id, 1_000_000_000_000, 'adjustment', 'bench'));
-  } finally {
-    await db.close();
-  }
-  if (!withFigures) await dropFigureTriggers(databaseUrl);
-  return databaseUrl;
+  const { databaseUrl } = await prepareDatabase('postgres');
+  if (!withFigures) await dropFigureTriggers(databaseUrl!);
+  return databaseUrl!;
 }
+
+const figuresOf = (connections: number, pair: Pair): FiguresCostFigures => ({
+  connections,
+  withoutFigures: pair.without,
+  withFigures: pair.withCost,
+  ratio: pair.ratio,
+});
 
 /** The pair at `connections` from rounds keyed `<variant> withdraw`: `standalone` (as migrated) and `unfigured`. */
-export function figuresFromRounds(connections: number, rounds: Map<string, autocannon.Result[]>): FiguresCostFigures {
-  const [withF, without] = [rounds.get('standalone withdraw')!, rounds.get('unfigured withdraw')!];
-  return pair(
-    connections,
-    withF.map((r) => r.requests.average),
-    without.map((r) => r.requests.average),
-  );
-}
-
-const pair = (connections: number, withF: number[], without: number[]): FiguresCostFigures => ({
-  connections,
-  withoutFigures: Math.round(median(without)),
-  withFigures: Math.round(median(withF)),
-  ratio: Math.round(median(withF.map((w, i) => w / without[i]!)) * 100) / 100,
-});
+export const figuresFromRounds = (connections: number, rounds: Map<string, autocannon.Result[]>) =>
+  figuresOf(connections, pairOfRounds(rounds, 'standalone withdraw', 'unfigured withdraw'));
 
 export async function figuresCost(
   distDir: string,
@@ -100,7 +84,7 @@ export async function figuresCost(
           `  figures round ${round + 1}, ${connections} connections: ${Math.round(rate.without.at(-1)!)}/s without, ${Math.round(rate.with.at(-1)!)}/s with\n`,
         );
       }
-      figures.push(pair(connections, rate.with, rate.without));
+      figures.push(figuresOf(connections, pairOfRates(rate.with, rate.without)));
     }
   } finally {
     await Promise.all([servers.with.stop(), servers.without.stop()]);

@@ -5,6 +5,8 @@
 import type autocannon from 'autocannon';
 import { openDb } from '../lib/db/open-db';
 import type { Action } from './drive';
+import { pairOfRounds } from './paired';
+import type { Where } from './prepare-database';
 
 export interface RequestLogCostFigures {
   mode: string;
@@ -14,8 +16,6 @@ export interface RequestLogCostFigures {
   ratio: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 /** From the rounds of `standalone` (logged) and `unlogged`, keyed `<variant> <action>`. */
 export function requestLogFigures(
   mode: string,
@@ -23,20 +23,10 @@ export function requestLogFigures(
   rounds: Map<string, autocannon.Result[]>,
 ): RequestLogCostFigures[] {
   return actions.map((action) => {
-    const [logged, unlogged] = [rounds.get(`standalone ${action}`)!, rounds.get(`unlogged ${action}`)!];
-    for (const r of [...logged, ...unlogged])
-      if (r.non2xx + r.errors > 0) throw new Error(`${action} answered ${r.non2xx} non-2xx and ${r.errors} errors`);
-    return {
-      mode,
-      action,
-      withoutLog: Math.round(median(unlogged.map((r) => r.requests.average))),
-      withLog: Math.round(median(logged.map((r) => r.requests.average))),
-      ratio: Math.round(median(logged.map((l, i) => l.requests.average / unlogged[i]!.requests.average)) * 100) / 100,
-    };
+    const pair = pairOfRounds(rounds, `standalone ${action}`, `unlogged ${action}`);
+    return { mode, action, withoutLog: pair.without, withLog: pair.withCost, ratio: pair.ratio };
   });
 }
-
-type Where = { databaseUrl?: string; dataDir?: string };
 
 /** Throws unless the logged server's database holds a row per measured request and the other none (servers stopped). */
 export async function requestLogRows(mode: string, logged: Where, unlogged: Where, measured: number) {

@@ -5,22 +5,17 @@
 // against `standalone`: the request log (`unlogged`), an endpoint subscribed to every event (`hooked`), the per-day
 // figures' triggers (`unfigured`). Sharing the rounds spares each cost a section of its own servers and warm-ups.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type autocannon from 'autocannon';
-import { openDb } from '../lib/db/open-db';
-import { credit } from '../lib/payments/ledger/ledger';
-import { seedDemoMerchant } from '../lib/payments/keys/merchants';
-import { createSchemaUrl } from '../tests/helpers/databases';
-import { DEMO_KEY, ServerProcess, type ServerKind } from '../tests/helpers/server-process';
+import { ServerProcess, type ServerKind } from '../tests/helpers/server-process';
 import { apiDrive, consoleDrive, drive, sequentialP50, signIn, WARM_UP_S, type Action } from './drive';
 import { dropFigureTriggers, figuresFromRounds, type FiguresCostFigures } from './figures-cost';
 import { requestLogFigures, requestLogRows, type RequestLogCostFigures } from './request-log-cost';
+import { median } from './paired';
+import { prepareDatabase, type Mode, type Where } from './prepare-database';
 import { HookedMerchant, type WebhookCostFigures } from './webhook-cost';
 
 export type Variant = ServerKind | 'unlogged' | 'hooked' | 'unfigured';
-export type Mode = 'postgres' | 'embedded';
-type Where = { databaseUrl: string; dataDir?: undefined } | { dataDir: string; databaseUrl?: undefined };
+export type { Mode } from './prepare-database';
 
 export interface Case {
   mode: string;
@@ -68,18 +63,6 @@ function variantServer(variant: Variant): { kind: ServerKind; env: Record<string
   return { kind, env, withdrawOnly: variant === 'hooked' || variant === 'unfigured' };
 }
 
-/** A fresh database with the demo merchant and a balance no withdraw run can exhaust. */
-export async function prepareDatabase(mode: Mode): Promise<Where> {
-  const where =
-    mode === 'postgres' ? { databaseUrl: await createSchemaUrl() } : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-')) };
-  const db = await openDb(where);
-  const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
-  await db.transaction((tx) => credit(tx, merchant.id, 1_000_000_000_000, 'adjustment', 'bench'));
-  await db.close();
-  return where;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const shuffled = <T>(xs: T[]) =>
   xs

@@ -34,6 +34,15 @@ export interface SettlementFigures {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The updates of this schema's payouts counted so far, and how many of them were HOT (pg_stat_user_tables). */
+export async function payoutUpdates(db: Db) {
+  const [r] = await db.query<{ upd: string; hot: string }>(
+    `SELECT COALESCE(sum(n_tup_upd), 0) AS upd, COALESCE(sum(n_tup_hot_upd), 0) AS hot FROM pg_stat_user_tables
+     WHERE relname = 'payouts' AND schemaname = current_schema()`,
+  );
+  return { upd: Number(r!.upd), hot: Number(r!.hot) };
+}
+
 /**
  * The updates of payouts counted so far, once at least `atLeast` are. A backend reports its statistics when it exits,
  * so the settlers' pools are closed first; an idle one would wait up to 10 s (PGSTAT_IDLE_INTERVAL).
@@ -41,11 +50,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function hotUpdates(db: Db, atLeast: number) {
   const until = performance.now() + 12_000;
   for (;;) {
-    const [r] = await db.query<{ upd: string; hot: string }>(
-      `SELECT COALESCE(sum(n_tup_upd), 0) AS upd, COALESCE(sum(n_tup_hot_upd), 0) AS hot FROM pg_stat_user_tables
-       WHERE relname = 'payouts' AND schemaname = current_schema()`,
-    );
-    if (Number(r!.upd) >= atLeast || performance.now() > until) return { upd: Number(r!.upd), hot: Number(r!.hot) };
+    const counts = await payoutUpdates(db);
+    if (counts.upd >= atLeast || performance.now() > until) return counts;
     await sleep(100);
   }
 }

@@ -10,7 +10,7 @@ import { purgeOldEvents } from '../lib/payments/webhooks/event-retention';
 import type { Db } from '../lib/db/types';
 import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
 import { startInProcessApi } from './in-process-api';
-import { vacuumSchema } from './settlement';
+import { payoutUpdates, vacuumSchema } from './settlement';
 
 const N = Number(process.env.STORAGE_PAYOUTS ?? 20_000);
 
@@ -27,16 +27,16 @@ async function main() {
     const res = await api.call({ action: 'create_payout_batch', payouts }, randomUUID());
     if (res.status !== 200) throw new Error(res.text);
   }
-  const [before] = await db.query<{ upd: string; hot: string }>(UPDATES_SQL);
+  const before = await payoutUpdates(db);
   while ((await settleDuePayouts(db, { batchSize: 1000, maxBatches: 100 })).paid > 0);
   await api.close();
   const [pending] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payouts WHERE status = 'pending'`);
   if (pending!.n > 0) throw new Error(`${pending!.n} payouts left pending`);
   // An idle backend reports its statistics within 10 s (PGSTAT_IDLE_INTERVAL).
   await new Promise((resolve) => setTimeout(resolve, 11_000));
-  const [after] = await db.query<{ upd: string; hot: string }>(UPDATES_SQL);
-  const upd = Number(after!.upd) - Number(before!.upd);
-  const hot = Number(after!.hot) - Number(before!.hot);
+  const after = await payoutUpdates(db);
+  const upd = after.upd - before.upd;
+  const hot = after.hot - before.hot;
   process.stdout.write(`settlement's updates of payouts: ${upd}, HOT ${hot} (${((100 * hot) / Math.max(upd, 1)).toFixed(1)}%)\n\n`);
   await report(db, `${N} payouts, all settled, after VACUUM, events within their retention`);
   // payout_states held the whole backlog a moment ago: its freed pages are what the next backlog fills, not a
@@ -48,9 +48,6 @@ async function main() {
   await db.close();
   await dropSchemas();
 }
-
-const UPDATES_SQL = `SELECT COALESCE(sum(n_tup_upd), 0) AS upd, COALESCE(sum(n_tup_hot_upd), 0) AS hot FROM pg_stat_user_tables
-  WHERE relname = 'payouts' AND schemaname = current_schema()`;
 
 async function report(db: Db, title: string, compact: string[] = []) {
   for (const table of compact) await db.exec(`VACUUM FULL ${table}`);

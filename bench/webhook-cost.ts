@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type autocannon from 'autocannon';
 import { API_PATH } from '../tests/helpers/api-path';
 import { DEMO_KEY } from '../tests/helpers/server-process';
+import { median, pairOfRounds } from './paired';
 
 export interface WebhookCostFigures {
   mode: string;
@@ -31,8 +32,6 @@ async function callApi(serverUrl: string, body: unknown) {
   });
   return { status: res.status, body: (await res.json()) as { data: unknown[] } };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A receiver counting what it was sent, the demo merchant of one server subscribed to it, and the rates of its rounds. */
 export class HookedMerchant {
@@ -71,17 +70,14 @@ export class HookedMerchant {
 
   /** From the rounds of `standalone` (no endpoint) and `hooked`, keyed `<variant> withdraw`. */
   figures(mode: string, rounds: Map<string, autocannon.Result[]>): WebhookCostFigures {
-    const [without, withHook] = [rounds.get('standalone withdraw')!, rounds.get('hooked withdraw')!];
-    for (const r of [...without, ...withHook])
-      if (r.non2xx + r.errors > 0) throw new Error(`withdraw answered ${r.non2xx} non-2xx and ${r.errors} errors`);
+    const pair = pairOfRounds(rounds, 'hooked withdraw', 'standalone withdraw');
     // Each withdrawal's payout.created reached the receiver: an endpoint that silently got nothing cannot pass.
     if (this.received < this.withdrawals) throw new Error(`${this.received} deliveries for ${this.withdrawals} withdrawals`);
     return {
       mode,
-      withoutEndpoint: Math.round(median(without.map((r) => r.requests.average))),
-      withEndpoint: Math.round(median(withHook.map((r) => r.requests.average))),
-      // Paired: each round's rate with an endpoint over the rate without, seconds apart; then the median.
-      ratio: Math.round(median(withHook.map((h, i) => h.requests.average / without[i]!.requests.average)) * 100) / 100,
+      withoutEndpoint: pair.without,
+      withEndpoint: pair.withCost,
+      ratio: pair.ratio,
       deliveredDuringLoadPerSecond: Math.round(median(this.during)),
       drainPerSecond: Math.round(median(this.drains)),
       delivered: this.received,
