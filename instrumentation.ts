@@ -4,8 +4,8 @@
 // the console's cookie secret (generated beside the embedded database, or required with DATABASE_URL).
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const { consoleWired } = await import('./lib/session/console-wiring');
-    const { sessionSecrets } = await import('./lib/session/session-secrets');
+    const { consoleWired } = await import('./console/server/data/console-wiring');
+    const { sessionSecrets } = await import('./console/server/session/session-secrets');
     try {
       if (!consoleWired())
         throw new Error('Start it with `npm start` or `npm run dev` (scripts/start.ts), which wires the console and the payment API.');

@@ -8,7 +8,7 @@ const ROOT = path.resolve(__dirname, '..');
 const SOURCES = [
   'app',
   'lib',
-  'components',
+  'console',
   'public',
   'instrumentation.ts',
   'next.config.js',

@@ -11,7 +11,7 @@ import { DataDirLockedError } from '../lib/db/dir-lock';
 import { createLogger } from '../lib/log';
 import { provideHostedCheckout } from '../lib/server/hosted-checkout';
 import { checkBeforeOpening } from '../lib/config/start-checks';
-import { provideConsoleWiring } from '../lib/session/console-wiring';
+import { provideConsoleWiring } from '../console/server/data/console-wiring';
 import { ensureNextBuild } from './next-build';
 import { composeProcess } from './roots/compose';
 import { serve } from './serve';

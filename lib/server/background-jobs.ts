@@ -28,7 +28,7 @@ export interface Job {
 /**
  * The API runtime's work after commit, from rows the requests wrote: settling due
  * payouts, expiring checkout sessions, purging idempotency keys past retention.
- * (The console's own purges are its context's: scripts/roots/console-context.ts.) Each job has its own timer, its own
+ * (The console's own purges are its context's: scripts/roots/console-side.ts.) Each job has its own timer, its own
  * error handling and its own metric, so one that fails (or one bad row inside
  * it) never stops the others; a failing job logs once until it recovers.
  * Every job reads its work from the database, so it survives restarts and is

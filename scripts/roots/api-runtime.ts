@@ -1,4 +1,4 @@
-// The API runtime: one of the two composition roots (the other is console-context.ts). Built by the
+// The API runtime: one of the two composition roots (the other is console-side.ts). Built by the
 // start scripts only; nothing under lib/ imports this folder (.dependency-cruiser.cjs, "roots-stay-on-top").
 import type { Env } from '../../lib/config/env';
 import type { Db } from '../../lib/db/types';

@@ -5,7 +5,7 @@ import type { Logger } from '../../lib/log';
 import type { ServedProcess } from '../../lib/server/app-server';
 import { checkBeforeOpening } from '../../lib/config/start-checks';
 import { startApiRuntime, type ApiRuntime } from './api-runtime';
-import { startConsoleSide, type ConsoleSide } from './console-context';
+import { startConsoleSide, type ConsoleSide } from './console-side';
 
 export interface ComposedProcess {
   /** Absent in a console-only process. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/keys/merchants';
-import { purgeEndedConsoleSessions } from '@/lib/session/session-purge';
+import { purgeEndedConsoleSessions } from '@/console/server/session/session-purge';
 import { backends } from '../helpers/databases';
 
 describe.each(backends)('purging ended console sessions ($name)', (backend) => {

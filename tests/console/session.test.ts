@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '@/lib/config/env';
 import type { Db } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/keys/merchants';
-import { seal, unseal } from '@/lib/session/session-seal';
+import { seal, unseal } from '@/console/server/session/session-seal';
 import { SESSION_SECRET_FILE } from '@/lib/config/secret-file';
-import { resolveSessionSecrets } from '@/lib/session/session-secrets';
-import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from '@/lib/session/session-store';
+import { resolveSessionSecrets } from '@/console/server/session/session-secrets';
+import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from '@/console/server/session/session-store';
 import { pgliteBackend } from '../helpers/databases';
 
 const A = 'a'.repeat(32);

@@ -1,6 +1,6 @@
 // GET /api/account-settings: the merchant's time zone and low-balance threshold. POST: change them (the secret key; idempotent by idempotency_key).
-import { updateAccountSettingsSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { updateAccountSettingsSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

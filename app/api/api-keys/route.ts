@@ -1,6 +1,6 @@
 // GET /api/api-keys: the merchant's keys (hints, never secrets). POST: a restricted key, its secret in this answer only.
-import { createRestrictedKeySchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { createRestrictedKeySchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

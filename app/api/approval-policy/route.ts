@@ -1,6 +1,6 @@
 // GET /api/approval-policy: which payouts wait for approval. POST: change it (the secret key; idempotent by idempotency_key).
-import { updateApprovalPolicySchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { updateApprovalPolicySchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

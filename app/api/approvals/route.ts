@@ -1,7 +1,7 @@
 // POST /api/approvals: approve, or reject with a reason, the chosen payouts (or a whole batch), all or nothing, under one idempotency key.
 import { ApiError } from '@/lib/contract';
-import { decidePayoutsSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { decidePayoutsSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 // GET /api/balance: available and pending payouts, in the merchant's currency, and the low-balance threshold (for the banner).
-import { ok, sessionRoute } from '@/lib/console/route-handler';
+import { ok, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

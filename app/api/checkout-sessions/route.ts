@@ -1,6 +1,6 @@
 // GET /api/checkout-sessions?limit&starting_after: newest first. POST: create one (idempotent by idempotency_key).
-import { createCheckoutSchema, listCheckoutQuery, queryObject } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { createCheckoutSchema, listCheckoutQuery, queryObject } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

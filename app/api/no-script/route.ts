@@ -1,6 +1,6 @@
 // POST /api/no-script?back=/path: where console forms land if submitted without their script.
 // Nothing is read or done; the browser goes back to the page (303), which says it needs JavaScript.
-import { consoleRoute } from '@/lib/console/route-handler';
+import { consoleRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 // POST /api/payout-batches: send up to 1,000 payouts at once (idempotent by idempotency_key).
 import { MAX_BODY_BYTES } from '@/lib/contract';
-import { createPayoutBatchSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { createPayoutBatchSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // GET /api/payouts?limit&starting_after&status: newest first. POST: send a payout (idempotent by idempotency_key).
-import { createPayoutSchema, listPayoutsQuery, queryObject } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { createPayoutSchema, listPayoutsQuery, queryObject } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

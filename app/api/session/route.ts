@@ -1,14 +1,14 @@
 // POST /api/session: sign in with a secret or restricted key (checked by calling the API). DELETE: sign out.
 import 'server-only';
 import { ApiError } from '@/lib/contract';
-import { notSignedIn } from '@/lib/console/errors';
-import { looksLikeApiKey, signInSchema } from '@/lib/console/request-schemas';
-import { assertNoForeignBody, consoleRoute, ok, readJson } from '@/lib/console/route-handler';
-import { consoleContext } from '@/lib/session/console-context';
-import { merchantApi } from '@/lib/upstream/merchant-api';
-import { UpstreamError } from '@/lib/upstream/upstream-error';
-import { endSession, startSession, verifySession } from '@/lib/session/session';
-import { assertSignInAllowed, signInFailed } from '@/lib/session/sign-in-limit';
+import { notSignedIn } from '@/console/server/routes/errors';
+import { looksLikeApiKey, signInSchema } from '@/console/server/routes/request-schemas';
+import { assertNoForeignBody, consoleRoute, ok, readJson } from '@/console/server/routes/route-handler';
+import { consoleContext } from '@/console/server/data/data-access';
+import { merchantApi } from '@/console/server/upstream/merchant-api';
+import { UpstreamError } from '@/console/server/upstream/upstream-error';
+import { endSession, startSession, verifySession } from '@/console/server/session/session';
+import { assertSignInAllowed, signInFailed } from '@/console/server/session/sign-in-limit';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/server/client-address';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 // GET /api/webhook-deliveries?endpoint_id&limit: an endpoint's recent deliveries, newest first.
-import { listDeliveriesQuery, queryObject } from '@/lib/console/request-schemas';
-import { ok, sessionRoute } from '@/lib/console/route-handler';
+import { listDeliveriesQuery, queryObject } from '@/console/server/routes/request-schemas';
+import { ok, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

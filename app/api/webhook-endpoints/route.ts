@@ -1,6 +1,6 @@
 // GET /api/webhook-endpoints: the merchant's endpoints. POST: add one (idempotent by idempotency_key); its secret is in this answer only.
-import { createWebhookEndpointSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { createWebhookEndpointSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // POST /api/api-keys/[id] { idempotency_key }: revoke a restricted key (or a rolled secret key in its grace period).
-import { apiKeyIdParam, revokeApiKeySchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { apiKeyIdParam, revokeApiKeySchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 // POST /api/api-keys/roll { expires_in_seconds, idempotency_key }: a new secret key, shown once; this session moves to it.
-import { rollSecretKeySchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
-import { switchSessionKey } from '@/lib/session/session';
+import { rollSecretKeySchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
+import { switchSessionKey } from '@/console/server/session/session';
 
 export const dynamic = 'force-dynamic';
 

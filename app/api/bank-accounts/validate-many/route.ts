@@ -1,6 +1,6 @@
 // POST /api/bank-accounts/validate-many: the holder's name of each account of a batch file, before anything is sent (same order, one per row).
-import { validateManyAccountsSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { validateManyAccountsSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

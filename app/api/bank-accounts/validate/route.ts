@@ -1,6 +1,6 @@
 // POST /api/bank-accounts/validate: the account holder's name before a payout (the account number in the body, never in a URL).
-import { validateBankAccountSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { validateBankAccountSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

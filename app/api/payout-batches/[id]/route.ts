@@ -1,6 +1,6 @@
 // GET /api/payout-batches/[id]: one batch, its payouts counted by status.
-import { payoutBatchIdParam } from '@/lib/console/request-schemas';
-import { ok, sessionRoute } from '@/lib/console/route-handler';
+import { payoutBatchIdParam } from '@/console/server/routes/request-schemas';
+import { ok, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

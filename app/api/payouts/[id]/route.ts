@@ -1,6 +1,6 @@
 // GET /api/payouts/[id]: one payout, with its failure reason once it has failed.
-import { payoutIdParam } from '@/lib/console/request-schemas';
-import { ok, sessionRoute } from '@/lib/console/route-handler';
+import { payoutIdParam } from '@/console/server/routes/request-schemas';
+import { ok, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,10 +1,10 @@
 // GET /api/payouts/export?q&status&from&to: the payouts page's filter as a CSV file, every row, newest first, streamed page by page.
 import { dayInZone } from '@/lib/contract/time-zone';
-import { isPayoutId, payoutFilterOf, payoutViewQuery } from '@/lib/client/payout-view';
-import { merchantTimeZone } from '@/lib/console/merchant-zone';
-import { onePayout, payoutPages, payoutsCsvStream } from '@/lib/console/payouts-csv';
-import { queryObject } from '@/lib/console/request-schemas';
-import { sessionRoute } from '@/lib/console/route-handler';
+import { isPayoutId, payoutFilterOf, payoutViewQuery } from '@/console/browser/payout-view';
+import { merchantTimeZone } from '@/console/server/data/merchant-zone';
+import { onePayout, payoutPages, payoutsCsvStream } from '@/console/server/routes/payouts-csv';
+import { queryObject } from '@/console/server/routes/request-schemas';
+import { sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // GET /api/payouts/summary?status&created_gte&created_lt&account_last4: the count and total of a filter (summarize_payouts).
-import { queryObject, summarizePayoutsQuery } from '@/lib/console/request-schemas';
-import { ok, sessionRoute } from '@/lib/console/route-handler';
+import { queryObject, summarizePayoutsQuery } from '@/console/server/routes/request-schemas';
+import { ok, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

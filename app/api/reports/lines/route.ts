@@ -1,7 +1,7 @@
 // GET /api/reports/lines?from&to: a statement's lines (list_balance_transactions over [from, to)) as a CSV file, every line, streamed page by page.
-import { statementLinePages, statementLinesStream } from '@/lib/console/statement-csv';
-import { queryObject, statementLinesQuery } from '@/lib/console/request-schemas';
-import { sessionRoute } from '@/lib/console/route-handler';
+import { statementLinePages, statementLinesStream } from '@/console/server/routes/statement-csv';
+import { queryObject, statementLinesQuery } from '@/console/server/routes/request-schemas';
+import { sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

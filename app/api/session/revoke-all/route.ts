@@ -1,6 +1,6 @@
 // POST /api/session/revoke-all: sign out everywhere (every session of this merchant).
-import { assertNoForeignBody, ok, sessionRoute } from '@/lib/console/route-handler';
-import { endAllSessions } from '@/lib/session/session';
+import { assertNoForeignBody, ok, sessionRoute } from '@/console/server/routes/route-handler';
+import { endAllSessions } from '@/console/server/session/session';
 
 export const dynamic = 'force-dynamic';
 

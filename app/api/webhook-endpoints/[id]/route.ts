@@ -1,6 +1,6 @@
 // POST /api/webhook-endpoints/[id] { op, idempotency_key }: disable, enable, rotate the secret (shown once) or delete.
-import { webhookEndpointIdParam, webhookEndpointOpSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { webhookEndpointIdParam, webhookEndpointOpSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // GET /api/checkout-sessions/[id]/refunds: the session's refunds, newest first. POST: refund it (idempotent by idempotency_key).
-import { checkoutSessionIdParam, createRefundSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { checkoutSessionIdParam, createRefundSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // POST /api/events/[id]/resend { endpoint_id, idempotency_key }: one more delivery of the event to the endpoint.
-import { eventIdParam, resendEventSchema } from '@/lib/console/request-schemas';
-import { ok, readJson, sessionRoute } from '@/lib/console/route-handler';
+import { eventIdParam, resendEventSchema } from '@/console/server/routes/request-schemas';
+import { ok, readJson, sessionRoute } from '@/console/server/routes/route-handler';
 
 export const dynamic = 'force-dynamic';
 
