@@ -98,7 +98,7 @@ module.exports = {
       comment: 'Console sessions keep a hash of the key (to revoke every session of a key) and random ids; nothing else of the core.',
       severity: 'error',
       from: { path: '^lib/session/' },
-      to: { path: '^lib/payments/', pathNot: '^lib/payments/(keys/secret-keys|random-id)\\.ts$' },
+      to: { path: '^lib/payments/', pathNot: '^lib/payments/pipeline/(secret-keys|random-id)\\.ts$' },
     },
     {
       name: 'browser-code-stays-off-the-server',

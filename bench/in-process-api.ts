@@ -7,7 +7,7 @@ import type { Db } from '../lib/db/types';
 import { createLogger } from '../lib/log';
 import { createMerchant } from '../lib/payments/keys/merchants';
 import { createPaymentCore } from '../lib/payments/pipeline/payment-api';
-import { createRequestLog } from '../lib/payments/keys/request-log';
+import { createRequestLog } from '../lib/payments/pipeline/request-log';
 import { createSecretBox } from '../lib/payments/webhooks/secret-box';
 import { nodeHandler } from '../lib/server/node-http';
 import { API_PATH } from '../tests/helpers/api-path';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { failuresNow, recordFailure } from '../db/auth-failures';
 import type { Queryable } from '../db/types';
-import { newId } from '../payments/random-id';
+import { newId } from '../payments/pipeline/random-id';
 
 /**
  * Server-side session records. The cookie only points at a row; revoking the row

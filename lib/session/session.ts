@@ -5,7 +5,7 @@ import { cache } from 'react';
 import type { CurrentKey } from '../contract';
 import type { Viewer } from '../client/viewer';
 import { env, servedOverHttps } from '../config/env';
-import { hashSecretKey } from '../payments/keys/secret-keys';
+import { hashSecretKey } from '../payments/pipeline/secret-keys';
 import { merchantApi, type MerchantApi } from '../upstream/merchant-api';
 import { consoleContext } from './console-context';
 import { seal, unseal } from './session-seal';

@@ -8,7 +8,7 @@ import type { PaymentCore } from '../../lib/payments/pipeline/api-request';
 import { createPaymentCore } from '../../lib/payments/pipeline/payment-api';
 import { createSecretBox } from '../../lib/payments/webhooks/secret-box';
 import { startWebhookDelivery } from '../../lib/payments/webhooks/delivery-worker';
-import { createRequestLog } from '../../lib/payments/keys/request-log';
+import { createRequestLog } from '../../lib/payments/pipeline/request-log';
 import { startBackgroundJobs } from '../../lib/server/background-jobs';
 import { createHostedCheckout, type HostedCheckout } from '../../lib/server/hosted-checkout';
 import { resolveSealingKeys } from '../../lib/server/sealing-keys';

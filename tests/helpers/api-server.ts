@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '@/lib/payments/webhooks/secret-box';
-import { createRequestLog } from '@/lib/payments/keys/request-log';
+import { createRequestLog } from '@/lib/payments/pipeline/request-log';
 import type { Db } from '@/lib/db/types';
 import type { Backend } from './databases';
 import { createLogger, type Logger } from '@/lib/log';

@@ -6,7 +6,7 @@ import type { AnyAction } from '@/lib/payments/pipeline/action';
 import { writeAlone } from '@/lib/payments/pipeline/write-plan';
 import { withdraw } from '@/lib/payments/payouts/payout-actions';
 import { createMerchant, type CreatedMerchant } from '@/lib/payments/keys/merchants';
-import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/serialize';
+import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/payouts/payout-object';
 import { createWithdrawGroups, type GroupedWithdrawal } from '@/lib/payments/payouts/withdraw-group';
 import { prepareWithdrawal } from '@/lib/payments/payouts/withdrawal';
 import { testSecretBox } from '../helpers/api-server';

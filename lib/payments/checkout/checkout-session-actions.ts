@@ -1,10 +1,10 @@
 import { ApiError } from '../../contract';
 import { checkoutSessionJsonSql, eventCtes } from '../webhooks/event-sql';
 import { createdBy } from '../pipeline/permissions';
-import { newId } from '../random-id';
-import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../serialize';
+import { newId } from '../pipeline/random-id';
+import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../payouts/payout-object';
 import { implement, type ActionContext } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { listPage } from '../pipeline/list-page';
 
 const DEFAULT_EXPIRES_IN = 86_400;
 

@@ -1,8 +1,8 @@
 import { DEFAULT_TIME_ZONE } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
 import { credit } from '../ledger/ledger';
-import { newId } from '../random-id';
-import { generateSecretKey, hashSecretKey, keyHint } from './secret-keys';
+import { newId } from '../pipeline/random-id';
+import { generateSecretKey, hashSecretKey, keyHint } from '../pipeline/secret-keys';
 
 export interface Merchant {
   id: string;

@@ -1,6 +1,6 @@
 import { ApiError } from '../../contract';
 import { implement } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { listPage } from '../pipeline/list-page';
 
 interface LogRow {
   id: string;

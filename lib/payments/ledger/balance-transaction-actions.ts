@@ -1,9 +1,9 @@
 import { ApiError, balanceTransactionId, ledgerEntryOf, SOURCED_TYPES } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { listObject } from '../serialize';
+import { listObject } from '../payouts/payout-object';
 import { implement } from '../pipeline/action';
 import { identityRange } from './daily-figures';
-import { merchantKeySql } from '../merchant-key';
+import { merchantKeySql } from '../../db/merchant-index';
 
 interface LedgerRow {
   id: string | number;

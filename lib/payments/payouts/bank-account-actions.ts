@@ -1,6 +1,6 @@
 import { VALIDATION_TTL_SECONDS, type BankAccountValidation } from '../../contract';
 import { lookUpAccount } from './bank-accounts';
-import { newId } from '../random-id';
+import { newId } from '../pipeline/random-id';
 import { implement } from '../pipeline/action';
 
 interface ValidationRow {

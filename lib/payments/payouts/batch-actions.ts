@@ -5,11 +5,11 @@ import { holderForPayout } from './bank-accounts';
 import { assertPayoutWithinLimit, createdBy } from '../pipeline/permissions';
 import { startEventCtes } from './withdraw-statement';
 import { availableNow } from './withdrawal';
-import { newId } from '../random-id';
+import { newId } from '../pipeline/random-id';
 import { batchCounts } from './batch-counts';
 import { batchPayoutIds, compactBatchAnswer, expandBatchAnswer } from './batch-answer';
 import { implement, storedInline, type ActionContext } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { listPage } from '../pipeline/list-page';
 
 interface BatchRow {
   id: string;

@@ -1,13 +1,13 @@
 import { ApiError } from '../../contract';
-import { listObject, PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
+import { listObject, PAYOUT_COLUMNS, payoutObject, type PayoutRow } from './payout-object';
 import { define, implement } from '../pipeline/action';
-import { conditionsSql, listPage } from '../list-page';
+import { conditionsSql, listPage } from '../pipeline/list-page';
 import { payoutFilterConditions } from './payout-filters';
 import { parseMoneyInt } from '../../db/int8';
 import { prepareWithdrawal, writeWithdrawal } from './withdrawal';
 import { withdrawGroupWriter } from './withdraw-group';
 import { identityRange, payoutFigures } from '../ledger/daily-figures';
-import { merchantKeySql } from '../merchant-key';
+import { merchantKeySql } from '../../db/merchant-index';
 
 /**
  * withdraw: moves the amount from `available` to `pending_payouts` and creates a

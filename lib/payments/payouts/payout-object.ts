@@ -1,5 +1,5 @@
 /** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
-import type { CheckoutSessionStatus, CreatedBy, PayoutStatus, RefundStatus } from '../contract';
+import type { CheckoutSessionStatus, CreatedBy, PayoutStatus, RefundStatus } from '../../contract';
 
 /** A time as the API answers it: ISO 8601, UTC. */
 export const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());

@@ -1,6 +1,6 @@
 import { eventCtes, payoutJsonSql, payoutStartEvents } from '../webhooks/event-sql';
 import type { StartStatus } from './approval-policy';
-import { PAYOUT_COLUMNS } from '../serialize';
+import { PAYOUT_COLUMNS } from './payout-object';
 
 export interface WithdrawalRow {
   payoutId: string;

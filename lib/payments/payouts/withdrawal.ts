@@ -5,8 +5,8 @@ import type { InlineAnswer } from '../pipeline/idempotency';
 import { approvalExpirySeconds, startStatus } from './approval-policy';
 import { holderForPayout } from './bank-accounts';
 import { assertPayoutWithinLimit, createdBy } from '../pipeline/permissions';
-import { newId } from '../random-id';
-import { payoutObject, type PayoutObject, type PayoutRow } from '../serialize';
+import { newId } from '../pipeline/random-id';
+import { payoutObject, type PayoutObject, type PayoutRow } from './payout-object';
 import { withdrawStatement, type WithdrawalRow } from './withdraw-statement';
 
 /** What a withdrawal will write, decided before any database work: withdraw's plan. */

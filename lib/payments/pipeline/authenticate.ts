@@ -4,7 +4,7 @@ import { ALL_ADDRESSES, failuresNowSql, recordFailure, windowEndsInSql } from '.
 import type { Queryable } from '../../db/types';
 import type { Merchant } from '../keys/merchants';
 import { createGroupQueue } from './group-queue';
-import { hashSecretKey, isWellFormedApiKey } from '../keys/secret-keys';
+import { hashSecretKey, isWellFormedApiKey } from './secret-keys';
 
 const unauthorized = () =>
   new ApiError('unauthorized', 'A valid API key is required: Authorization: Bearer sk_test_... (or a restricted rk_test_...)', undefined, {

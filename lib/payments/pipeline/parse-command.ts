@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ACTION_NAMES, type ActionContract, type ActionName, ApiError, describeFirstIssue } from '../../contract';
-import { actions } from '../actions';
+import { actions } from '../core';
 import type { AnyAction } from './action';
 
 /** A validated command: its action and the input the contract schema accepted. */

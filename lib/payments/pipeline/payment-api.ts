@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../db/types';
 import type { Logger } from '../../log';
-import { actions } from '../actions';
+import { actions } from '../core';
 import type { AnyAction, CoreSettings, PlanContext } from './action';
 import { assertPermitted } from './permissions';
 import { createAuthenticator, recordKeyUse } from './authenticate';
@@ -11,7 +11,7 @@ import { createGroupCommit, type GroupCommit } from './group-commit';
 import { writeAlone } from './write-plan';
 import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
-import type { RequestLog } from '../keys/request-log';
+import type { RequestLog } from './request-log';
 import { nextRequestId } from './request-id';
 
 /** What the core tells its host about each request it answered (metrics); never a key or a body. */

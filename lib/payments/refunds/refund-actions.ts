@@ -1,9 +1,9 @@
 import { ApiError } from '../../contract';
 import { createRefund } from './refunds';
 import { settleRefund } from './refund-settlement';
-import { REFUND_COLUMNS, refundObject, type RefundRow } from '../serialize';
+import { REFUND_COLUMNS, refundObject, type RefundRow } from '../payouts/payout-object';
 import { implement } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { listPage } from '../pipeline/list-page';
 
 /** create_refund: the bound on the session and the debit of available (refunds.ts). */
 export const createRefundAction = implement('create_refund', async (ctx, input) => createRefund(ctx, input));

@@ -3,8 +3,8 @@ import type { Queryable } from '../../db/types';
 import type { ActionContext } from '../pipeline/action';
 import { eventCtes, refundJsonSql } from '../webhooks/event-sql';
 import { createdBy } from '../pipeline/permissions';
-import { newId } from '../random-id';
-import { REFUND_COLUMNS, refundObject, type RefundObject, type RefundRow } from '../serialize';
+import { newId } from '../pipeline/random-id';
+import { REFUND_COLUMNS, refundObject, type RefundObject, type RefundRow } from '../payouts/payout-object';
 
 /**
  * create_refund in the request's transaction, in two conditional statements:

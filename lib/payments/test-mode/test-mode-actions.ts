@@ -9,7 +9,7 @@ import {
 import { returnPayouts } from '../payouts/payout-returns';
 import { payInTransaction, paymentRefusal, SUCCEEDING_TEST_CARD } from '../checkout/checkout-payment';
 import { credit } from '../ledger/ledger';
-import { newId } from '../random-id';
+import { newId } from '../pipeline/random-id';
 import {
   CHECKOUT_COLUMNS,
   checkoutSessionObject,
@@ -17,7 +17,7 @@ import {
   payoutObject,
   type CheckoutSessionRow,
   type PayoutRow,
-} from '../serialize';
+} from '../payouts/payout-object';
 import { settleSet, type DuePayout } from '../payouts/settlement';
 import { implement } from '../pipeline/action';
 import { getBalance } from '../ledger/balance-actions';

@@ -1,6 +1,6 @@
 import { ApiError, type EventType, type WebhookDeliveryStatus } from '../../contract';
 import { implement } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { listPage } from '../pipeline/list-page';
 
 interface DeliveryRow {
   id: string;

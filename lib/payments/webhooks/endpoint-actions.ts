@@ -1,9 +1,9 @@
 import { ApiError, MAX_WEBHOOK_ENDPOINTS, type CreatedBy } from '../../contract';
 import { createdBy } from '../pipeline/permissions';
-import { newId } from '../random-id';
+import { newId } from '../pipeline/random-id';
 import { newWebhookSecret } from './signing';
 import { implement, type ActionContext } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { listPage } from '../pipeline/list-page';
 
 interface EndpointRow {
   id: string;

@@ -1,7 +1,7 @@
 import { ApiError } from '../../contract';
 import { EVENT_COLUMNS, eventObject, type EventRow } from './event-object';
 import { implement } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { listPage } from '../pipeline/list-page';
 
 export const listEvents = implement('list_events', async ({ db, merchant }, input) => {
   const page = await listPage<EventRow>(db, {

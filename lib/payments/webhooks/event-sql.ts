@@ -1,5 +1,5 @@
 import type { EventType } from '../../contract';
-import { payoutCreatedBySql } from '../serialize';
+import { payoutCreatedBySql } from '../payouts/payout-object';
 
 /**
  * The SQL that writes events, as parts of the statements that make the changes
