@@ -2,7 +2,7 @@ import { ApiError } from '../../contract';
 import { checkoutSessionJsonSql, eventCtes } from '../webhooks/event-sql';
 import { createdBy } from '../pipeline/permissions';
 import { newId } from '../pipeline/random-id';
-import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../payouts/payout-object';
+import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from './checkout-session-object';
 import { implement, type ActionContext } from '../pipeline/action';
 import { listPage } from '../pipeline/list-page';
 

@@ -1,6 +1,6 @@
 import { ApiError, balanceTransactionId, ledgerEntryOf, SOURCED_TYPES } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { listObject } from '../payouts/payout-object';
+import { listObject } from '../pipeline/api-object';
 import { implement } from '../pipeline/action';
 import { identityRange } from './daily-figures';
 import { merchantKeySql } from '../../db/merchant-index';

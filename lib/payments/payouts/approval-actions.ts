@@ -1,7 +1,7 @@
 import { ApiError, type ActionRequest } from '../../contract';
 import { approvalExpirySeconds, policyObject } from './approval-policy';
 import { approvePayouts, endWaitingPayouts, lockForDecision, type ApprovalTarget } from './payout-approvals';
-import { listObject } from './payout-object';
+import { listObject } from '../pipeline/api-object';
 import { implement } from '../pipeline/action';
 
 /**

@@ -1,5 +1,6 @@
 import { ApiError } from '../../contract';
-import { listObject, PAYOUT_COLUMNS, payoutObject, type PayoutRow } from './payout-object';
+import { listObject } from '../pipeline/api-object';
+import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from './payout-object';
 import { define, implement } from '../pipeline/action';
 import { conditionsSql, listPage } from '../pipeline/list-page';
 import { payoutFilterConditions } from './payout-filters';

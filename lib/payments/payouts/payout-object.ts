@@ -1,8 +1,7 @@
-/** Database rows to the API's resource objects: ISO times, masked accounts, explicit nulls. */
-import type { CheckoutSessionStatus, CreatedBy, PayoutStatus, RefundStatus } from '../../contract';
-
-/** A time as the API answers it: ISO 8601, UTC. */
-export const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+/** A payout row as the API answers it: ISO times, the account masked to its last four, explicit nulls. */
+import type { CreatedBy, PayoutStatus } from '../../contract';
+import { iso } from '../pipeline/api-object';
+import { payoutCreatedBySql } from '../webhooks/event-sql';
 
 export interface PayoutRow {
   id: string;
@@ -35,13 +34,6 @@ export interface ActingKey {
   key_id: string;
   key_name: string | null;
 }
-
-/**
- * A payout's `created_by` (`t`: the payouts' alias, or '' unqualified): its own, or, for a batch's payout stored
- * without it (migration 075), its batch's.
- */
-export const payoutCreatedBySql = (t = '') =>
-  `COALESCE(${t ? `${t}.` : ''}created_by, (SELECT b.created_by FROM payout_batches b WHERE b.id = ${t ? `${t}.` : ''}batch_id))`;
 
 export const PAYOUT_COLUMNS =
   'id, amount, currency, bank_code, account_number, status, failure_code, failure_message, created_at, settled_at, batch_id, reference, ' +
@@ -78,83 +70,3 @@ export const payoutObject = (r: PayoutRow) => ({
 });
 
 export type PayoutObject = ReturnType<typeof payoutObject>;
-
-export interface CheckoutSessionRow {
-  id: string;
-  amount: number;
-  currency: string;
-  description: string | null;
-  success_url: string | null;
-  cancel_url: string | null;
-  status: CheckoutSessionStatus;
-  expires_at: Date;
-  created_at: Date;
-  completed_at: Date | null;
-  card_last4: string | null;
-  amount_refunded: number;
-  created_by: CreatedBy;
-}
-
-/** An open session past its expiry reads as expired even before the sweeper marks it. */
-export const CHECKOUT_COLUMNS = `id, amount, currency, description, success_url, cancel_url,
-  CASE WHEN status = 'open' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
-  expires_at, created_at, completed_at, payment_card_last4 AS card_last4, amount_refunded, created_by`;
-
-export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => ({
-  object: 'checkout_session' as const,
-  id: r.id,
-  url: `${origin}/checkout/${r.id}`,
-  status: r.status,
-  amount: r.amount,
-  currency: r.currency,
-  description: r.description,
-  success_url: r.success_url,
-  cancel_url: r.cancel_url,
-  expires_at: iso(r.expires_at),
-  created_at: iso(r.created_at),
-  completed_at: iso(r.completed_at),
-  card_last4: r.card_last4,
-  amount_refunded: Number(r.amount_refunded),
-  created_by: r.created_by ?? null,
-  livemode: false,
-});
-
-export type CheckoutSessionObject = ReturnType<typeof checkoutSessionObject>;
-
-export interface RefundRow {
-  id: string;
-  checkout_session_id: string;
-  amount: number;
-  currency: string;
-  status: RefundStatus;
-  reason: string | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  created_at: Date;
-  settled_at: Date | null;
-  created_by: CreatedBy;
-}
-
-export const REFUND_COLUMNS =
-  'id, checkout_session_id, amount, currency, status, reason, failure_code, failure_message, created_at, settled_at, created_by';
-
-export const refundObject = (r: RefundRow) => ({
-  object: 'refund' as const,
-  id: r.id,
-  checkout_session_id: r.checkout_session_id,
-  amount: Number(r.amount),
-  currency: r.currency,
-  status: r.status,
-  reason: r.reason,
-  failure_code: r.failure_code,
-  failure_message: r.failure_message,
-  created_at: iso(r.created_at),
-  settled_at: iso(r.settled_at),
-  created_by: r.created_by ?? null,
-  livemode: false,
-});
-
-export type RefundObject = ReturnType<typeof refundObject>;
-
-/** Cursor pages, newest first: the shape every list_* action returns. */
-export const listObject = <T>(data: T[], hasMore: boolean) => ({ object: 'list' as const, data, has_more: hasMore });

@@ -1,7 +1,7 @@
 import { ApiError } from '../../contract';
 import { createRefund } from './refunds';
 import { settleRefund } from './refund-settlement';
-import { REFUND_COLUMNS, refundObject, type RefundRow } from '../payouts/payout-object';
+import { REFUND_COLUMNS, refundObject, type RefundRow } from './refund-object';
 import { implement } from '../pipeline/action';
 import { listPage } from '../pipeline/list-page';
 

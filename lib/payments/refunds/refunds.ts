@@ -4,7 +4,7 @@ import type { ActionContext } from '../pipeline/action';
 import { eventCtes, refundJsonSql } from '../webhooks/event-sql';
 import { createdBy } from '../pipeline/permissions';
 import { newId } from '../pipeline/random-id';
-import { REFUND_COLUMNS, refundObject, type RefundObject, type RefundRow } from '../payouts/payout-object';
+import { REFUND_COLUMNS, refundObject, type RefundObject, type RefundRow } from './refund-object';
 
 /**
  * create_refund in the request's transaction, in two conditional statements:

@@ -10,14 +10,8 @@ import { returnPayouts } from '../payouts/payout-returns';
 import { payInTransaction, paymentRefusal, SUCCEEDING_TEST_CARD } from '../checkout/checkout-payment';
 import { credit } from '../ledger/ledger';
 import { newId } from '../pipeline/random-id';
-import {
-  CHECKOUT_COLUMNS,
-  checkoutSessionObject,
-  PAYOUT_COLUMNS,
-  payoutObject,
-  type CheckoutSessionRow,
-  type PayoutRow,
-} from '../payouts/payout-object';
+import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../checkout/checkout-session-object';
+import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../payouts/payout-object';
 import { settleSet, type DuePayout } from '../payouts/settlement';
 import { implement } from '../pipeline/action';
 import { getBalance } from '../ledger/balance-actions';
