@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Db } from '../lib/db/types';
 import { createLogger } from '../lib/log';
 import { createMerchant } from '../lib/payments/keys/merchants';
-import { createPaymentCore } from '../lib/payments/pipeline/payment-api';
+import { createPaymentCore } from '../lib/payments/core';
 import { createRequestLog } from '../lib/payments/pipeline/request-log';
 import { createSecretBox } from '../lib/payments/webhooks/secret-box';
 import { nodeHandler } from '../lib/server/node-http';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { createPaymentCore } from '@/lib/payments/pipeline/payment-api';
+import { createPaymentCore } from '@/lib/payments/core';
 import { inProcessFetch } from '@/lib/upstream/in-process-fetch';
 import { merchantApi } from '@/lib/upstream/merchant-api';
 import { createPaymentClient } from '@/lib/upstream/payment-client';

@@ -1,7 +1,7 @@
 import { ApiError, balanceTransactionId, ledgerEntryOf, SOURCED_TYPES } from '../../contract';
 import type { Queryable } from '../../db/types';
 import { listObject } from '../pipeline/api-object';
-import { implement } from '../pipeline/action';
+import { readAction } from '../pipeline/action';
 import { identityRange } from './daily-figures';
 import { merchantKeySql } from '../../db/merchant-index';
 
@@ -45,7 +45,7 @@ async function entryOfSource(db: Queryable, merchant: { id: string }, type: stri
 }
 
 /** list_balance_transactions: the merchant's ledger, newest first, cursor pages on the entry's identity. */
-export const listBalanceTransactions = implement('list_balance_transactions', async ({ db, merchant }, input) => {
+export const listBalanceTransactions = readAction('list_balance_transactions', async ({ db, merchant }, input) => {
   const limit = input.limit ?? 10;
   let cursor: number | null = null;
   if (input.starting_after) {

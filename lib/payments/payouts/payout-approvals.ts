@@ -1,6 +1,6 @@
 import { ApiError } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
-import type { CallerKey } from '../pipeline/authenticate';
+import type { CallerKey } from '../pipeline/caller';
 import { eventCtes, payoutCreatedBySql, payoutJsonSql } from '../webhooks/event-sql';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from './payout-object';
 

@@ -2,7 +2,7 @@ import { ApiError, REFUND_FAILING_TEST_CARD, type ActionRequest } from '../../co
 import type { Queryable } from '../../db/types';
 import type { ActionContext } from '../pipeline/action';
 import { eventCtes, refundJsonSql } from '../webhooks/event-sql';
-import { createdBy } from '../pipeline/permissions';
+import { createdBy } from '../pipeline/caller';
 import { newId } from '../pipeline/random-id';
 import { REFUND_COLUMNS, refundObject, type RefundObject, type RefundRow } from './refund-object';
 
