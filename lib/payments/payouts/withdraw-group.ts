@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../../db/types';
 import type { GroupMember, GroupWriter, StoredResult } from '../pipeline/action';
 import { CLAIM_AND_READ_SQL, writeGroupStatement, type StoredAnswers } from './withdraw-group-statements';
 import type { PlannedWithdrawal } from './withdraw-plan';
-import { insufficientFunds } from './withdrawal';
+import { insufficientFunds, withdrawalAnswer } from './withdrawal';
 
 export type GroupedWithdrawal = GroupMember<PlannedWithdrawal>;
 
@@ -60,7 +60,7 @@ async function commitGroup(
         }
         left.set(row.merchantId, available - row.amount);
         accepted.push(row);
-        const body = JSON.stringify(w.plan.answer(now));
+        const body = JSON.stringify(withdrawalAnswer(w.plan, now));
         store(w, 200, body, row.payoutId);
         return { kind: 'paid', body, id: row.payoutId };
       });

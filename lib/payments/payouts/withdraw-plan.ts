@@ -1,24 +1,24 @@
-import { simulatedOutcome, type ActionRequest } from '../../contract';
+import { simulatedOutcome, type ActionRequest, type CreatedBy } from '../../contract';
 import type { RequestContext } from '../pipeline/action';
 import { createdBy } from '../pipeline/caller';
 import { newId } from '../pipeline/random-id';
 import { approvalExpirySeconds, startStatus } from './approval-policy';
 import { holderForPayout } from './bank-accounts';
-import { payoutObject, type PayoutObject } from './payout-object';
 import { assertPayoutWithinLimit } from './payout-limit';
 import type { WithdrawalRow } from './withdraw-statement';
 
 /** What a withdrawal will write, decided before any database work: withdraw's plan. */
 export interface PlannedWithdrawal {
   row: WithdrawalRow;
-  /** Its answer, given the timestamp of the transaction that writes it. */
-  answer(now: Date): PayoutObject;
+  /** The key that makes it, as its answer shows it (the row keeps it as JSON). */
+  createdBy: CreatedBy;
 }
 
 /**
  * The part of withdraw that needs no database: the key's payout limit (a refusal
  * here writes nothing and never enters a group), the payout's id and settlement
- * delay, and its answer. Alone or in a group, a withdrawal is written from this.
+ * delay. Alone or in a group, a withdrawal is written, and answered, from this
+ * (withdrawal.ts).
  */
 export function planWithdrawal(
   { merchant, key, settings }: Pick<RequestContext, 'merchant' | 'key' | 'settings'>,
@@ -47,28 +47,6 @@ export function planWithdrawal(
       accountHolderName,
       approvalExpirySeconds: expirySeconds,
     },
-    answer: (now) =>
-      payoutObject({
-        id: payoutId,
-        amount: input.amount,
-        currency: merchant.currency,
-        bank_code: input.bank_code,
-        account_number: input.account_number,
-        status,
-        failure_code: null,
-        failure_message: null,
-        created_at: now,
-        settled_at: null,
-        batch_id: null,
-        reference: null,
-        created_by: by,
-        account_holder_name: accountHolderName,
-        approval_expires_at: expirySeconds === null ? null : new Date(now.getTime() + expirySeconds * 1000),
-        approved_by: null,
-        approved_at: null,
-        rejected_by: null,
-        rejected_at: null,
-        rejection_reason: null,
-      }),
+    createdBy: by,
   };
 }
