@@ -10,7 +10,7 @@ import { objectIdOf } from './api-object';
 import { idempotentCall } from './idempotency-key';
 import { createGroupCommit, type GroupCommit } from './group-commit';
 import { writeAlone } from './write-plan';
-import type { ApiResponse, CountingCore } from './api-request';
+import type { ApiRequest, ApiResponse, CountingCore, RequestMeta } from './api-request';
 import { parseCommand } from './parse-command';
 import type { RequestLog } from './request-log';
 import { nextRequestId } from './request-id';
@@ -38,17 +38,6 @@ export interface PaymentApiDeps {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-/**
- * The payment API as a function from a request to its answer (api-request.ts).
- * Framework agnostic: the app server of `npm start` and `npm run start:api`
- * (lib/server/app-server.ts, ahead of Next's router) serves it on node's request
- * through lib/server/node-http.ts; the console calls it in process.
- *
- * Order matters: method, then authentication (a 401 touches nothing else), then
- * body and command validation (not stored), then the key's permission (a 403
- * runs nothing), then the action; state-changing actions with a key run through
- * the idempotency store.
- */
 /**
  * The payment API over an action table (lib/payments/core.ts assembles it), as a function from a
  * request to its answer (api-request.ts). Framework agnostic: the app server of `npm start` and
@@ -84,7 +73,7 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
   };
   let inFlight = 0;
 
-  async function handle(req: Parameters<CountingCore>[0], meta: Parameters<CountingCore>[1] = {}): Promise<ApiResponse> {
+  async function handle(req: ApiRequest, meta: RequestMeta = {}): Promise<ApiResponse> {
     inFlight++;
     try {
       const started = performance.now();
