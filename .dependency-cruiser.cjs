@@ -35,6 +35,41 @@ module.exports = {
       },
     },
     {
+      name: 'core-pipeline-knows-no-domain',
+      comment:
+        'lib/payments/pipeline runs whatever action table it is handed (assembled above the domains, in lib/payments/core.ts): ' +
+        'it imports nothing else of the core. The domains import it (the action shape, the caller, ids, list pages).',
+      severity: 'error',
+      from: { path: '^lib/payments/pipeline/' },
+      to: { path: '^lib/payments/', pathNot: '^lib/payments/pipeline/' },
+    },
+    {
+      name: 'core-ledger-below-the-domains',
+      comment: 'lib/payments/ledger moves money for every domain: it imports only the pipeline below it.',
+      severity: 'error',
+      from: { path: '^lib/payments/ledger/' },
+      to: { path: '^lib/payments/', pathNot: '^lib/payments/(ledger|pipeline)/' },
+    },
+    {
+      name: 'core-domains-below-the-assembly',
+      comment:
+        'No folder of lib/payments imports its root (core.ts: the action table and the core assembled from it) or the test-mode ' +
+        'actions, which sit on top of the domains they drive.',
+      severity: 'error',
+      from: { path: '^lib/payments/[^/]+/', pathNot: '^lib/payments/test-mode/' },
+      to: { path: ['^lib/payments/[^/]+$', '^lib/payments/test-mode/'] },
+    },
+    {
+      name: 'core-no-folder-cycle',
+      comment:
+        'The folders of lib/payments form no cycle. Folder-scoped, this rule sees the subfolders; the root (the assembly) is kept ' +
+        'on top by core-domains-below-the-assembly, and tests/architecture/core-folders.test.ts checks the whole folder graph, root included.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^lib/payments/' },
+      to: { path: '^lib/payments/', circular: true },
+    },
+    {
       name: 'data-layer-below-core',
       comment: 'lib/db knows nothing of the layers above it.',
       severity: 'error',
@@ -97,7 +132,7 @@ module.exports = {
       comment: 'Console sessions keep a hash of the key (to revoke every session of a key) and random ids; nothing else of the core.',
       severity: 'error',
       from: { path: '^console/server/session/' },
-      to: { path: '^lib/payments/', pathNot: '^lib/payments/(keys/secret-keys|random-id)\\.ts$' },
+      to: { path: '^lib/payments/', pathNot: '^lib/payments/pipeline/(secret-keys|random-id)\\.ts$' },
     },
     {
       name: 'browser-code-stays-off-the-server',

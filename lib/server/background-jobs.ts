@@ -6,7 +6,7 @@ import { compactDailyFigures } from '../payments/ledger/daily-figures';
 import { compactLedgerFigures } from '../payments/ledger/ledger-figures';
 import { sendStatementsReady } from '../payments/statements/statement-ready';
 import { purgeOldEvents } from '../payments/webhooks/event-retention';
-import { purgeRequestLog } from '../payments/keys/request-log';
+import { purgeRequestLog } from '../payments/pipeline/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
 import { expireCheckoutSessions, settleDuePayouts, SETTLEMENT_TICK } from '../payments/payouts/settlement';
 import { payoutStatesVacuum } from '../payments/payouts/payout-states-vacuum';

@@ -4,11 +4,11 @@ import type { Env } from '../../lib/config/env';
 import type { Db } from '../../lib/db/types';
 import type { Logger } from '../../lib/log';
 import { seedDemoMerchant } from '../../lib/payments/keys/merchants';
+import { createPaymentCore } from '../../lib/payments/core';
 import type { PaymentCore } from '../../lib/payments/pipeline/api-request';
-import { createPaymentCore } from '../../lib/payments/pipeline/payment-api';
 import { createSecretBox } from '../../lib/payments/webhooks/secret-box';
 import { startWebhookDelivery } from '../../lib/payments/webhooks/delivery-worker';
-import { createRequestLog } from '../../lib/payments/keys/request-log';
+import { createRequestLog } from '../../lib/payments/pipeline/request-log';
 import { startBackgroundJobs } from '../../lib/server/background-jobs';
 import { createHostedCheckout, type HostedCheckout } from '../../lib/server/hosted-checkout';
 import { resolveSealingKeys } from '../../lib/server/sealing-keys';
@@ -41,13 +41,11 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
   if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
 
   const metrics = createMetrics(db);
-  // API requests in flight: webhook deliveries yield to them while the process is saturated.
-  let apiInFlight = 0;
   // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
   const publicBaseUrl = settings.PUBLIC_BASE_URL?.replace(/\/+$/, '');
   // Retention 0 keeps no request log at all (and is how the bench measures what the log costs).
   const requestLog = settings.REQUEST_LOG_RETENTION_DAYS > 0 ? createRequestLog(db, log) : undefined;
-  const handle = createPaymentCore({
+  const core = createPaymentCore({
     db,
     log,
     requestLog,
@@ -64,14 +62,6 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
       secretBox,
     },
   });
-  const core: PaymentCore = async (req, meta) => {
-    apiInFlight++;
-    try {
-      return await handle(req, meta);
-    } finally {
-      apiInFlight--;
-    }
-  };
   const jobs = startBackgroundJobs(db, log, {
     idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
     observe: metrics.observeJob,
@@ -87,7 +77,8 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
     allowPrivateNetworks: settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     concurrency: settings.WEBHOOK_CONCURRENCY,
     onAttempt: metrics.observeWebhook,
-    apiInFlight: () => apiInFlight,
+    // API requests in flight (the core counts them): webhook deliveries yield to them while the process is saturated.
+    apiInFlight: () => core.inFlight,
   });
   log.info({ database: db.kind }, 'payment runtime ready');
   return {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
-import { fingerprint } from '@/lib/payments/pipeline/idempotency';
+import { fingerprint } from '@/lib/payments/pipeline/idempotency-key';
 import { startTestApi, withdrawal } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../helpers/databases';
 import { ledgerCheck } from '../helpers/ledger';

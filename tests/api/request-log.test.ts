@@ -1,6 +1,6 @@
 // The request log and the idempotency look-up: one row per authenticated call, none for the others.
 import { describe, expect, it } from 'vitest';
-import { purgeRequestLog } from '@/lib/payments/keys/request-log';
+import { purgeRequestLog } from '@/lib/payments/pipeline/request-log';
 import { useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../helpers/databases';
 

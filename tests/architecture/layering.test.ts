@@ -24,7 +24,7 @@ describe('architecture', () => {
     expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
   });
 
-  it('catches violations: a contract module importing the core, a lib module importing a composition root (fixture tree)', async () => {
+  it('catches violations: a contract module importing the core, a lib module importing a composition root, the core against its layers (fixture tree)', async () => {
     const result = await cruise(['lib', 'console'], {
       baseDir: path.join(__dirname, 'fixture'),
       ruleSet: { forbidden: config.forbidden },
@@ -33,6 +33,12 @@ describe('architecture', () => {
     const output = result.output as { summary: { violations: { rule: { name: string }; from: string }[] } };
     expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from}`).sort()).toEqual([
       'contract-is-pure: lib/contract/leak.ts',
+      'core-domains-below-the-assembly: lib/payments/refunds/reads-the-table.ts',
+      'core-ledger-below-the-domains: lib/payments/ledger/reads-payouts.ts',
+      // Folder-scoped: the two folders of the cycle, each as the start of it.
+      'core-no-folder-cycle: lib/payments/payouts',
+      'core-no-folder-cycle: lib/payments/pipeline',
+      'core-pipeline-knows-no-domain: lib/payments/pipeline/runs-payouts.ts',
       'roots-stay-on-top: console/server/session/reaches-root.ts',
     ]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { createPaymentCore } from '@/lib/payments/pipeline/payment-api';
+import { createPaymentCore } from '@/lib/payments/core';
 import { inProcessFetch } from '@/console/server/upstream/in-process-fetch';
 import { merchantApi } from '@/console/server/upstream/merchant-api';
 import { createPaymentClient } from '@/console/server/upstream/payment-client';

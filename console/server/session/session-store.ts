@@ -1,7 +1,7 @@
 import 'server-only';
 import { failuresNow, recordFailure } from '../../../lib/db/auth-failures';
 import type { Queryable } from '../../../lib/db/types';
-import { newId } from '../../../lib/payments/random-id';
+import { newId } from '../../../lib/payments/pipeline/random-id';
 
 /**
  * Server-side session records. The cookie only points at a row; revoking the row

@@ -5,7 +5,7 @@ import { cache } from 'react';
 import type { CurrentKey } from '../../../lib/contract';
 import type { Viewer } from '../../browser/viewer';
 import { env, servedOverHttps } from '../../../lib/config/env';
-import { hashSecretKey } from '../../../lib/payments/keys/secret-keys';
+import { hashSecretKey } from '../../../lib/payments/pipeline/secret-keys';
 import { merchantApi, type MerchantApi } from '../upstream/merchant-api';
 import { consoleContext } from '../data/data-access';
 import { seal, unseal } from './session-seal';

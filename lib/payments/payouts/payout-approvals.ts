@@ -1,8 +1,8 @@
 import { ApiError } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
-import type { CallerKey } from '../pipeline/authenticate';
-import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
-import { PAYOUT_COLUMNS, payoutCreatedBySql, payoutObject, type PayoutRow } from '../serialize';
+import type { CallerKey } from '../pipeline/caller';
+import { eventCtes, payoutCreatedBySql, payoutJsonSql } from '../webhooks/event-sql';
+import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from './payout-object';
 
 /**
  * The end of a payout's wait for approval: approved (to pending, then

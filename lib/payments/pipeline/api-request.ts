@@ -36,3 +36,6 @@ export interface RequestMeta {
 
 /** The payment core: one request in, one answer out. */
 export type PaymentCore = (req: ApiRequest, meta?: RequestMeta) => Promise<ApiResponse>;
+
+/** The core as its process holds it: it also counts the requests it is answering right now. */
+export type CountingCore = PaymentCore & { readonly inFlight: number };

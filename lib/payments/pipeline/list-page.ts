@@ -1,7 +1,7 @@
-import type { Queryable } from '../db/types';
-import { ApiError } from '../contract';
-import { merchantKeySql, MERCHANT_HASHED_TABLES } from './merchant-key';
-import { listObject } from './serialize';
+import type { Queryable } from '../../db/types';
+import { ApiError } from '../../contract';
+import { merchantKeySql, MERCHANT_HASHED_TABLES } from '../../db/merchant-index';
+import { listObject } from './api-object';
 
 /** A condition on rows, `sql` with one `?` for `value`; an undefined value is no condition. */
 export interface SqlCondition {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { API_KEY_PATTERN } from '../../contract';
 import { SECRET_KEY_PATTERN } from '../../config/env';
-import { randomBase62 } from '../random-id';
+import { randomBase62 } from './random-id';
 
 export { SECRET_KEY_PATTERN };
 

@@ -1,5 +1,8 @@
-import type { ActionName } from '../contract';
-import type { Action } from './pipeline/action';
+// The payment core, assembled: every action of the contract, by name, from the domains below, on the
+// pipeline, which takes the table as an argument and names no action (docs/architecture.md).
+import type { ActionTable } from './pipeline/action';
+import type { CountingCore } from './pipeline/api-request';
+import { createPaymentApi, type PaymentApiDeps } from './pipeline/payment-api';
 import { getBalance } from './ledger/balance-actions';
 import {
   createCheckoutSession,
@@ -30,7 +33,7 @@ import { getStatement, summarizeBalance } from './statements/statement-actions';
 import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds/refund-actions';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
-export const actions: { readonly [N in ActionName]: Action<N> } = {
+export const actions: ActionTable = {
   get_balance: getBalance,
   get_statement: getStatement,
   withdraw,
@@ -80,3 +83,6 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   get_account_settings: getAccountSettings,
   update_account_settings: updateAccountSettings,
 };
+
+/** The payment core: the pipeline over every action (the composition roots and the tests build it here). */
+export const createPaymentCore = (deps: PaymentApiDeps): CountingCore => createPaymentApi(actions, deps);
