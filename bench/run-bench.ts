@@ -120,6 +120,8 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T> {
 
 async function main() {
   const runStarted = performance.now();
+  // Before the run writes anything: the commit and the state of the work tree measured.
+  const provenance = await runProvenance(postgresUrl);
   const distDir = await timed('next build (when stale)', () => ensureNextBuild());
   const modes: ModeFigures[] = [];
   const rounds = { rounds: ROUNDS, seconds: DURATION_S, connections: CONNECTIONS, actions: ACTIONS };
@@ -147,7 +149,7 @@ async function main() {
       )
     : undefined;
   // Bytes per settled payout and the HOT share, reported without a target; written to bench/results/storage.json.
-  if (STORAGE) await writeStorageResults(await timed("a settled payout's bytes", () => storageBreakdown()));
+  if (STORAGE) await writeStorageResults(await timed("a settled payout's bytes", () => storageBreakdown()), provenance);
   const volume: VolumeFigures[] = [];
   if (VOLUME && MODES.includes('postgres'))
     volume.push(await timed('volume, postgres', async () => volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE)));
@@ -160,7 +162,6 @@ async function main() {
   await dropSchemas();
   sections.push({ name: 'the whole run', seconds: Math.round((performance.now() - runStarted) / 100) / 10 });
   const settings = { connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS };
-  const provenance = await runProvenance(postgresUrl);
   report({ provenance, settings, modes, busy, figures64, settlement, volume, sections, narrowed: NARROWED });
   // docs/benchmarks.md is the results files, rendered: rewritten whenever this run wrote one.
   if (!NARROWED || volume.length > 0 || STORAGE) process.stdout.write(`Written to ${writeBenchmarksPage()}\n`);

@@ -14,7 +14,7 @@ import { purgeOldEvents } from '../lib/payments/webhooks/event-retention';
 import type { Db } from '../lib/db/types';
 import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
 import { startInProcessApi } from './in-process-api';
-import { runProvenance } from './run-provenance';
+import { runProvenance, type RunProvenance } from './run-provenance';
 import { payoutUpdates, vacuumSchema } from './settlement';
 
 const N = Number(process.env.STORAGE_PAYOUTS ?? 20_000);
@@ -69,8 +69,7 @@ export async function storageBreakdown(): Promise<StorageFigures> {
 
 export const STORAGE_RESULTS = path.join(__dirname, 'results/storage.json');
 
-export async function writeStorageResults(figures: StorageFigures): Promise<void> {
-  const provenance = await runProvenance(postgresUrl);
+export function writeStorageResults(figures: StorageFigures, provenance: RunProvenance): void {
   fs.writeFileSync(STORAGE_RESULTS, JSON.stringify({ ...provenance, ...figures }, null, 2) + '\n');
 }
 
@@ -93,10 +92,11 @@ async function report(db: Db, title: string, compact: string[] = []): Promise<nu
 }
 
 if (process.argv[1]?.endsWith('/bench/storage-breakdown.ts'))
-  storageBreakdown()
-    .then(async (figures) => {
+  runProvenance(postgresUrl)
+    .then(async (provenance) => {
+      const figures = await storageBreakdown();
       await dropSchemas();
-      await writeStorageResults(figures);
+      writeStorageResults(figures, provenance);
       process.stdout.write(`\n${JSON.stringify(figures)}\nWritten to ${path.relative(process.cwd(), STORAGE_RESULTS)}\n`);
       process.exit(0);
     })
