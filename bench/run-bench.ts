@@ -1,5 +1,6 @@
 // npm run bench: autocannon against get_balance and withdraw on each mount, beside the floor, in one run.
-// Not pass/fail: prints req/s, p50, p99, the ratio to the floor and memory; writes bench/results/latest.json.
+// Not pass/fail: prints req/s, p50, p99, the ratio to the floor and memory; writes bench/results/latest.json (and the
+// results files of the sections with runs of their own), then docs/benchmarks.md from them (bench/write-benchmarks-md.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
