@@ -195,7 +195,7 @@ export function settlementReport(f: SettlementFigures): string[] {
     '|---|---:|---|',
     `| ${n(f.backlog)} due payouts settled alone | ${n(f.perSecond)} payouts/s (${f.seconds.toFixed(1)} s) | ≥ 5,000/s: ${f.perSecond >= 5000 ? 'met' : 'NOT met'} |`,
     `| CPU per settled payout | node ${n(f.nodeCpuUsPerPayout)} µs, PostgreSQL ${n(f.databaseCpuUsPerPayout)} µs | |`,
-    `| HOT updates of payouts during it | ${(100 * f.hotShare).toFixed(1)}% of ${n(f.updates)} | ≥ 90%: ${f.hotShare >= 0.9 ? 'met' : 'NOT met'} |`,
+    `| HOT updates of payouts during it | ${(100 * f.hotShare).toFixed(1)}% of ${n(f.updates)} | no target, reported |`,
     `| batches at full speed for ${f.arrivalSeconds} s | ${n(f.arrived)} payouts (${n(f.arrivalPerSecond)}/s), ${n(f.settledDuringArrival)} settled meanwhile | |`,
     `| backlog when arrival stopped, its drain | ${n(f.backlogAtEnd)} payouts, ${f.drainSeconds.toFixed(1)} s | ≤ 120 s: ${f.drainSeconds <= 120 ? 'met' : 'NOT met'} |`,
     '',

@@ -13,8 +13,12 @@ import { provideHostedCheckout } from '../lib/server/hosted-checkout';
 import { checkBeforeOpening } from '../lib/config/start-checks';
 import { provideConsoleWiring } from '../console/server/data/console-wiring';
 import { ensureNextBuild } from './next-build';
+import { demoKeyLines, listeningAt, printReady, type DemoMerchant } from './ready-message';
 import { composeProcess } from './roots/compose';
 import { serve } from './serve';
+
+/** The demo merchant's key, once seeded and until printed: a start that fails after seeding still shows it. */
+let unshownDemo: DemoMerchant | undefined;
 
 async function main() {
   const dev = process.argv.includes('--dev');
@@ -24,16 +28,22 @@ async function main() {
   checkBeforeOpening(settings, { console: true });
   if (!dev) await ensureNextBuild(process.env.NEXT_DIST_DIR || '.next');
   const composed = await composeProcess(settings, createLogger({ level: settings.LOG_LEVEL }));
+  unshownDemo = composed.api?.demo;
   // Next's bundles (pages, route handlers) read these two through their own modules, on globalThis.
   provideConsoleWiring(composed.console.wiring);
   if (composed.api) provideHostedCheckout(composed.api.hostedCheckout);
   const app = next({ dev, dir: path.resolve(__dirname, '..'), hostname: settings.HOST ?? 'localhost', port: settings.PORT });
   await app.prepare();
-  await serve(composed.served, { next: app.getRequestHandler(), log: composed.console.wiring.log, admin: Boolean(composed.api) });
+  const log = composed.console.wiring.log;
+  const server = await serve(composed.served, { next: app.getRequestHandler(), log, admin: Boolean(composed.api) });
+  const origin = listeningAt(server.server, settings.HOST);
+  printReady(log, { origin, console: true, apiElsewhere: settings.PAYMENT_API_BASE_URL, demo: unshownDemo });
+  unshownDemo = undefined;
 }
 
 main().catch((error) => {
   const known = error instanceof ConfigError || error instanceof DataDirLockedError;
   process.stderr.write(`\nThe payment app could not start:\n${known ? error.message : (error?.stack ?? error)}\n\n`);
+  if (unshownDemo) process.stdout.write(`${demoKeyLines(unshownDemo).join('\n')}\n\n`);
   process.exit(1);
 });

@@ -14,11 +14,14 @@ import { createHostedCheckout, type HostedCheckout } from '../../lib/server/host
 import { resolveSealingKeys } from '../../lib/server/sealing-keys';
 import { listeningOrigin } from '../../lib/server/allowed-host';
 import { createMetrics, type Metrics } from '../../lib/server/metrics';
+import type { DemoMerchant } from '../ready-message';
 import { openProcessDb } from './open-process-db';
 
 export interface ApiRuntime {
   /** The payment database. */
   db: Db;
+  /** The demo merchant and its secret key, on the first start of an empty database only: the start script prints it when ready. */
+  demo?: DemoMerchant;
   /** The payment core: served on node:http by the app server, and handed in process to the console. */
   core: PaymentCore;
   /** The hosted checkout page's data (app/(hosted)): the provider's page, where the API runs. */
@@ -37,8 +40,8 @@ export interface ApiRuntime {
 export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRuntime> {
   const secretBox = createSecretBox(resolveSealingKeys(settings));
   const db = await openProcessDb(settings, settings.DATABASE_URL);
-  const demo = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
-  if (demo) announceDemoMerchant(demo.name, demo.available, demo.currency, demo.secretKey);
+  const seeded = await seedDemoMerchant(db, settings.DEMO_SECRET_KEY);
+  const demo = seeded && { name: seeded.name, available: seeded.available, currency: seeded.currency, secretKey: seeded.secretKey };
 
   const metrics = createMetrics(db);
   // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
@@ -83,6 +86,7 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
   log.info({ database: db.kind }, 'payment runtime ready');
   return {
     db,
+    demo,
     core,
     hostedCheckout: createHostedCheckout(db, publicBaseUrl),
     log,
@@ -93,18 +97,4 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
       await db.close();
     },
   };
-}
-
-/** Printed once, on the first start of an empty database, straight to the terminal (never the log). */
-function announceDemoMerchant(name: string, available: number, currency: string, key: string) {
-  process.stdout.write(
-    [
-      '',
-      `  Demo merchant "${name}" created with ${available.toLocaleString('en-US')} ${currency}.`,
-      `  Its secret key (shown only now; sign in to the console with it):`,
-      '',
-      `    ${key}`,
-      '',
-    ].join('\n') + '\n',
-  );
 }

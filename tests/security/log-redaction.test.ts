@@ -82,6 +82,18 @@ describe.each(kinds)('the captured output of a full run of the %s server', (kind
   });
   afterAll(() => server?.stop());
 
+  it('says once it listens, after the log lines so far and in words, where it is and the demo key', () => {
+    const out = server.output;
+    const ready = out.indexOf('\n  Ready.\n');
+    expect(ready).toBeGreaterThan(out.indexOf('"msg":"listening"'));
+    const block = out.slice(ready).split('\n').slice(2, 10);
+    const origin = server.url.replace('localhost', '127.0.0.1');
+    if (kind === 'next') expect(block.shift()).toBe(`  Console:      ${origin}/`);
+    expect(block[0]).toBe(`  Payment API:  POST ${origin}/v1/index.php`);
+    expect(block[2]).toMatch(/^ {2}Demo merchant "Demo Store" created with/);
+    expect(block[5]).toBe(`    ${DEMO_KEY}`);
+  });
+
   it('holds no secret key, Authorization value, session cookie or full account number', async () => {
     const call = (body: unknown, opts = {}) => callApi(server.url, DEMO_KEY, body, { headers: { cookie: COOKIE }, ...opts });
     expect((await call({ action: 'get_balance' })).status).toBe(200);
