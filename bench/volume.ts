@@ -411,8 +411,8 @@ export function volumeReport(f: VolumeFigures): string[] {
   for (const r of f.reads) {
     const t = embedded ? EMBEDDED_MS : TARGET_MS[r.kind];
     const growth = r.p50[1] !== undefined ? Math.round((r.p50[1] / Math.max(r.p50[0]!, 0.1)) * 100) / 100 : NaN;
-    // Growth from 1x to 2x is judged as at most 1.2x or +2 ms, whichever is larger (issue 34's decision: below a few
-    // milliseconds a ratio is noise); the query-plan test is the real guard.
+    // Growth from 1x to 2x is judged as at most 1.2x or +2 ms, whichever is larger (below a few milliseconds
+    // a ratio is noise); the query-plan test is the real guard.
     const grew = r.p50[1] !== undefined && r.p50[1] > Math.max(r.p50[0]! * 1.2, r.p50[0]! + 2);
     const met = r.p50.every((x) => x <= t.p50) && r.p99.every((x) => x <= t.p99) && !grew;
     const want = embedded
