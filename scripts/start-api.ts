@@ -1,5 +1,6 @@
 // npm run start:api: the payment API, health and metrics on node:http, without Next (no console, no
 // hosted checkout page), on the same core and database. Its composition root is the API runtime alone.
+// Run as `exec node --import tsx`, for the signals' sake (scripts/start.ts says why).
 import { ConfigError, env } from '../lib/config/env';
 import { DataDirLockedError } from '../lib/db/dir-lock';
 import { createLogger } from '../lib/log';

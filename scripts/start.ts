@@ -4,6 +4,9 @@
 // serves: one node:http server answers the payment API, health and metrics itself and hands every
 // other request (the console, the hosted checkout) to Next.
 // `npm start` builds first only when a source changed since the last build.
+// package.json runs it as `exec node --import tsx`: npm's shell becomes this process, so a stop signal
+// npm passes on reaches it and npm exits when it does. tsx's own command would sit in between, send
+// the signal once more and SIGKILL a process still busy answering 60 ms later: connections reset.
 import path from 'node:path';
 import next from 'next';
 import { ConfigError, env } from '../lib/config/env';

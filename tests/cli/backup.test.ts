@@ -1,4 +1,4 @@
-// npm run backup / npm run restore on the embedded database (issue 31, section 5): a backup taken by a running
+// npm run backup / npm run restore on the embedded database: a backup taken by a running
 // server under a withdrawal load holds one instant, a server starts on its restore and replays the keys it holds;
 // restore refuses a folder that is not empty, a file that is not a backup, a truncated and a damaged one, writing
 // nothing; without a server, backup opens the folder itself.

@@ -13,6 +13,8 @@ import { freePort } from './ports';
 export type ServerKind = 'standalone' | 'next' | 'floor';
 
 const ENTRY: Record<ServerKind, string> = { standalone: 'scripts/start-api.ts', next: 'scripts/start.ts', floor: 'bench/floor-server.ts' };
+/** The npm script that starts each kind, as the README says. */
+const NPM_SCRIPT: Partial<Record<ServerKind, string>> = { standalone: 'start:api', next: 'start' };
 
 /** Fixed demo key for spawned servers: the servers seed their demo merchant with it. */
 export const DEMO_KEY = 'sk_test_proveProveProve0123456789abcdefABCDEF';
@@ -31,10 +33,16 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Extra node flags (a CPU profile: --cpu-prof, which NODE_OPTIONS may not carry). */
   nodeArgs?: string[];
+  /**
+   * 'npm': `npm start` / `npm run start:api`, in a process group of its own, as a process manager
+   * runs it; its signals go to the whole group (npm, and every process below it). Default 'node':
+   * the start script in one node process.
+   */
+  launch?: 'node' | 'npm';
 }
 
-const live = new Set<ChildProcess>();
-process.once('exit', () => live.forEach((c) => c.kill('SIGKILL')));
+const live = new Set<ServerProcess>();
+process.once('exit', () => live.forEach((s) => s.kill('SIGKILL')));
 
 /**
  * A real server process (`npm run start:api`'s script, or `next start`) that a
@@ -93,11 +101,13 @@ export class ServerProcess {
       ...(this.opts.distDir ? { NEXT_DIST_DIR: this.opts.distDir } : {}),
       ...this.opts.env,
     };
-    const args = [...(this.opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, ENTRY[this.opts.kind])];
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = this.opts.launch === 'npm' ? this.spawnNpm(env) : this.spawnNode(env);
     this.child = child;
-    live.add(child);
-    child.once('exit', () => live.delete(child));
+    live.add(this);
+    child.once('exit', () => {
+      // npm gone, a process it started may not be: nothing of the group outlives the test.
+      if (this.opts.launch !== 'npm' || !this.groupAlive()) live.delete(this);
+    });
     fs.mkdirSync(SERVER_LOG_DIR, { recursive: true });
     this.logFile = path.join(SERVER_LOG_DIR, `${this.opts.kind}-${child.pid}.log`);
     const capture = (chunk: Buffer) => {
@@ -109,6 +119,19 @@ export class ServerProcess {
     this.starts++;
     await this.waitUntilAnswering(timeoutMs);
     return this;
+  }
+
+  private spawnNode(env: NodeJS.ProcessEnv) {
+    const args = [...(this.opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, ENTRY[this.opts.kind])];
+    return spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  private spawnNpm(env: NodeJS.ProcessEnv) {
+    const script = NPM_SCRIPT[this.opts.kind];
+    if (!script || this.opts.nodeArgs) throw new Error(`no npm script starts a ${this.opts.kind} server with node flags`);
+    // npm's own script runs under the node that runs this test.
+    const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
+    return spawn(npm[0]!, [...npm.slice(1), 'run', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   }
 
   /** Ready when the API answers: a GET gets its 405 before authentication, so the probe never counts as a failed key. */
@@ -149,15 +172,41 @@ export class ServerProcess {
 
   private signal(sig: NodeJS.Signals, timeoutMs: number): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      // npm exited before what it started: the rest of its group gets the signal too.
+      if (this.opts.launch === 'npm') this.kill(sig);
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${sig} did not end pid ${child.pid}`)), timeoutMs);
       child.once('exit', () => {
         clearTimeout(timer);
         resolve();
       });
-      child.kill(sig);
+      this.kill(sig);
     });
+  }
+
+  /** Sends a signal as a process manager does: to the process, or (launched by npm) to its whole group. */
+  kill(sig: NodeJS.Signals) {
+    const child = this.child;
+    if (!child?.pid) return;
+    if (this.opts.launch !== 'npm') return void child.kill(sig);
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      /* the group is gone */
+    }
+  }
+
+  /** Whether a process of the group npm led is still running (launch 'npm'). */
+  groupAlive(): boolean {
+    try {
+      process.kill(-this.child!.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   get running(): boolean {
