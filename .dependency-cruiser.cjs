@@ -70,6 +70,15 @@ module.exports = {
       to: { path: ['^scripts/', '^instrumentation\\.ts$'] },
     },
     {
+      name: 'next-entry-reaches-no-core',
+      comment:
+        "instrumentation.ts is Next's own entry: under `next start` it composes the console alone (scripts/roots/console-in-next.ts). " +
+        'Nothing it loads, however far removed, is the payment core (the core request shape excepted, a type of the in-process fetch).',
+      severity: 'error',
+      from: { path: '^instrumentation\\.ts$' },
+      to: { path: '^lib/payments/', pathNot: '^lib/payments/pipeline/api-request\\.ts$', reachable: true },
+    },
+    {
       name: 'server-and-session-apart',
       comment: 'lib/server serves the API (and the hosted checkout); console/server is the console. Neither imports the other.',
       severity: 'error',

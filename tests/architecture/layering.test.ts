@@ -25,7 +25,7 @@ describe('architecture', () => {
   });
 
   it('catches violations: a contract module importing the core, a lib module importing a composition root (fixture tree)', async () => {
-    const result = await cruise(['lib', 'console'], {
+    const result = await cruise(['lib', 'console', 'instrumentation.ts'], {
       baseDir: path.join(__dirname, 'fixture'),
       ruleSet: { forbidden: config.forbidden },
       validate: true,
@@ -33,6 +33,7 @@ describe('architecture', () => {
     const output = result.output as { summary: { violations: { rule: { name: string }; from: string }[] } };
     expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from}`).sort()).toEqual([
       'contract-is-pure: lib/contract/leak.ts',
+      'next-entry-reaches-no-core: instrumentation.ts',
       'roots-stay-on-top: console/server/session/reaches-root.ts',
     ]);
   });
