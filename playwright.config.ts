@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { seedConsoleDataDir, seedDataDir } from './tests/helpers/pglite-template-dirs';
+import { seedConsoleDataDir, seedDataDir } from './testing/pglite-template-dirs';
 
 /**
  * End-to-end tests in real Chromium against the real app (next start) on a fresh
@@ -31,7 +31,7 @@ export const E2E_API_URL = E2E_SPLIT ? `http://127.0.0.1:${API_PORT}` : E2E_BASE
 // The config is loaded by the runner and by every worker: make the data folder once,
 // a new one of this run's own (another run on the machine keeps its own). In npm test it starts as
 // a copy of the run's migrated, empty template (vitest's global set-up made it): a new cluster
-// costs seconds of CPU per server (tests/helpers/pglite-template.ts); without one, from nothing.
+// costs seconds of CPU per server (testing/pglite-template.ts); without one, from nothing.
 if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'console-e2e-'));
   seedDataDir(process.env.E2E_DATA_DIR);

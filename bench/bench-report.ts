@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../tests/helpers/server-process';
+import { ROOT } from '../testing/server-process';
 import { busyMerchantReport } from './busy-merchant-report';
 import type { BusyMerchantFigures } from './busy-merchant';
 import type { ModeFigures } from './server-cases';

@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
 import { settleDuePayouts } from '../lib/payments/payouts/settlement';
-import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
-import { startInProcessApi } from './in-process-api';
+import { createSchemaUrl, dropSchemas } from '../testing/databases';
+import { startInProcessApi } from '../testing/in-process-api';
 import { cpuReader, cpuSpent } from './process-cpu';
 
 const APP = 'settlement-bench';

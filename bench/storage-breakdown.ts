@@ -8,8 +8,8 @@ import { openDb } from '../lib/db/open-db';
 import { settleDuePayouts } from '../lib/payments/payouts/settlement';
 import { purgeOldEvents } from '../lib/payments/webhooks/event-retention';
 import type { Db } from '../lib/db/types';
-import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
-import { startInProcessApi } from './in-process-api';
+import { createSchemaUrl, dropSchemas } from '../testing/databases';
+import { startInProcessApi } from '../testing/in-process-api';
 import { payoutUpdates, vacuumSchema } from './settlement';
 
 const N = Number(process.env.STORAGE_PAYOUTS ?? 20_000);

@@ -64,7 +64,7 @@ function vitestStep(title, name, args, env) {
 if (!step('lint and format (eslint, prettier --check)', 'npm', ['run', '--silent', 'lint'])) failures.push('lint: npm run lint');
 
 // 1. One production build (.next-e2e) for every suite: vitest's suites that run Next as a process
-//    (PROVE_NEXT_DIST_DIR, tests/helpers/next-build.ts) and Playwright's web servers only start it.
+//    (PROVE_NEXT_DIST_DIR, testing/next-build.ts) and Playwright's web servers only start it.
 const built = step('build (next build, .next-e2e)', bin('next'), ['build'], {
   NEXT_DIST_DIR: '.next-e2e',
   NEXT_TELEMETRY_DISABLED: '1',

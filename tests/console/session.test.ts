@@ -9,7 +9,7 @@ import { seal, unseal } from '@/console/server/session/session-seal';
 import { SESSION_SECRET_FILE } from '@/lib/config/secret-file';
 import { resolveSessionSecrets } from '@/console/server/session/session-secrets';
 import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from '@/console/server/session/session-store';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 const A = 'a'.repeat(32);
 const B = 'b'.repeat(40);

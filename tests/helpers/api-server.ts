@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '@/lib/payments/webhooks/secret-box';
 import { createRequestLog } from '@/lib/payments/keys/request-log';
 import type { Db } from '@/lib/db/types';
-import type { Backend } from './databases';
+import type { Backend } from '../../testing/databases';
 import { createLogger, type Logger } from '@/lib/log';
 import { createMerchant, type CreatedMerchant } from '@/lib/payments/keys/merchants';
 import { createPaymentCore, type PaymentApiDeps } from '@/lib/payments/pipeline/payment-api';
@@ -39,7 +39,7 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-import { API_PATH } from './api-path';
+import { API_PATH } from '../../testing/api-path';
 import { assertMatchesOpenApi } from './openapi-check';
 import type { JsonAnswer } from './json-answer';
 

@@ -3,7 +3,7 @@ import type { Db } from '@/lib/db/types';
 import { createAuthenticator } from '@/lib/payments/pipeline/authenticate';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { freshAuthWindow } from '../helpers/auth-window';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 describe.each(backends)('authentication looked up together ($name)', (backend) => {
   let db: Db;

@@ -4,7 +4,7 @@ import { createLogger } from '@/lib/log';
 import { settlementJob } from '@/lib/server/background-jobs';
 import { runJobs, type Job } from '@/lib/server/job-runner';
 import { payoutBatch, withTestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const silent = createLogger({ level: 'silent' });
 

@@ -8,8 +8,8 @@ import { parseEnv } from '@/lib/config/env';
 import { createLogger } from '@/lib/log';
 import { createAppServer } from '@/lib/server/app-server';
 import { composeProcess } from '@/scripts/roots/compose';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { freshDataDir } from '../helpers/pglite-template';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { freshDataDir } from '../../testing/pglite-template';
 
 const silent = createLogger({ level: 'silent' });
 const settingsFor = (dataDir: string, extra: Record<string, string> = {}) =>

@@ -4,8 +4,8 @@
 // the instance is going from `Connection: close`, then from a refused connect, and goes elsewhere.
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { API_PATH } from '../helpers/api-path';
-import { DEMO_KEY, type ServerKind } from '../helpers/server-process';
+import { API_PATH } from '../../testing/api-path';
+import { DEMO_KEY, type ServerKind } from '../../testing/server-process';
 import { Deployment, ledgerCheck, stressBackends } from './deployment';
 import { recordFigures, STRESS } from './figures';
 import { expectLedgerExact } from './ledger-assertions';

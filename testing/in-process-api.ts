@@ -10,7 +10,7 @@ import { createPaymentCore } from '../lib/payments/pipeline/payment-api';
 import { createRequestLog } from '../lib/payments/keys/request-log';
 import { createSecretBox } from '../lib/payments/webhooks/secret-box';
 import { nodeHandler } from '../lib/server/node-http';
-import { API_PATH } from '../tests/helpers/api-path';
+import { API_PATH } from './api-path';
 
 export async function startInProcessApi(db: Db, opts: { openingBalance: number; settlementDelaySeconds: number }) {
   const silent = createLogger({ level: 'silent' });

@@ -17,7 +17,7 @@ const ENTRY: Record<ServerKind, string> = { standalone: 'scripts/start-api.ts', 
 /** Fixed demo key for spawned servers: the servers seed their demo merchant with it. */
 export const DEMO_KEY = 'sk_test_proveProveProve0123456789abcdefABCDEF';
 
-export const ROOT = path.resolve(__dirname, '../..');
+export const ROOT = path.resolve(__dirname, '..');
 /** Every spawned server's stdout and stderr land here: the redaction checks scan it. */
 export const SERVER_LOG_DIR = process.env.SERVER_LOG_DIR ?? path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'prove-server-logs');
 
