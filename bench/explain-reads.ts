@@ -24,7 +24,11 @@ async function main() {
   const [otherKey] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
   await writeHistory(db, { merchantId: other.id, keyId: otherKey!.id, n: N / 4, tag: 'o' });
   const log: Recorded[] = [];
-  const api = await startInProcessApi(recording(db, log), { openingBalance: 1_000_000_000, settlementDelaySeconds: 3 });
+  const api = await startInProcessApi(recording(db, log), {
+    openingBalance: 1_000_000_000,
+    merchantName: 'Busy',
+    settings: { settlementDelaySeconds: 3 },
+  });
   const endpoint = (await api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
   const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
   await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, endpointId: endpoint.id, n: N, tag: 'm' });

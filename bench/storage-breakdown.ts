@@ -16,7 +16,11 @@ const N = Number(process.env.STORAGE_PAYOUTS ?? 20_000);
 
 async function main() {
   const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 4 });
-  const api = await startInProcessApi(db, { openingBalance: 1_000_000_000_000, settlementDelaySeconds: 0 });
+  const api = await startInProcessApi(db, {
+    openingBalance: 1_000_000_000_000,
+    merchantName: 'Busy',
+    settings: { settlementDelaySeconds: 0 },
+  });
   for (let b = 0; b < N / 1000; b++) {
     const payouts = Array.from({ length: 1000 }, (_, i) => ({
       amount: 10_000 + i,
