@@ -43,9 +43,12 @@ describe('session secrets', () => {
     fs.rmSync(dir, { recursive: true });
   });
 
-  it('with DATABASE_URL it must be set, and says so', () => {
+  it('with DATABASE_URL, or a console store of its own on CONSOLE_DATABASE_URL, it must be set, and says so', () => {
     expect(() => resolveSessionSecrets({ DATA_DIR: '.', DATABASE_URL: 'postgres://x/y' })).toThrow(
       /SESSION_SECRET must be set when DATABASE_URL/,
+    );
+    expect(() => resolveSessionSecrets({ DATA_DIR: '.', DATABASE_URL: undefined, CONSOLE_DATABASE_URL: 'postgres://x/y' })).toThrow(
+      /SESSION_SECRET must be set when DATABASE_URL or CONSOLE_DATABASE_URL/,
     );
   });
 });
