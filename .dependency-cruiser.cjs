@@ -105,6 +105,15 @@ module.exports = {
       to: { path: ['^scripts/', '^instrumentation\\.ts$'] },
     },
     {
+      name: 'next-entry-reaches-no-core',
+      comment:
+        "instrumentation.ts is Next's own entry: under `next start` it composes the console alone (scripts/roots/console-in-next.ts). " +
+        'Nothing it loads, however far removed, is the payment core (the core request shape excepted, a type of the in-process fetch).',
+      severity: 'error',
+      from: { path: '^instrumentation\\.ts$' },
+      to: { path: '^lib/payments/', pathNot: '^lib/payments/pipeline/api-request\\.ts$', reachable: true },
+    },
+    {
       name: 'server-and-session-apart',
       comment: 'lib/server serves the API (and the hosted checkout); console/server is the console. Neither imports the other.',
       severity: 'error',
@@ -165,6 +174,35 @@ module.exports = {
       to: { path: '^(app|lib|console|packages)/' },
     },
     {
+      name: 'bench-and-tests-meet-in-testing',
+      comment:
+        'bench/ measures, tests/ checks: what both use (databases, server processes, the in-process API, volume data) lives in testing/, never in tests/.',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^tests/' },
+    },
+    {
+      name: 'testing-serves-tests-and-bench',
+      comment: 'testing/ is the harness under tests/ and bench/; it knows neither.',
+      severity: 'error',
+      from: { path: '^testing/' },
+      to: { path: '^(tests|bench)/' },
+    },
+    {
+      name: 'harness-stays-out-of-the-app',
+      comment: 'The app, its start scripts, the SDK and ops never load the tests, the benchmarks or their harness.',
+      severity: 'error',
+      from: { path: '^(app|lib|console|packages|ops|scripts)/|^(instrumentation|proxy)\\.ts$' },
+      to: { path: '^(testing|tests|bench)/' },
+    },
+    {
+      name: 'harness-runs-without-vitest',
+      comment: 'bench/ and testing/ run under tsx and Playwright too, where a module that imports vitest throws.',
+      severity: 'error',
+      from: { path: '^(testing|bench)/' },
+      to: { path: '^node_modules/vitest/', reachable: true },
+    },
+    {
       name: 'playwright-specs-never-load-vitest',
       comment: 'Playwright loads its specs itself: a helper that imports vitest (api-server, webhook-delivery) throws there.',
       severity: 'error',
@@ -174,7 +212,7 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      from: { path: '^(lib|app|console)/' },
+      from: { path: '^(lib|app|console|scripts|ops|bench|testing)/' },
       to: { circular: true },
     },
   ],

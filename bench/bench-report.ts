@@ -1,7 +1,7 @@
 // The report of `npm run bench`: the tables it prints, and bench/results/latest.json for a full run.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../tests/helpers/server-process';
+import { ROOT } from '../testing/server-process';
 import { busyMerchantReport } from './busy-merchant-report';
 import type { BusyMerchantFigures } from './busy-merchant';
 import type { ModeFigures } from './server-cases';

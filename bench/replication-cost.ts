@@ -10,9 +10,9 @@ import { openDb } from '../lib/db/open-db';
 import { createMerchant } from '../lib/payments/keys/merchants';
 import { freePortBlock } from '../ops/cluster/layout';
 import { LocalCluster } from '../ops/cluster/local-cluster';
-import { API_PATH } from '../tests/helpers/api-path';
-import { ledgerCheck } from '../tests/helpers/ledger';
-import { ServerProcess } from '../tests/helpers/server-process';
+import { API_PATH } from '../testing/api-path';
+import { ledgerCheck } from '../testing/ledger';
+import { ServerProcess } from '../testing/server-process';
 import { drive, sequentialP50, type Drive } from './drive';
 import { runProvenance } from './run-provenance';
 

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
-import { ensureNextBuild } from '../tests/helpers/next-build';
-import type { ServerKind } from '../tests/helpers/server-process';
+import { createSchemaUrl, dropSchemas, postgresUrl } from '../testing/databases';
+import { ensureNextBuild } from '../testing/next-build';
+import type { ServerKind } from '../testing/server-process';
 import { report } from './bench-report';
 import { runProvenance } from './run-provenance';
 import { writeBenchmarksPage } from './write-benchmarks-md';

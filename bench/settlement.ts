@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
 import { settleDuePayouts } from '../lib/payments/payouts/settlement';
-import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
-import { startInProcessApi } from './in-process-api';
+import { createSchemaUrl, dropSchemas } from '../testing/databases';
+import { startInProcessApi } from '../testing/in-process-api';
 import { cpuReader, cpuSpent } from './process-cpu';
 
 const APP = 'settlement-bench';
@@ -152,7 +152,11 @@ export async function settlementBench(opts: { backlog: number; instances: number
     f.hotShare = (upd1.hot - upd0.hot) / Math.max(1, f.updates);
 
     // 2. Batches at full speed with settlement on, then the drain.
-    const api = await startInProcessApi(db, { openingBalance: 1_000_000_000_000_000, settlementDelaySeconds: 0 });
+    const api = await startInProcessApi(db, {
+      openingBalance: 1_000_000_000_000_000,
+      merchantName: 'Busy',
+      settings: { settlementDelaySeconds: 0 },
+    });
     let arriving = true;
     const loops = settlers(dbs, () => !arriving);
     let arrived = 0;

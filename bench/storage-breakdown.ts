@@ -12,8 +12,8 @@ import { openDb } from '../lib/db/open-db';
 import { settleDuePayouts } from '../lib/payments/payouts/settlement';
 import { purgeOldEvents } from '../lib/payments/webhooks/event-retention';
 import type { Db } from '../lib/db/types';
-import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
-import { startInProcessApi } from './in-process-api';
+import { createSchemaUrl, dropSchemas, postgresUrl } from '../testing/databases';
+import { startInProcessApi } from '../testing/in-process-api';
 import { runProvenance, type RunProvenance } from './run-provenance';
 import { payoutUpdates, vacuumSchema } from './settlement';
 
@@ -31,7 +31,11 @@ export interface StorageFigures {
 
 export async function storageBreakdown(): Promise<StorageFigures> {
   const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 4 });
-  const api = await startInProcessApi(db, { openingBalance: 1_000_000_000_000, settlementDelaySeconds: 0 });
+  const api = await startInProcessApi(db, {
+    openingBalance: 1_000_000_000_000,
+    merchantName: 'Busy',
+    settings: { settlementDelaySeconds: 0 },
+  });
   for (let b = 0; b < N / 1000; b++) {
     const payouts = Array.from({ length: 1000 }, (_, i) => ({
       amount: 10_000 + i,

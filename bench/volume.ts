@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { openDb } from '../lib/db/open-db';
 import { credit } from '../lib/payments/ledger/ledger';
 import { seedDemoMerchant } from '../lib/payments/keys/merchants';
-import { API_PATH } from '../tests/helpers/api-path';
-import { signInToConsole } from '../tests/helpers/console-session';
-import { DEMO_KEY, ServerProcess } from '../tests/helpers/server-process';
+import { API_PATH } from '../testing/api-path';
+import { signInToConsole } from '../testing/console-session';
+import { DEMO_KEY, ServerProcess } from '../testing/server-process';
 
 const BATCH = 1000;
 /** Batches in flight at once while building. */

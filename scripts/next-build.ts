@@ -15,6 +15,10 @@ const SOURCES = [
   'package.json',
   'package-lock.json',
   'proxy.ts',
+  // Bundled by instrumentation.ts, which composes the console with them under `next start`.
+  'scripts/roots/console-in-next.ts',
+  'scripts/roots/console-side.ts',
+  'scripts/roots/open-process-db.ts',
 ];
 
 function newestSourceMtime(): number {

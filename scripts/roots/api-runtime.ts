@@ -6,9 +6,11 @@ import type { Logger } from '../../lib/log';
 import { seedDemoMerchant } from '../../lib/payments/keys/merchants';
 import { createPaymentCore } from '../../lib/payments/core';
 import type { PaymentCore } from '../../lib/payments/pipeline/api-request';
+import type { PaymentApiDeps } from '../../lib/payments/pipeline/payment-api';
+import type { SecretBox } from '../../lib/payments/pipeline/core-settings';
 import { createSecretBox } from '../../lib/payments/webhooks/secret-box';
 import { startWebhookDelivery } from '../../lib/payments/webhooks/delivery-worker';
-import { createRequestLog } from '../../lib/payments/pipeline/request-log';
+import { createRequestLog, type RequestLog } from '../../lib/payments/pipeline/request-log';
 import { startBackgroundJobs } from '../../lib/server/background-jobs';
 import { createHostedCheckout, type HostedCheckout } from '../../lib/server/hosted-checkout';
 import { resolveSealingKeys } from '../../lib/server/sealing-keys';
@@ -46,24 +48,10 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
   const metrics = createMetrics(db);
   // The console reaches the API on 127.0.0.1; checkout links must carry the public address.
   const publicBaseUrl = settings.PUBLIC_BASE_URL?.replace(/\/+$/, '');
-  // Retention 0 keeps no request log at all (and is how the bench measures what the log costs).
-  const requestLog = settings.REQUEST_LOG_RETENTION_DAYS > 0 ? createRequestLog(db, log) : undefined;
-  const core = createPaymentCore({
-    db,
-    log,
-    requestLog,
+  const { core, requestLog, apiInFlight } = assembleCore(db, log, settings, {
+    secretBox,
     onRequest: metrics.observe,
     onGroup: metrics.observeGroup,
-    settings: {
-      withdrawGroupCommit: settings.WITHDRAW_GROUP_COMMIT,
-      idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
-      idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
-      settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
-      payoutApprovalExpirySeconds: settings.PAYOUT_APPROVAL_EXPIRY_SECONDS,
-      authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
-      publicBaseUrl,
-      secretBox,
-    },
   });
   const jobs = startBackgroundJobs(db, log, {
     idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
@@ -81,7 +69,7 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
     concurrency: settings.WEBHOOK_CONCURRENCY,
     onAttempt: metrics.observeWebhook,
     // API requests in flight (the core counts them): webhook deliveries yield to them while the process is saturated.
-    apiInFlight: () => core.inFlight,
+    apiInFlight,
   });
   log.info({ database: db.kind }, 'payment runtime ready');
   return {
@@ -97,4 +85,52 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
       await db.close();
     },
   };
+}
+
+export interface AssembledCore {
+  core: PaymentCore;
+  /** Absent with REQUEST_LOG_RETENTION_DAYS=0. */
+  requestLog?: RequestLog;
+  /** Payment API requests in flight (webhook deliveries yield to them). */
+  apiInFlight(): number;
+}
+
+/**
+ * The payment core over `db`, as every process that serves the API assembles it: the settings from
+ * the environment's, its request log, requests in flight counted. The API runtime calls it, and so do
+ * the tests' and the benchmarks' in-process API (testing/in-process-api.ts), on a database of their own.
+ * `overrides`: settings of the core a test sets beyond the environment's (a shorter wait, a group commit off).
+ */
+export function assembleCore(
+  db: Db,
+  log: Logger,
+  settings: Env,
+  opts: {
+    secretBox: SecretBox;
+    onRequest?: PaymentApiDeps['onRequest'];
+    onGroup?: PaymentApiDeps['onGroup'];
+    overrides?: Partial<PaymentApiDeps['settings']>;
+  },
+): AssembledCore {
+  // Retention 0 keeps no request log at all (and is how the bench measures what the log costs).
+  const requestLog = settings.REQUEST_LOG_RETENTION_DAYS > 0 ? createRequestLog(db, log) : undefined;
+  const core = createPaymentCore({
+    db,
+    log,
+    requestLog,
+    onRequest: opts.onRequest,
+    onGroup: opts.onGroup,
+    settings: {
+      withdrawGroupCommit: settings.WITHDRAW_GROUP_COMMIT,
+      idempotencyTtlSeconds: settings.IDEMPOTENCY_KEY_TTL_SECONDS,
+      idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
+      settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
+      payoutApprovalExpirySeconds: settings.PAYOUT_APPROVAL_EXPIRY_SECONDS,
+      authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
+      publicBaseUrl: settings.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+      secretBox: opts.secretBox,
+      ...opts.overrides,
+    },
+  });
+  return { core, requestLog, apiInFlight: () => core.inFlight };
 }

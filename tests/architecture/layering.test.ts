@@ -8,11 +8,14 @@ const config = require('../../.dependency-cruiser.cjs');
 
 describe('architecture', () => {
   it('keeps every layering rule (contract pure, core framework-agnostic, browser code off the server)', async () => {
-    const result = await cruise(['app', 'lib', 'console', 'scripts', 'ops', 'packages/sdk/src', 'proxy.ts', 'instrumentation.ts'], {
-      ...config.options,
-      ruleSet: { forbidden: config.forbidden },
-      validate: true,
-    });
+    const result = await cruise(
+      ['app', 'lib', 'console', 'scripts', 'ops', 'bench', 'testing', 'packages/sdk/src', 'proxy.ts', 'instrumentation.ts'],
+      {
+        ...config.options,
+        ruleSet: { forbidden: config.forbidden },
+        validate: true,
+      },
+    );
     const output = result.output as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
     const violations = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
     expect(violations).toEqual([]);
@@ -25,13 +28,14 @@ describe('architecture', () => {
   });
 
   it('catches violations: a contract module importing the core, a lib module importing a composition root, the core against its layers (fixture tree)', async () => {
-    const result = await cruise(['lib', 'console'], {
+    const result = await cruise(['lib', 'console', 'bench', 'instrumentation.ts'], {
       baseDir: path.join(__dirname, 'fixture'),
       ruleSet: { forbidden: config.forbidden },
       validate: true,
     });
     const output = result.output as { summary: { violations: { rule: { name: string }; from: string }[] } };
     expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from}`).sort()).toEqual([
+      'bench-and-tests-meet-in-testing: bench/reaches-tests.ts',
       'contract-is-pure: lib/contract/leak.ts',
       'core-domains-below-the-assembly: lib/payments/refunds/reads-the-table.ts',
       'core-ledger-below-the-domains: lib/payments/ledger/reads-payouts.ts',
@@ -39,6 +43,7 @@ describe('architecture', () => {
       'core-no-folder-cycle: lib/payments/payouts',
       'core-no-folder-cycle: lib/payments/pipeline',
       'core-pipeline-knows-no-domain: lib/payments/pipeline/runs-payouts.ts',
+      'next-entry-reaches-no-core: instrumentation.ts',
       'roots-stay-on-top: console/server/session/reaches-root.ts',
     ]);
   });

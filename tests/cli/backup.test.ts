@@ -16,9 +16,9 @@ import { openDb } from '@/lib/db/open-db';
 import { openPgliteDb } from '@/lib/db/pglite-db';
 import { SEALING_KEY_FILE, SESSION_SECRET_FILE } from '@/lib/config/secret-file';
 import { callApi, withdrawal } from '../helpers/api-server';
-import { ledgerCheck } from '../helpers/ledger';
-import { openMigratedPglite } from '../helpers/pglite-template';
-import { DEMO_KEY, ROOT, ServerProcess } from '../helpers/server-process';
+import { ledgerCheck } from '../../testing/ledger';
+import { openMigratedPglite } from '../../testing/pglite-template';
+import { DEMO_KEY, ROOT, ServerProcess } from '../../testing/server-process';
 import { expectLedgerExact } from '../stress/ledger-assertions';
 
 const run = promisify(execFile);

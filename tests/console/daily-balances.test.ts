@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db/types';
 import { endOfDayBalances } from '@/console/server/data/daily-balances';
 import { createPaymentClient } from '@/console/server/upstream/payment-client';
 import { merchantApi } from '@/console/server/upstream/merchant-api';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 
 let db: Db;

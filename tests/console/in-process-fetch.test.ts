@@ -6,8 +6,8 @@ import { merchantApi } from '@/console/server/upstream/merchant-api';
 import { createPaymentClient } from '@/console/server/upstream/payment-client';
 import { UpstreamError } from '@/console/server/upstream/upstream-error';
 import { testSecretBox, withTestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { pgliteBackend } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 const settings = {
   idempotencyTtlSeconds: 86_400,

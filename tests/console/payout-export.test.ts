@@ -7,7 +7,7 @@ import type { Db } from '@/lib/db/types';
 import { createPaymentClient } from '@/console/server/upstream/payment-client';
 import { merchantApi, type MerchantApi } from '@/console/server/upstream/merchant-api';
 import { startTestApi, type TestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 describe('the payouts view in the URL', () => {
   it("turns q, status and whole days of the merchant's zone into the API filter, and back", () => {

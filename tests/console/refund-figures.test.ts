@@ -8,7 +8,7 @@ import { moneyFlow } from '@/console/server/data/money-flow';
 import { createPaymentClient } from '@/console/server/upstream/payment-client';
 import { merchantApi } from '@/console/server/upstream/merchant-api';
 import { refundMark } from '@/lib/format';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 
 let db: Db;

@@ -11,8 +11,8 @@ import { merchantApi } from '@/console/server/upstream/merchant-api';
 import { createPaymentClient } from '@/console/server/upstream/payment-client';
 import { UpstreamError } from '@/console/server/upstream/upstream-error';
 import { useTestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { pgliteBackend } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 import { startFaultProxy, type Fault } from './fault-proxy';
 
 // The real API on node:http over a fresh embedded database, for the whole file.

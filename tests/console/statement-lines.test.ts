@@ -7,7 +7,7 @@ import type { Db } from '@/lib/db/types';
 import { createPaymentClient } from '@/console/server/upstream/payment-client';
 import { merchantApi, type MerchantApi } from '@/console/server/upstream/merchant-api';
 import { startTestApi, type TestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 describe('the reports period', () => {
   it('defaults to the last complete month in the zone, and reads a range of days in the zone', () => {

@@ -5,7 +5,7 @@ import { openPostgresDb } from '@/lib/db/postgres-db';
 import type { Db } from '@/lib/db/types';
 import { sourceFiles, readSource } from '../architecture/source-files';
 import { startTestApi, withdrawal } from '../helpers/api-server';
-import { ledgerCheck } from '../helpers/ledger';
+import { ledgerCheck } from '../../testing/ledger';
 import { hasPgbouncer, startPgbouncer, type Pgbouncer } from '../helpers/pgbouncer';
 
 describe('nothing in the data layer needs a session (a transaction pooler hands each transaction any server connection)', () => {

@@ -4,7 +4,7 @@ import { createAuthenticator } from '@/lib/payments/pipeline/authenticate';
 import { createLogger } from '@/lib/log';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { freshAuthWindow } from '../helpers/auth-window';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const log = createLogger({ level: 'silent' });
 

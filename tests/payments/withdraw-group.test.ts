@@ -11,8 +11,8 @@ import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/pay
 import type { GroupedWithdrawal } from '@/lib/payments/payouts/withdraw-group';
 import { planWithdrawal } from '@/lib/payments/payouts/withdraw-plan';
 import { testSecretBox } from '../helpers/api-server';
-import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends, postgresBackend, postgresUrl } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, secretBox: testSecretBox };
 const secretKey: CallerKey = { id: 'key_test', type: 'secret', name: null, permissions: null, maxPayoutAmount: null, lastUseStale: false };

@@ -3,11 +3,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
 import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
-import { backends, createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { signInToConsole } from '../helpers/console-session';
+import { backends, createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { signInToConsole } from '../../testing/console-session';
 import { countAnnouncements, findLeaks } from '../helpers/log-scan';
-import { ensureNextBuild } from '../helpers/next-build';
-import { DEMO_KEY, ServerProcess, type ServerKind } from '../helpers/server-process';
+import { ensureNextBuild } from '../../testing/next-build';
+import { DEMO_KEY, ServerProcess, type ServerKind } from '../../testing/server-process';
 
 const ACCOUNT = '9988776655443322';
 const UNKNOWN_KEY = `sk_test_${'u'.repeat(40)}`;

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { ROOT } from '../helpers/server-process';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { ROOT } from '../../testing/server-process';
 
 const run = promisify(execFile);
 const SEALING_KEY = 'dGVzdC1zZWFsaW5nLWtleS0wMTIzNDU2Nzg5YWJjZGU=';

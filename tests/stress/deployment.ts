@@ -1,10 +1,10 @@
 import { openDb } from '@/lib/db/open-db';
 import type { Db } from '@/lib/db/types';
 import { callApi } from '../helpers/api-server';
-import { createSchemaUrl, dropSchemas, postgresUrl } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
-import { ensureNextBuild } from '../helpers/next-build';
-import { DEMO_KEY, ServerProcess, type ServerKind, type ServerOptions } from '../helpers/server-process';
+import { createSchemaUrl, dropSchemas, postgresUrl } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
+import { ensureNextBuild } from '../../testing/next-build';
+import { DEMO_KEY, ServerProcess, type ServerKind, type ServerOptions } from '../../testing/server-process';
 
 export type StressBackend = 'pglite' | 'postgres';
 

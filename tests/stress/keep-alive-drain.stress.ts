@@ -6,8 +6,8 @@
 // a process manager sends it: npm and every process below it get it (and npm passes it on).
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { API_PATH } from '../helpers/api-path';
-import { DEMO_KEY, type ServerKind } from '../helpers/server-process';
+import { API_PATH } from '../../testing/api-path';
+import { DEMO_KEY, type ServerKind } from '../../testing/server-process';
 import { Deployment, ledgerCheck, stressBackends, type StressBackend } from './deployment';
 import { recordFigures, STRESS } from './figures';
 import { expectLedgerExact } from './ledger-assertions';

@@ -7,12 +7,15 @@ import { createSessionStore, type SessionStore } from '../session/session-store'
 /**
  * The console's data access layer (the Next DAL pattern): everything a console page or route
  * reaches data through. The session store, the payment client (the SDK with the key added per
- * merchant) and the logger, built once from what the start script wired (console-wiring.ts).
+ * merchant) and the logger, built once from what the process's root wired (console-wiring.ts): the
+ * start script's, or Next's instrumentation when `next start` runs the console alone.
  */
 export interface ConsoleContext {
   sessions: SessionStore;
   payments: PaymentClient;
   log: Logger;
+  /** The browser's address, as the server in front of the routes says it (never a header the browser chose). */
+  clientAddress(headers: Headers): string;
 }
 
 const built = new WeakMap<ConsoleWiring, ConsoleContext>();
@@ -31,6 +34,7 @@ export function consoleContext(): ConsoleContext {
         onRetry: (info) => upstreamLog.warn(info, 'payment API call failed; retrying with the same idempotency key'),
       }),
       log: wiring.log,
+      clientAddress: wiring.clientAddress,
     };
     built.set(wiring, context);
   }

@@ -9,15 +9,14 @@ import { merchantApi } from '@/console/server/upstream/merchant-api';
 import { UpstreamError } from '@/console/server/upstream/upstream-error';
 import { endSession, startSession, verifySession } from '@/console/server/session/session';
 import { assertSignInAllowed, signInFailed } from '@/console/server/session/sign-in-limit';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/server/client-address';
 
 export const dynamic = 'force-dynamic';
 
 const rejected = () => new ApiError('invalid_secret_key', 'That API key was not accepted.', 'secretKey');
 
 export const POST = consoleRoute({ mutates: true }, async ({ req }) => {
-  // Attempts are limited per browser address (set by the app server), checked before anything else.
-  const address = req.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown';
+  // Attempts are limited per browser address (as the server in front says it), checked before anything else.
+  const address = consoleContext().clientAddress(req.headers);
   await assertSignInAllowed(address);
   const { secretKey } = await readJson(req, signInSchema);
   if (!looksLikeApiKey(secretKey)) throw await signInFailed(address, rejected());

@@ -19,7 +19,7 @@ const NPM_SCRIPT: Partial<Record<ServerKind, string>> = { standalone: 'start:api
 /** Fixed demo key for spawned servers: the servers seed their demo merchant with it. */
 export const DEMO_KEY = 'sk_test_proveProveProve0123456789abcdefABCDEF';
 
-export const ROOT = path.resolve(__dirname, '../..');
+export const ROOT = path.resolve(__dirname, '..');
 /** Every spawned server's stdout and stderr land here: the redaction checks scan it. */
 export const SERVER_LOG_DIR = process.env.SERVER_LOG_DIR ?? path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'prove-server-logs');
 

@@ -8,7 +8,7 @@ import path from 'node:path';
  * them for a new DATA_DIR. Only node's own modules here: playwright.config.ts seeds its servers'
  * folders with these without loading PGlite.
  */
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 
 function schemaHash(): string {
   const hash = crypto.createHash('sha256');

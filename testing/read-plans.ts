@@ -112,7 +112,7 @@ export function planProblems(p: PlanSummary, maxRows: number, big: Set<string>):
 
 /**
  * Every read action with each filter alone and combined, against a history written by
- * writeHistory (tests/helpers/volume-data.ts) with `n` payouts under the tag 'm'.
+ * writeHistory (testing/volume-data.ts) with `n` payouts under the tag 'm'.
  */
 export function readCatalog(ids: Record<string, string>, n: number): [string, () => Record<string, unknown>][] {
   const day = (daysAgo: number) => new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - daysAgo * 86_400_000).toISOString();
