@@ -29,6 +29,23 @@ describe('links between the pages', () => {
   }
 });
 
+/** Paths of this repository named in inline code (`lib/payments/core.ts`, `console/server/`), with a line suffix or anchor dropped. */
+function repositoryPaths(markdown: string): string[] {
+  const top = /^(app|bench|console|docs|lib|ops|packages|scripts|testing|tests)\//;
+  return [...markdown.matchAll(/`([^`\s]+)`/g)]
+    .map((m) => m[1]!.replace(/[:#].*$/, '').replace(/[.,]$/, ''))
+    .filter((p) => top.test(p) && !/[*{}<>$]|\.\.\./.test(p));
+}
+
+describe('paths named in the pages', () => {
+  for (const page of documentationPages()) {
+    it(`${page}: every repository path in inline code exists (a move updates the docs with it)`, () => {
+      const missing = repositoryPaths(readPage(page)).filter((p) => !fs.existsSync(path.join(ROOT, p)));
+      expect([...new Set(missing)]).toEqual([]);
+    });
+  }
+});
+
 describe('docs/ by reader', () => {
   const docsPages = documentationPages().filter((p) => p.startsWith('docs/') && p !== 'docs/README.md');
 
