@@ -18,7 +18,7 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
   expect(paid.bank_reference).toMatch(/^TRF/);
 
   await page.goto(`/payouts/${p.id}`);
-  await expect(page.getByTestId('payout-status')).toHaveText('paid');
+  await expect(page.getByTestId('payout-status')).toHaveAttribute('data-status', 'paid');
   await expect(page.getByTestId('bank-reference')).toContainText(paid.bank_reference);
   await expect(page.getByTestId('timeline-returned')).toHaveCount(0);
 
@@ -28,7 +28,7 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
   expect(entry.amount).toBe(31_415);
 
   await page.reload();
-  await expect(page.getByTestId('payout-status')).toHaveText('returned');
+  await expect(page.getByTestId('payout-status')).toHaveAttribute('data-status', 'returned');
   await expect(page.getByTestId('timeline-paid')).toContainText(paid.bank_reference);
   await expect(page.getByTestId('timeline-returned')).toContainText(returned.failure_message);
   await expect(page.getByTestId('timeline-returned')).toContainText('account_closed');

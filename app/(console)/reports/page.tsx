@@ -6,21 +6,25 @@ import { PrintButton } from '@/console/browser/components/print-button';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
 import { pageData } from '@/console/server/data/page-data';
 import { formatMoney } from '@/lib/format';
-import { periodLabel, reportPeriod, statementRequest, typeLabel } from '@/console/browser/report-period';
+import { periodLabel, rangeProblem, reportPeriod, shownQuery, statementRequest } from '@/console/browser/report-period';
+import { MAX_STATEMENT_DAYS } from '@/lib/contract';
+import { balanceKindLabel } from '@/console/browser/labels';
 import { viewerCan } from '@/console/browser/viewer';
 import { requireSession } from '@/console/server/session/session';
 import { UpstreamError } from '@/console/server/upstream/upstream-error';
 
 export const metadata = { title: 'Reports · Merchant Console' };
 
-type Search = { month?: string; from?: string; to?: string };
+type Search = { month?: string; from?: string; to?: string; shown_month?: string; shown_from?: string; shown_to?: string };
 
 export default async function ReportsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
   const zone = await pageTimeZone(session);
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read" />;
   const query = await searchParams;
-  const period = reportPeriod(query, zone);
+  // A range refused here (the end before the start, too long) says what to do and keeps the statement shown before it.
+  const problem = rangeProblem(query, MAX_STATEMENT_DAYS);
+  const period = reportPeriod(problem ? shownQuery(query) : query, zone);
   const statement = await pageData(session, () =>
     session.api.getStatement(statementRequest(period, zone)).then(
       (r) => r.data,
@@ -47,18 +51,39 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
         <form method="get" action="/reports" className="inline-form">
           <label>
             From
-            <input type="date" name="from" defaultValue={'fromDate' in period ? period.fromDate : ''} required />
+            <input type="date" name="from" defaultValue={problem ? query.from : 'fromDate' in period ? period.fromDate : ''} required />
           </label>
           <label>
             To
-            <input type="date" name="to" defaultValue={'toDate' in period ? period.toDate : ''} required />
+            <input
+              type="date"
+              name="to"
+              defaultValue={problem ? query.to : 'toDate' in period ? period.toDate : ''}
+              required
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? 'range-error' : undefined}
+            />
           </label>
+          {/* The statement on the page now: shown again if the new range is refused. */}
+          {'month' in period ? (
+            <input type="hidden" name="shown_month" value={period.month} />
+          ) : (
+            <>
+              <input type="hidden" name="shown_from" value={period.fromDate} />
+              <input type="hidden" name="shown_to" value={period.toDate} />
+            </>
+          )}
           <button type="submit">Show range</button>
         </form>
+        {problem && (
+          <p id="range-error" role="alert" className="error">
+            {problem}
+          </p>
+        )}
         <p className="muted">Days are read in {zone}, the account&apos;s time zone.</p>
       </section>
       {statement instanceof UpstreamError ? (
-        <p role="alert" className="error-text">
+        <p role="alert" className="error">
           {statement.message}
         </p>
       ) : (
@@ -86,9 +111,9 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
             rowKey={([type]) => type}
             rowProps={([type, t]) => ({ 'data-testid': 'total-row', 'data-type': type, 'data-amount': t.amount, 'data-count': t.count })}
             columns={[
-              { header: 'Kind', cell: ([type]) => typeLabel(type) },
-              { header: 'Entries', cell: ([, t]) => String(t.count) },
-              { header: 'Amount', cell: ([, t]) => formatMoney(t.amount, statement.currency) },
+              { header: 'Kind', cell: ([type]) => balanceKindLabel(type) },
+              { header: 'Entries', cell: ([, t]) => String(t.count), numeric: true },
+              { header: 'Amount', cell: ([, t]) => formatMoney(t.amount, statement.currency, { signed: true }), numeric: true },
             ]}
           />
           <p className="no-print actions">

@@ -9,6 +9,7 @@ import { newIdempotencyKey } from '@/console/browser/queries/use-idempotent-muta
 import type { ApiKey, List } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { TableFrame } from './data-table';
+import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
 
 /** The keys that work now (or until their expiry), with their last use; restricted and expiring ones can be revoked. */
@@ -43,25 +44,25 @@ function KeyRow({ apiKey: key }: { apiKey: ApiKey }) {
   const revocable = key.type === 'restricted' || key.expires_at !== null;
   return (
     <tr data-testid="api-key-row" data-key-id={key.id}>
-      <td>
+      <td data-label="Key">
         <strong>{label}</strong>
         <br />
         <code>{key.hint}</code>
         {key.expires_at && (
-          <div className="status status-pending">
-            ⏳ works until <Time iso={key.expires_at} />
+          <div>
+            <StatusBadge tone="waiting" label="Expiring" /> works until <Time iso={key.expires_at} />
           </div>
         )}
       </td>
-      <td>
+      <td data-label="Permissions">
         {key.permissions === null ? 'Everything' : key.permissions.map((p) => <code key={p}>{p} </code>)}
         {key.max_payout_amount !== null && <div className="muted">Payouts up to {formatMoney(key.max_payout_amount, 'IDR')}</div>}
       </td>
-      <td>
+      <td data-label="Created">
         <Time iso={key.created_at} />
       </td>
-      <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
-      <td>
+      <td data-label="Last used">{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
+      <td data-label="Action">
         {revocable && !confirming && (
           <button type="button" className="secondary" onClick={() => setConfirming(true)}>
             Revoke

@@ -69,7 +69,7 @@ export function BalanceChart({ points, currency, timeZone }: { points: DailyPoin
           rowProps={(p) => ({ 'data-testid': 'chart-day', 'data-day': p.day, 'data-balance': p.balance })}
           columns={[
             { header: `Day (${zoneLabel(timeZone)})`, cell: (p) => p.day },
-            { header: 'Available at the end of the day', cell: (p) => formatMoney(p.balance, currency) },
+            { header: 'Available at the end of the day', cell: (p) => formatMoney(p.balance, currency), numeric: true },
           ]}
         />
       </details>

@@ -9,14 +9,17 @@ export interface Column<R> {
   testId?: string;
   /** Said to screen readers only (a column of buttons). */
   headerHidden?: boolean;
+  /** An amount (or a count): right-aligned, tabular figures, never wrapped. */
+  numeric?: boolean;
 }
 
 type RowProps = ComponentProps<'tr'> & { [data: `data-${string}`]: string | number | null | undefined };
 
 /**
- * The console's tables: a labelled table with column headers, framed to scroll sideways on a
- * narrow screen. `DataTable` draws rows from columns; `TableFrame` takes rows of its own (a row
- * with state of its own, such as a key with its revoke button).
+ * The console's tables: a labelled table with column headers. From 1024 px up every column shows (cells
+ * wrap); below, each row is a card whose cells carry their column's header (data-label, app/globals.css).
+ * `DataTable` draws rows from columns; `TableFrame` takes rows of its own (a row with state of its own,
+ * such as a key with its revoke button: its cells take `data-label` themselves).
  */
 export function DataTable<R>({
   label,
@@ -49,7 +52,7 @@ export function DataTable<R>({
     ),
   );
   return (
-    <TableFrame label={label} headers={headers} footer={footer}>
+    <TableFrame label={label} headers={headers} numeric={shown.map((c) => c.numeric === true)} footer={footer}>
       {rows.length === 0 && empty && (
         <tr>
           <td colSpan={shown.length} className="hint">
@@ -60,7 +63,12 @@ export function DataTable<R>({
       {rows.map((row) => (
         <tr key={rowKey(row)} {...rowProps?.(row)}>
           {shown.map((c) => (
-            <td key={c.header} data-testid={c.testId}>
+            <td
+              key={c.header}
+              data-testid={c.testId}
+              data-label={c.headerHidden ? undefined : c.header}
+              className={c.numeric ? 'num' : undefined}
+            >
               {c.cell(row)}
             </td>
           ))}
@@ -73,11 +81,14 @@ export function DataTable<R>({
 export function TableFrame({
   label,
   headers,
+  numeric,
   footer,
   children,
 }: {
   label: string;
   headers: ReactNode[];
+  /** Which columns hold amounts (right-aligned). */
+  numeric?: boolean[];
   footer?: ReactNode;
   children: ReactNode;
 }) {
@@ -87,7 +98,7 @@ export function TableFrame({
         <thead>
           <tr>
             {headers.map((h, i) => (
-              <th key={i} scope="col">
+              <th key={i} scope="col" className={numeric?.[i] ? 'num' : undefined}>
                 {h}
               </th>
             ))}

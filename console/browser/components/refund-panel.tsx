@@ -4,7 +4,9 @@ import { sessionRefundsQuery } from '@/console/browser/queries/queries';
 import { createdByLabel, formatMoney } from '@/lib/format';
 import { ErrorText } from './error-text';
 import { RefundForm } from './refund-form';
+import { REFUND_STATUS } from '@/console/browser/labels';
 import { DataTable } from './data-table';
+import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
 
 interface PaidSession {
@@ -68,12 +70,12 @@ export function RefundPanel({
           })}
           columns={[
             { header: 'Created', cell: (r) => <Time iso={r.created_at} /> },
-            { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency) },
+            { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency), numeric: true },
             {
               header: 'Status',
               cell: (r) => (
                 <>
-                  <span className={`status status-${r.status}`}>{r.status}</span>
+                  <StatusBadge label={REFUND_STATUS[r.status].label} tone={REFUND_STATUS[r.status].tone} code={r.status} />
                   {r.failure_message && <span className="hint"> {r.failure_message}</span>}
                 </>
               ),
