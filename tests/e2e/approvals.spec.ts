@@ -62,7 +62,7 @@ test('a payout by a support key waits, is approved by a second key in the consol
   await supportPage.getByRole('button', { name: 'Review payout' }).click();
   await expect(supportPage.getByTestId('confirm-holder')).toHaveText('Budi Santoso');
   await supportPage.getByRole('button', { name: 'Send payout' }).click();
-  await expect(supportPage.getByText(/Payout po_\w+ created: awaiting_approval/)).toBeVisible();
+  await expect(supportPage.getByText(/Payout po_\w+ created: awaiting approval/)).toBeVisible();
   await expect(supportPage.getByTestId('awaits-approval')).toBeVisible();
   const id = (await supportPage.getByRole('link', { name: /^po_/ }).textContent())!;
   // Support may see the queue but has no buttons.

@@ -45,49 +45,55 @@ function KeyRow({ apiKey: key }: { apiKey: ApiKey }) {
   return (
     <tr data-testid="api-key-row" data-key-id={key.id}>
       <td data-label="Key">
-        <strong>{label}</strong>
-        <br />
-        <code>{key.hint}</code>
-        {key.expires_at && (
-          <div>
-            <StatusBadge tone="waiting" label="Expiring" /> works until <Time iso={key.expires_at} />
-          </div>
-        )}
+        <div>
+          <strong>{label}</strong>
+          <br />
+          <code>{key.hint}</code>
+          {key.expires_at && (
+            <div>
+              <StatusBadge tone="waiting" label="Expiring" /> works until <Time iso={key.expires_at} />
+            </div>
+          )}
+        </div>
       </td>
       <td data-label="Permissions">
-        {key.permissions === null ? 'Everything' : key.permissions.map((p) => <code key={p}>{p} </code>)}
-        {key.max_payout_amount !== null && <div className="muted">Payouts up to {formatMoney(key.max_payout_amount, 'IDR')}</div>}
+        <div>
+          {key.permissions === null ? 'Everything' : key.permissions.map((p) => <code key={p}>{p} </code>)}
+          {key.max_payout_amount !== null && <div className="muted">Payouts up to {formatMoney(key.max_payout_amount, 'IDR')}</div>}
+        </div>
       </td>
       <td data-label="Created">
         <Time iso={key.created_at} />
       </td>
       <td data-label="Last used">{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
       <td data-label="Action">
-        {revocable && !confirming && (
-          <button type="button" className="secondary" onClick={() => setConfirming(true)}>
-            Revoke
-          </button>
-        )}
-        {confirming && (
-          <span className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={revoke.isPending}
-              onClick={() => revoke.mutate({ idempotency_key: newIdempotencyKey() })}
-            >
-              Revoke “{label}” now
+        <div>
+          {revocable && !confirming && (
+            <button type="button" className="secondary" onClick={() => setConfirming(true)}>
+              Revoke
             </button>
-            <button type="button" className="secondary" disabled={revoke.isPending} onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </span>
-        )}
-        {revoke.isError && !revoke.error.outcomeUnknown && (
-          <p className="error" role="alert">
-            {errorMessage(revoke.error).text}
-          </p>
-        )}
+          )}
+          {confirming && (
+            <span className="actions">
+              <button
+                type="button"
+                className="danger"
+                disabled={revoke.isPending}
+                onClick={() => revoke.mutate({ idempotency_key: newIdempotencyKey() })}
+              >
+                Revoke “{label}” now
+              </button>
+              <button type="button" className="secondary" disabled={revoke.isPending} onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </span>
+          )}
+          {revoke.isError && !revoke.error.outcomeUnknown && (
+            <p className="error" role="alert">
+              {errorMessage(revoke.error).text}
+            </p>
+          )}
+        </div>
       </td>
     </tr>
   );

@@ -120,7 +120,7 @@ export function ApprovalsPanel({
               cell: (p) => p.account_holder_name ?? <span className="error">No such account</span>,
               testId: 'holder-name',
             },
-            { header: 'Bank', cell: (p) => `${p.bank_code} •••• ${p.account_last4}` },
+            { header: 'Bank', cell: (p) => <span className="nowrap">{`${p.bank_code} •••• ${p.account_last4}`}</span> },
             { header: 'Requested by', cell: (p) => createdByLabel(p.created_by), testId: 'requested-by' },
             { header: 'Requested', cell: (p) => <Time iso={p.created_at} /> },
             { header: 'Expires', cell: (p) => (p.approval_expires_at ? <Time iso={p.approval_expires_at} /> : '—') },

@@ -69,7 +69,8 @@ export function DataTable<R>({
               data-label={c.headerHidden ? undefined : c.header}
               className={c.numeric ? 'num' : undefined}
             >
-              {c.cell(row)}
+              {/* One box for the value: on a phone the cell is a label and this, side by side. */}
+              <span className="cell">{c.cell(row)}</span>
             </td>
           ))}
         </tr>

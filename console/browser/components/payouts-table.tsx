@@ -21,7 +21,7 @@ export function PayoutsTable({ payouts, note }: { payouts: Payout[]; note?: stri
           header: 'Status',
           cell: (p) => <StatusBadge label={payoutStatusLabel(p)} tone={PAYOUT_STATUS[p.status].tone} code={p.status} />,
         },
-        { header: 'Account', cell: (p) => `${p.bank_code} •••• ${p.account_last4}` },
+        { header: 'Account', cell: (p) => <span className="nowrap">{`${p.bank_code} •••• ${p.account_last4}`}</span> },
         { header: 'Created', cell: (p) => <Time iso={p.created_at} /> },
         { header: 'Created by', cell: (p) => createdByLabel(p.created_by), testId: 'created-by' },
         { header: 'Payout', cell: (p) => <Link href={`/payouts/${p.id}`}>Details</Link> },
