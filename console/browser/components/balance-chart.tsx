@@ -1,6 +1,6 @@
 import { scaleLinear, scaleUtc } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
-import { formatMoney, zoneLabel } from '@/lib/format';
+import { formatDay, formatMoney, zoneLabel } from '@/lib/format';
 import { DataTable } from './data-table';
 
 export interface DailyPoint {
@@ -37,7 +37,7 @@ export function BalanceChart({ points, currency, timeZone }: { points: DailyPoin
       (_, i) => x(dates[i]!),
       (p) => y(p.balance),
     ).curve(curveStepAfter)(points) ?? '';
-  const summary = `Available balance over the last ${points.length} days: ${formatMoney(values[0]!, currency)} on ${points[0]!.day}, ${formatMoney(values.at(-1)!, currency)} today; lowest ${formatMoney(Math.min(...values), currency)}, highest ${formatMoney(Math.max(...values), currency)}.`;
+  const summary = `Available balance over the last ${points.length} days: ${formatMoney(values[0]!, currency)} on ${formatDay(points[0]!.day)}, ${formatMoney(values.at(-1)!, currency)} today; lowest ${formatMoney(Math.min(...values), currency)}, highest ${formatMoney(Math.max(...values), currency)}.`;
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="balance-chart-summary" className="chart-svg">
