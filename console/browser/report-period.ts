@@ -32,7 +32,7 @@ const dayWords = (day: string) =>
 
 /**
  * What is wrong with a range of days the form sent, in words that say what to do; null when nothing is.
- * The page then keeps the statement it showed (the form's `shown_*` fields) and the dates as typed.
+ * The range form stops such a range in the browser; the page says the same for a typed address.
  */
 export function rangeProblem(query: { from?: string; to?: string }, maxDays: number): string | null {
   const { from, to } = query;
@@ -44,10 +44,3 @@ export function rangeProblem(query: { from?: string; to?: string }, maxDays: num
     return `${dayWords(from)} to ${dayWords(to)} is ${days} days: a statement covers at most ${maxDays} days. Pick dates closer together, or show one month at a time.`;
   return null;
 }
-
-/** The period the page showed before the form was sent (kept in its hidden fields), for when the new one is refused. */
-export const shownQuery = (query: { shown_month?: string; shown_from?: string; shown_to?: string }) => ({
-  month: query.shown_month,
-  from: query.shown_from,
-  to: query.shown_to,
-});

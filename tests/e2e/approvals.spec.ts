@@ -88,9 +88,9 @@ test('a payout by a support key waits, is approved by a second key in the consol
   });
   await financePage.goto('/approvals');
   await financePage.getByRole('checkbox', { name: /IDR 250,000 to Budi Santoso/ }).check();
-  await expect(financePage.getByTestId('selection')).toContainText('1 chosen, IDR 250,000');
+  await expect(financePage.getByTestId('selection')).toContainText('1 payout chosen, IDR 250,000');
   await financePage.getByRole('button', { name: 'Approve 1' }).dblclick();
-  await expect(financePage.getByTestId('decision-done')).toContainText('1 payout approved');
+  await expect(financePage.getByTestId('decision-done')).toContainText('1 payout approved: on its way to the bank.');
   expect(new Set(sent).size).toBe(1);
 
   // Paid by settlement; the timeline says who asked and who approved.

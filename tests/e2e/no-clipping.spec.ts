@@ -166,11 +166,14 @@ async function rawCodesOn(page: Page): Promise<string[]> {
   return RAW_CODES.filter((code) => new RegExp(`(^|[^a-z_])${code}($|[^a-z_])`).test(text));
 }
 
+/** The screenshot's file: the address with each seeded object named by its role (payouts-returned-390-dark.png). */
 function shotName(url: string, width: number, scheme: string) {
-  const slug = url
+  let named = url;
+  for (const [role, value] of Object.entries(seeded)) if (value.length > 12) named = named.replace(value, role);
+  const slug = named
     .replace(/^\//, '')
     .replace(/\?.*from=([\d-]+)&to=([\d-]+)/, (_, f, t) => (f < t ? '-range' : '-reversed'))
-    .replace(/[^a-z0-9-]+/gi, '_');
+    .replace(/[^a-z0-9-]+/gi, '-');
   return path.join(SHOTS!, `${slug || 'root'}-${width}-${scheme}.png`);
 }
 

@@ -50,7 +50,7 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
   await expect(row).toHaveAttribute('data-txn-id', entry.id);
   await expect(row).toHaveAttribute('data-type', 'payout_return');
   await expect(row).toContainText('Payout returned by the bank');
-  await expect(row).toContainText(`bank ref. ${paid.bank_reference}`);
+  await expect(row).toContainText(`Bank reference ${paid.bank_reference}`);
 
   // The payouts page filtered to returned payouts, and its export.
   await page.goto('/payouts?status=returned');

@@ -85,14 +85,19 @@ test('a range of days shows the statement the API gives, downloads its lines, an
 test('a reversed range says what to do and keeps the statement that was on the page', async ({ signedIn: page }) => {
   await page.goto('/reports?month=2026-01');
   await expect(page.getByTestId('statement-period')).toContainText('1 Jan 2026');
-  await page.getByLabel('From').fill('2026-02-01');
-  await page.getByLabel('To').fill('2026-01-01');
+  await page.getByLabel('From', { exact: true }).fill('2026-02-01');
+  await page.getByLabel('To', { exact: true }).fill('2026-01-01');
   await page.getByRole('button', { name: 'Show range' }).click();
   await expect(page.getByRole('alert')).toHaveText(
     'The end date (1 Jan 2026) is before the start date (1 Feb 2026): pick an end date on or after 1 Feb 2026.',
   );
-  await expect(page.getByLabel('To')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByLabel('To')).toHaveValue('2026-01-01');
+  await expect(page.getByLabel('To', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('To', { exact: true })).toHaveValue('2026-01-01');
   // The statement shown before the refused range stays.
   await expect(page.getByTestId('statement-period')).toContainText('1 Jan 2026');
+  await expect(page).toHaveURL(/\/reports\?month=2026-01$/);
+  // Typed as an address (no form to stop it): the same words, above the default statement.
+  await page.goto('/reports?from=2026-02-01&to=2026-01-01');
+  await expect(page.getByRole('alert')).toContainText('The end date (1 Jan 2026) is before the start date (1 Feb 2026)');
+  await expect(page.getByTestId('statement')).toBeVisible();
 });

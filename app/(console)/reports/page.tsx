@@ -6,7 +6,8 @@ import { PrintButton } from '@/console/browser/components/print-button';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
 import { pageData } from '@/console/server/data/page-data';
 import { formatMoney } from '@/lib/format';
-import { periodLabel, rangeProblem, reportPeriod, shownQuery, statementRequest } from '@/console/browser/report-period';
+import { periodLabel, rangeProblem, reportPeriod, statementRequest } from '@/console/browser/report-period';
+import { ReportRangeForm } from '@/console/browser/components/report-range-form';
 import { MAX_STATEMENT_DAYS } from '@/lib/contract';
 import { balanceKindLabel } from '@/console/browser/labels';
 import { viewerCan } from '@/console/browser/viewer';
@@ -15,16 +16,17 @@ import { UpstreamError } from '@/console/server/upstream/upstream-error';
 
 export const metadata = { title: 'Reports · Merchant Console' };
 
-type Search = { month?: string; from?: string; to?: string; shown_month?: string; shown_from?: string; shown_to?: string };
+type Search = { month?: string; from?: string; to?: string };
 
 export default async function ReportsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession();
   const zone = await pageTimeZone(session);
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read" />;
   const query = await searchParams;
-  // A range refused here (the end before the start, too long) says what to do and keeps the statement shown before it.
+  // A range that cannot be shown (the end before the start, too long) says what to do; the form stops it in the browser,
+  // keeping the statement on the page; a typed address shows the default statement under the message.
   const problem = rangeProblem(query, MAX_STATEMENT_DAYS);
-  const period = reportPeriod(problem ? shownQuery(query) : query, zone);
+  const period = reportPeriod(problem ? {} : query, zone);
   const statement = await pageData(session, () =>
     session.api.getStatement(statementRequest(period, zone)).then(
       (r) => r.data,
@@ -48,38 +50,11 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
           </label>
           <button type="submit">Show month</button>
         </form>
-        <form method="get" action="/reports" className="inline-form">
-          <label>
-            From
-            <input type="date" name="from" defaultValue={problem ? query.from : 'fromDate' in period ? period.fromDate : ''} required />
-          </label>
-          <label>
-            To
-            <input
-              type="date"
-              name="to"
-              defaultValue={problem ? query.to : 'toDate' in period ? period.toDate : ''}
-              required
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? 'range-error' : undefined}
-            />
-          </label>
-          {/* The statement on the page now: shown again if the new range is refused. */}
-          {'month' in period ? (
-            <input type="hidden" name="shown_month" value={period.month} />
-          ) : (
-            <>
-              <input type="hidden" name="shown_from" value={period.fromDate} />
-              <input type="hidden" name="shown_to" value={period.toDate} />
-            </>
-          )}
-          <button type="submit">Show range</button>
-        </form>
-        {problem && (
-          <p id="range-error" role="alert" className="error">
-            {problem}
-          </p>
-        )}
+        <ReportRangeForm
+          from={problem ? (query.from ?? '') : 'fromDate' in period ? period.fromDate : ''}
+          to={problem ? (query.to ?? '') : 'toDate' in period ? period.toDate : ''}
+          problem={problem}
+        />
         <p className="muted">Days are read in {zone}, the account&apos;s time zone.</p>
       </section>
       {statement instanceof UpstreamError ? (

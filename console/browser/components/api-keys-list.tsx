@@ -68,6 +68,7 @@ function KeyRow({ apiKey: key }: { apiKey: ApiKey }) {
       <td data-label="Last used">{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
       <td data-label="Action">
         <div>
+          {!revocable && <span className="muted">Replace it by rolling it (below)</span>}
           {revocable && !confirming && (
             <button type="button" className="secondary" onClick={() => setConfirming(true)}>
               Revoke

@@ -147,7 +147,7 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
             }
             onClick={() => intent.send({ payouts: valid.map((r) => r.item!) })}
           >
-            {mutation.isPending ? 'Sending…' : `Send ${countOf(valid.length, "payout")}`}
+            {mutation.isPending ? 'Sending…' : `Send ${countOf(valid.length, 'payout')}`}
           </button>
           {mutation.isPending && intent.outcomeUnknown && <RetryingNote failureCount={mutation.failureCount} />}
           {invalid.length > 0 && (
