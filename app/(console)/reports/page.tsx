@@ -82,6 +82,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
           </dl>
           <DataTable
             label="Totals by kind"
+            narrow
             rows={Object.entries(statement.totals)}
             rowKey={([type]) => type}
             rowProps={([type, t]) => ({ 'data-testid': 'total-row', 'data-type': type, 'data-amount': t.amount, 'data-count': t.count })}

@@ -64,6 +64,7 @@ export function BalanceChart({ points, currency, timeZone }: { points: DailyPoin
         <summary>The figures, day by day</summary>
         <DataTable
           label="Daily balances"
+          narrow
           rows={points}
           rowKey={(p) => p.day}
           rowProps={(p) => ({ 'data-testid': 'chart-day', 'data-day': p.day, 'data-balance': p.balance })}

@@ -29,6 +29,7 @@ export function DataTable<R>({
   rowProps,
   footer,
   empty,
+  narrow = false,
 }: {
   label: string;
   /** A column may be left out (false) for a viewer who cannot use it. */
@@ -40,6 +41,8 @@ export function DataTable<R>({
   footer?: ReactNode;
   /** A row of its own when there are no rows. */
   empty?: ReactNode;
+  /** A few short columns that fit a phone: stays a table there instead of becoming cards. */
+  narrow?: boolean;
 }) {
   const shown = columns.filter((c): c is Column<R> => c !== false);
   const headers = shown.map((c) =>
@@ -52,7 +55,7 @@ export function DataTable<R>({
     ),
   );
   return (
-    <TableFrame label={label} headers={headers} numeric={shown.map((c) => c.numeric === true)} footer={footer}>
+    <TableFrame label={label} headers={headers} numeric={shown.map((c) => c.numeric === true)} footer={footer} narrow={narrow}>
       {rows.length === 0 && empty && (
         <tr>
           <td colSpan={shown.length} className="hint">
@@ -84,6 +87,7 @@ export function TableFrame({
   headers,
   numeric,
   footer,
+  narrow = false,
   children,
 }: {
   label: string;
@@ -91,11 +95,12 @@ export function TableFrame({
   /** Which columns hold amounts (right-aligned). */
   numeric?: boolean[];
   footer?: ReactNode;
+  narrow?: boolean;
   children: ReactNode;
 }) {
   return (
     <TableScroll label={`${label} table`}>
-      <table className="table" aria-label={label}>
+      <table className={narrow ? 'table table-narrow' : 'table'} aria-label={label}>
         <thead>
           <tr>
             {headers.map((h, i) => (
