@@ -4,7 +4,7 @@ import { sessionRefundsQuery } from '@/console/browser/queries/queries';
 import { createdByLabel, formatMoney } from '@/lib/format';
 import { ErrorText } from './error-text';
 import { RefundForm } from './refund-form';
-import { REFUND_STATUS } from '@/console/browser/labels';
+import { REFUND_STATUS, refundFailureLabel } from '@/console/browser/labels';
 import { DataTable } from './data-table';
 import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
@@ -74,10 +74,16 @@ export function RefundPanel({
             {
               header: 'Status',
               cell: (r) => (
-                <>
-                  <StatusBadge label={REFUND_STATUS[r.status].label} tone={REFUND_STATUS[r.status].tone} code={r.status} />
-                  {r.failure_message && <span className="hint"> {r.failure_message}</span>}
-                </>
+                <StatusBadge
+                  label={
+                    r.failure_code
+                      ? `${REFUND_STATUS[r.status].label}: ${refundFailureLabel(r.failure_code)}`
+                      : REFUND_STATUS[r.status].label
+                  }
+                  tone={REFUND_STATUS[r.status].tone}
+                  code={r.status}
+                  title={r.failure_message ?? undefined}
+                />
               ),
             },
             { header: 'Reason', cell: (r) => r.reason ?? <span className="muted">none</span> },
