@@ -4,7 +4,13 @@
  */
 const MINOR_UNITS: Record<string, number> = { IDR: 0, JPY: 0, KRW: 0 };
 
-export function formatMoney(amount: number, currency: string): string {
+const MINUS = '\u2212';
+
+/**
+ * An amount as the console shows it everywhere: "IDR 6,750,000", a negative one with the true minus
+ * sign ("−IDR 6,750,000"), and with `signed` a positive one with a plus ("+IDR 6,750,000": a balance change).
+ */
+export function formatMoney(amount: number, currency: string, opts: { signed?: boolean } = {}): string {
   const digits = MINOR_UNITS[currency] ?? 2;
   // Division only for display; the integer stays the value everywhere else.
   return new Intl.NumberFormat('en-US', {
@@ -12,7 +18,10 @@ export function formatMoney(amount: number, currency: string): string {
     currency,
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
-  }).format(amount / 10 ** digits);
+    signDisplay: opts.signed ? 'exceptZero' : 'auto',
+  })
+    .format(amount / 10 ** digits)
+    .replace('-', MINUS);
 }
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
@@ -55,4 +64,11 @@ export function createdByLabel(by: { key_id: string; key_name: string | null; ty
 export function refundMark(s: { status: string; amount: number; amount_refunded: number }): 'refunded' | 'partly refunded' | null {
   if (s.status === 'refunded') return 'refunded';
   return s.amount_refunded > 0 ? 'partly refunded' : null;
+}
+
+const plurals = new Intl.PluralRules('en-US');
+
+/** A count with its noun in the right number: "1 payout", "2 payouts", "1,204 balance changes" (`many` when the plural is not noun + s). */
+export function countOf(count: number, noun: string, many = `${noun}s`): string {
+  return `${count.toLocaleString('en-US')} ${plurals.select(count) === 'one' ? noun : many}`;
 }

@@ -26,10 +26,20 @@ export function parseBatchCsv(text: string): { rows: CsvRow[]; fileError?: strin
   });
   const missing = CSV_COLUMNS.slice(0, 3).filter((c) => !parsed.meta.fields?.includes(c));
   if (missing.length > 0)
-    return { rows: [], fileError: `The file needs the columns ${CSV_COLUMNS.join(',')}; missing: ${missing.join(', ')}.` };
-  if (parsed.data.length === 0) return { rows: [], fileError: 'The file has no payout rows.' };
+    return {
+      rows: [],
+      fileError: `The file needs the columns ${CSV_COLUMNS.join(',')}; missing: ${missing.join(', ')}. Put them on the first line, then choose the file again.`,
+    };
+  if (parsed.data.length === 0)
+    return {
+      rows: [],
+      fileError: 'The file has no payout rows: add one line per payout under the header line, then choose the file again.',
+    };
   if (parsed.data.length > MAX_BATCH_PAYOUTS)
-    return { rows: [], fileError: `A batch holds at most ${MAX_BATCH_PAYOUTS} payouts; this file has ${parsed.data.length}.` };
+    return {
+      rows: [],
+      fileError: `A batch holds at most ${MAX_BATCH_PAYOUTS} payouts; this file has ${parsed.data.length}. Split it into files of ${MAX_BATCH_PAYOUTS} or fewer and send each.`,
+    };
   const rows = parsed.data.map((r, i): CsvRow => {
     const amountText = (r.amount ?? '').trim().replace(/[\s,_]/g, '');
     const candidate = {

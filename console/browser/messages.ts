@@ -29,16 +29,18 @@ export function fieldMessage(field: string, issue: FieldIssue, limits: { min: nu
     case 'account_number':
       return missing ? 'Enter the account number.' : 'Account number must be 6 to 20 digits, with no letters.';
     case 'description':
-      return issue.code === 'too_big' ? 'Description must be at most 500 characters.' : 'Description must not be empty.';
+      return issue.code === 'too_big'
+        ? 'Description must be at most 500 characters: shorten it.'
+        : 'Write a description, or leave the field out.';
     case 'reason':
-      return issue.code === 'too_big' ? 'Reason must be at most 500 characters.' : 'Reason must not be empty.';
+      return issue.code === 'too_big' ? 'Reason must be at most 500 characters: shorten it.' : 'Write a reason, or leave the field out.';
     case 'reference':
-      return 'Reference must be 1 to 100 characters.';
+      return 'Reference must be 1 to 100 characters: shorten it, or leave it empty.';
     case 'q':
       return 'Search by a payout id (po_…) or the last four digits of an account.';
     case 'from':
     case 'to':
-      return `“${field === 'from' ? 'From' : 'To'}” must be a date.`;
+      return `Pick a day for “${field === 'from' ? 'From' : 'To'}” from the calendar, or leave it empty.`;
     case 'status':
       return 'Choose a status from the list.';
     case 'card_number':

@@ -27,5 +27,20 @@ export function periodLabel(from: string, to: string, zone: string): string {
   return `${f.format(new Date(from))} – ${f.format(new Date(Date.parse(to) - 1))}`;
 }
 
-/** A balance-transaction type as words: payout_reversal → "Payout reversal" (a type added later reads the same way). */
-export const typeLabel = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replaceAll('_', ' ');
+const dayWords = (day: string) =>
+  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`));
+
+/**
+ * What is wrong with a range of days the form sent, in words that say what to do; null when nothing is.
+ * The range form stops such a range in the browser; the page says the same for a typed address.
+ */
+export function rangeProblem(query: { from?: string; to?: string }, maxDays: number): string | null {
+  const { from, to } = query;
+  if (typeof from !== 'string' || typeof to !== 'string' || !isCalendarDay(from) || !isCalendarDay(to)) return null;
+  if (to < from)
+    return `The end date (${dayWords(to)}) is before the start date (${dayWords(from)}): pick an end date on or after ${dayWords(from)}.`;
+  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+  if (days > maxDays)
+    return `${dayWords(from)} to ${dayWords(to)} is ${days} days: a statement covers at most ${maxDays} days. Pick dates closer together, or show one month at a time.`;
+  return null;
+}

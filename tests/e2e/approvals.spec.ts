@@ -62,7 +62,7 @@ test('a payout by a support key waits, is approved by a second key in the consol
   await supportPage.getByRole('button', { name: 'Review payout' }).click();
   await expect(supportPage.getByTestId('confirm-holder')).toHaveText('Budi Santoso');
   await supportPage.getByRole('button', { name: 'Send payout' }).click();
-  await expect(supportPage.getByText(/Payout po_\w+ created: awaiting_approval/)).toBeVisible();
+  await expect(supportPage.getByText(/Payout po_\w+ created: awaiting approval/)).toBeVisible();
   await expect(supportPage.getByTestId('awaits-approval')).toBeVisible();
   const id = (await supportPage.getByRole('link', { name: /^po_/ }).textContent())!;
   // Support may see the queue but has no buttons.
@@ -88,9 +88,9 @@ test('a payout by a support key waits, is approved by a second key in the consol
   });
   await financePage.goto('/approvals');
   await financePage.getByRole('checkbox', { name: /IDR 250,000 to Budi Santoso/ }).check();
-  await expect(financePage.getByTestId('selection')).toContainText('1 chosen, IDR 250,000');
+  await expect(financePage.getByTestId('selection')).toContainText('1 payout chosen, IDR 250,000');
   await financePage.getByRole('button', { name: 'Approve 1' }).dblclick();
-  await expect(financePage.getByTestId('decision-done')).toContainText('1 payout approved');
+  await expect(financePage.getByTestId('decision-done')).toContainText('1 payout approved: on its way to the bank.');
   expect(new Set(sent).size).toBe(1);
 
   // Paid by settlement; the timeline says who asked and who approved.
@@ -133,5 +133,5 @@ test('a rejection with a reason returns the money, and the timeline shows who re
   expect((await owner({ action: 'get_balance' })).available).toBe(1_000_000);
   await ownerPage.goto(`/payouts/${payout.id}`);
   await expect(ownerPage.getByTestId('timeline-rejected')).toContainText('Supplier not on our list');
-  await expect(ownerPage.getByTestId('payout-status')).toHaveText('rejected');
+  await expect(ownerPage.getByTestId('payout-status')).toHaveAttribute('data-status', 'rejected');
 });

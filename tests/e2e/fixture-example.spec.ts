@@ -28,7 +28,7 @@ test('a payout sent in the console is driven to paid and another to failed, with
   await payments({ action: 'simulate_payout', id: other.id, outcome: 'failed', failure_code: 'invalid_account' });
 
   await page.goto(`/payouts/${id}`);
-  await expect(page.getByText('paid', { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId('payout-status')).toHaveAttribute('data-status', 'paid');
   await page.goto(`/payouts/${other.id}`);
   await expect(page.getByText('invalid_account').first()).toBeVisible();
   const after = await payments({ action: 'get_balance' });

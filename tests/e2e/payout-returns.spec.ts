@@ -18,7 +18,7 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
   expect(paid.bank_reference).toMatch(/^TRF/);
 
   await page.goto(`/payouts/${p.id}`);
-  await expect(page.getByTestId('payout-status')).toHaveText('paid');
+  await expect(page.getByTestId('payout-status')).toHaveAttribute('data-status', 'paid');
   await expect(page.getByTestId('bank-reference')).toContainText(paid.bank_reference);
   await expect(page.getByTestId('timeline-returned')).toHaveCount(0);
 
@@ -28,7 +28,7 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
   expect(entry.amount).toBe(31_415);
 
   await page.reload();
-  await expect(page.getByTestId('payout-status')).toHaveText('returned');
+  await expect(page.getByTestId('payout-status')).toHaveAttribute('data-status', 'returned');
   await expect(page.getByTestId('timeline-paid')).toContainText(paid.bank_reference);
   await expect(page.getByTestId('timeline-returned')).toContainText(returned.failure_message);
   await expect(page.getByTestId('timeline-returned')).toContainText('account_closed');
@@ -50,7 +50,7 @@ test('a paid, then returned payout: bank reference, return reason, the money bac
   await expect(row).toHaveAttribute('data-txn-id', entry.id);
   await expect(row).toHaveAttribute('data-type', 'payout_return');
   await expect(row).toContainText('Payout returned by the bank');
-  await expect(row).toContainText(`bank ref. ${paid.bank_reference}`);
+  await expect(row).toContainText(`Bank reference ${paid.bank_reference}`);
 
   // The payouts page filtered to returned payouts, and its export.
   await page.goto('/payouts?status=returned');

@@ -46,7 +46,7 @@ test('a failed payout: copyable id, created by, the reason, the reversal and its
   await expect.poll(() => receiver.at(path).length, { timeout: 15_000 }).toBe(2);
 
   await page.goto(`/payouts/${p.id}`);
-  await expect(page.getByTestId('payout-status')).toHaveText('failed');
+  await expect(page.getByTestId('payout-status')).toHaveAttribute('data-status', 'failed');
   await expect(page.getByTestId('timeline-created')).toContainText('by Secret key');
   await expect(page.getByTestId('timeline-created')).toContainText('IDR 27,182 to BNI •••• 0001');
   await expect(page.getByTestId('timeline-failed')).toContainText(p.failure_message);
@@ -60,8 +60,8 @@ test('a failed payout: copyable id, created by, the reason, the reversal and its
   await expect(events).toHaveCount(2);
   expect(await events.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-type')))).toEqual(['payout.created', 'payout.failed']);
   await expect(page.getByTestId('payout-delivery')).toHaveCount(2);
-  for (const d of await page.getByTestId('payout-delivery').all()) await expect(d).toContainText('succeeded, 1 attempt (HTTP 200)');
-  await events.first().getByRole('link', { name: 'payout.created' }).click();
+  for (const d of await page.getByTestId('payout-delivery').all()) await expect(d).toContainText('Delivered, 1 attempt (HTTP 200)');
+  await events.first().getByRole('link', { name: 'Payout created' }).click();
   await expect(page.getByTestId('event-json')).toContainText(p.id);
   await page.goBack();
 
@@ -120,7 +120,7 @@ test("a pending payout's page redraws its timeline once the payout settles", asy
   );
   await page.goto(`/payouts/${p.id}`);
   // Settled by the job a second after creation; the page polls the status, then asks the server for the timeline again.
-  await expect(page.getByTestId('payout-status')).toHaveText('paid');
+  await expect(page.getByTestId('payout-status')).toHaveAttribute('data-status', 'paid');
   await expect(page.getByTestId('timeline-paid')).toBeVisible();
   await expect(page.getByTestId('timeline-pending')).toHaveCount(0);
   await expect(page.getByTestId('payout-event')).toHaveCount(2);

@@ -139,7 +139,7 @@ test('a payout to a failing test account ends failed, with its reason, and the b
   await expectAvailable(page, before);
 
   await row.getByRole('link', { name: 'Details' }).click();
-  await expect(page.getByTestId('payout-status')).toHaveText('failed');
+  await expect(page.getByTestId('payout-status')).toHaveAttribute('data-status', 'failed');
   await expect(page.getByTestId('failure-reason')).toContainText('rejected_by_bank');
 });
 

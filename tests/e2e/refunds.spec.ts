@@ -56,7 +56,7 @@ test('pay on the hosted page, refund part in the console and the rest through th
   const consoleRefund = /re_\w+/.exec((await page.getByTestId('refund-created').textContent())!)![0];
   await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '150000');
   await page.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByTestId('cs-refund-mark')).toHaveText(/partly refunded/);
+  await expect(page.getByTestId('cs-refund-mark')).toHaveText(/Partly refunded/);
   await expect(page.getByTestId('refund-row')).toHaveCount(1);
 
   // The one intent made one refund, with its reason, by the signed-in key.
@@ -70,7 +70,7 @@ test('pay on the hosted page, refund part in the console and the rest through th
   );
   expect(rest.amount).toBe(150_000);
   await page.reload();
-  await expect(page.getByTestId('cs-status')).toHaveText('refunded');
+  await expect(page.getByTestId('cs-status')).toHaveAttribute('data-status', 'refunded');
   await expect(page.getByTestId('cs-left-to-refund')).toHaveAttribute('data-amount', '0');
   await expect(page.getByText('Refunded in full: nothing is left to refund.')).toBeVisible();
   // Both settle (SETTLEMENT_DELAY_SECONDS=1) and the page shows it without a reload.

@@ -67,7 +67,14 @@ test('a range of days shows the statement the API gives, downloads its lines, an
   expect(totalPages).toBe(1);
   const [, , width, height] = (await pdf.getPage(1)).view;
   expect([Math.round(width!), Math.round(height!)]).toEqual([595, 842]);
-  for (const want of [merchant.name, 'Asia/Jakarta', 'Opening balance', 'Closing balance', 'Checkout payment', 'Payout reversal']) {
+  for (const want of [
+    merchant.name,
+    'Asia/Jakarta',
+    'Opening balance',
+    'Closing balance',
+    'Checkout payment',
+    'Failed payout: money back',
+  ]) {
     expect(text).toContain(want);
   }
   for (const absent of ['Merchant Console', 'Dashboard', 'Download lines', 'Print statement', 'Test mode', 'Show range']) {
@@ -75,7 +82,24 @@ test('a range of days shows the statement the API gives, downloads its lines, an
   }
 });
 
-test('a range the API refuses says why on the page', async ({ signedIn: page }) => {
+test('a reversed range says what to do and keeps the statement that was on the page', async ({ signedIn: page }) => {
+  await page.goto('/reports?month=2026-01');
+  await expect(page.getByTestId('statement-period')).toContainText('1 Jan 2026');
+  await page.getByLabel('From', { exact: true }).fill('2026-02-01');
+  await page.getByLabel('To', { exact: true }).fill('2026-01-01');
+  await page.getByRole('button', { name: 'Show range' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The end date' })).toHaveText(
+    'The end date (1 Jan 2026) is before the start date (1 Feb 2026): pick an end date on or after 1 Feb 2026.',
+  );
+  await expect(page.getByLabel('To', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('To', { exact: true })).toHaveValue('2026-01-01');
+  // The statement shown before the refused range stays.
+  await expect(page.getByTestId('statement-period')).toContainText('1 Jan 2026');
+  await expect(page).toHaveURL(/\/reports\?month=2026-01$/);
+  // Typed as an address (no form to stop it): the same words, above the default statement.
   await page.goto('/reports?from=2026-02-01&to=2026-01-01');
-  await expect(page.getByRole('alert').filter({ hasText: 'to must be after from' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'The end date' })).toContainText(
+    'The end date (1 Jan 2026) is before the start date (1 Feb 2026)',
+  );
+  await expect(page.getByTestId('statement')).toBeVisible();
 });

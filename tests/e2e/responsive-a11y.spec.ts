@@ -78,7 +78,7 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/api-keys', 'Create a restricted key'],
   ['/logs', 'Requests'],
   ['/logs/idempotency?:key', 'Idempotency key'],
-  ['/webhooks/events/:event', 'payout.created'],
+  ['/webhooks/events/:event', 'Payout created'],
   ['/approvals?:waiting', 'Approvals'],
   ['/settings', 'Payout approvals'],
 ];

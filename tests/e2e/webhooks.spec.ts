@@ -58,11 +58,11 @@ test('an endpoint added in the console receives the events of a payout, signed, 
   await page.getByRole('link', { name: 'Webhooks' }).click();
   const rows = card.getByTestId('webhook-delivery');
   await expect(rows).toHaveCount(2);
-  await expect(rows.filter({ hasText: 'payout.paid' })).toContainText('succeeded');
-  await expect(rows.filter({ hasText: 'payout.paid' })).toContainText('200');
+  await expect(rows.filter({ hasText: 'Payout paid' })).toContainText('Delivered');
+  await expect(rows.filter({ hasText: 'Payout paid' })).toContainText('200');
 
   // Resend: the same event, the same webhook-id, once more.
-  await rows.filter({ hasText: 'payout.paid' }).getByRole('button', { name: 'Resend' }).click();
+  await rows.filter({ hasText: 'Payout paid' }).getByRole('button', { name: 'Resend' }).click();
   await expect(rows).toHaveCount(3);
   await expect.poll(() => receiver.at(path).filter((r) => r.event.type === 'payout.paid').length).toBe(2);
   const paidIds = receiver
@@ -72,7 +72,7 @@ test('an endpoint added in the console receives the events of a payout, signed, 
   expect(paidIds[0]).toBe(paidIds[1]);
 
   // The event's JSON.
-  await rows.filter({ hasText: 'payout.paid' }).first().getByRole('link', { name: 'payout.paid' }).click();
+  await rows.filter({ hasText: 'Payout paid' }).first().getByRole('link', { name: 'Payout paid' }).click();
   const json = JSON.parse((await page.getByTestId('event-json').textContent())!);
   expect(json).toMatchObject({ object: 'event', type: 'payout.paid', data: { object: { id, status: 'paid', account_last4: '0003' } } });
 

@@ -8,6 +8,7 @@ import { endOfDayBalances } from '@/console/server/data/daily-balances';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
 import { pageData } from '@/console/server/data/page-data';
 import { formatMoney } from '@/lib/format';
+import { balanceKindLabel } from '@/console/browser/labels';
 import { objectHref } from '@/console/browser/object-href';
 import { viewerCan } from '@/console/browser/viewer';
 import { ledgerEntryOf } from '@/lib/contract';
@@ -15,18 +16,6 @@ import { requireSession } from '@/console/server/session/session';
 import { Time } from '@/console/browser/components/time-zone';
 
 export const metadata = { title: 'Balance · Merchant Console' };
-
-const TYPE_LABELS: Record<string, string> = {
-  opening_balance: 'Opening balance',
-  adjustment: 'Adjustment',
-  payout: 'Payout',
-  payout_reversal: 'Failed payout returned',
-  checkout_payment: 'Checkout payment',
-  topup: 'Test top-up',
-  refund: 'Refund',
-  refund_reversal: 'Failed refund returned',
-  payout_return: 'Payout returned by the bank',
-};
 
 function sourceLink(source: string) {
   const href = objectHref(source);
@@ -93,15 +82,15 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
             })}
             columns={[
               { header: 'Date', cell: (t) => <Time iso={t.created_at} /> },
-              { header: 'Type', cell: (t) => TYPE_LABELS[t.type] ?? t.type },
-              { header: 'Amount', cell: (t) => `${t.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(t.amount), t.currency)}` },
-              { header: 'Balance after', cell: (t) => formatMoney(t.balance_after, t.currency) },
+              { header: 'Kind', cell: (t) => balanceKindLabel(t.type) },
+              { header: 'Amount', cell: (t) => formatMoney(t.amount, t.currency, { signed: true }), numeric: true },
+              { header: 'Balance after', cell: (t) => formatMoney(t.balance_after, t.currency), numeric: true },
               {
                 header: 'Source',
                 cell: (t) => (
                   <>
                     {sourceLink(t.source)}
-                    {t.bank_reference && <span className="muted"> · bank ref. {t.bank_reference}</span>}
+                    {t.bank_reference && <div className="muted">Bank reference {t.bank_reference}</div>}
                   </>
                 ),
               },

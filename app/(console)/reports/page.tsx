@@ -6,7 +6,10 @@ import { PrintButton } from '@/console/browser/components/print-button';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
 import { pageData } from '@/console/server/data/page-data';
 import { formatMoney } from '@/lib/format';
-import { periodLabel, reportPeriod, statementRequest, typeLabel } from '@/console/browser/report-period';
+import { periodLabel, rangeProblem, reportPeriod, statementRequest } from '@/console/browser/report-period';
+import { ReportRangeForm } from '@/console/browser/components/report-range-form';
+import { MAX_STATEMENT_DAYS } from '@/lib/contract';
+import { balanceKindLabel } from '@/console/browser/labels';
 import { viewerCan } from '@/console/browser/viewer';
 import { requireSession } from '@/console/server/session/session';
 import { UpstreamError } from '@/console/server/upstream/upstream-error';
@@ -20,7 +23,10 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
   const zone = await pageTimeZone(session);
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read" />;
   const query = await searchParams;
-  const period = reportPeriod(query, zone);
+  // A range that cannot be shown (the end before the start, too long) says what to do; the form stops it in the browser,
+  // keeping the statement on the page; a typed address shows the default statement under the message.
+  const problem = rangeProblem(query, MAX_STATEMENT_DAYS);
+  const period = reportPeriod(problem ? {} : query, zone);
   const statement = await pageData(session, () =>
     session.api.getStatement(statementRequest(period, zone)).then(
       (r) => r.data,
@@ -44,21 +50,15 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
           </label>
           <button type="submit">Show month</button>
         </form>
-        <form method="get" action="/reports" className="inline-form">
-          <label>
-            From
-            <input type="date" name="from" defaultValue={'fromDate' in period ? period.fromDate : ''} required />
-          </label>
-          <label>
-            To
-            <input type="date" name="to" defaultValue={'toDate' in period ? period.toDate : ''} required />
-          </label>
-          <button type="submit">Show range</button>
-        </form>
+        <ReportRangeForm
+          from={problem ? (query.from ?? '') : 'fromDate' in period ? period.fromDate : ''}
+          to={problem ? (query.to ?? '') : 'toDate' in period ? period.toDate : ''}
+          problem={problem}
+        />
         <p className="muted">Days are read in {zone}, the account&apos;s time zone.</p>
       </section>
       {statement instanceof UpstreamError ? (
-        <p role="alert" className="error-text">
+        <p role="alert" className="error">
           {statement.message}
         </p>
       ) : (
@@ -82,13 +82,14 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
           </dl>
           <DataTable
             label="Totals by kind"
+            narrow
             rows={Object.entries(statement.totals)}
             rowKey={([type]) => type}
             rowProps={([type, t]) => ({ 'data-testid': 'total-row', 'data-type': type, 'data-amount': t.amount, 'data-count': t.count })}
             columns={[
-              { header: 'Kind', cell: ([type]) => typeLabel(type) },
-              { header: 'Entries', cell: ([, t]) => String(t.count) },
-              { header: 'Amount', cell: ([, t]) => formatMoney(t.amount, statement.currency) },
+              { header: 'Kind', cell: ([type]) => balanceKindLabel(type) },
+              { header: 'Entries', cell: ([, t]) => String(t.count), numeric: true },
+              { header: 'Amount', cell: ([, t]) => formatMoney(t.amount, statement.currency, { signed: true }), numeric: true },
             ]}
           />
           <p className="no-print actions">

@@ -9,6 +9,7 @@ import { newIdempotencyKey } from '@/console/browser/queries/use-idempotent-muta
 import type { ApiKey, List } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { TableFrame } from './data-table';
+import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
 
 /** The keys that work now (or until their expiry), with their last use; restricted and expiring ones can be revoked. */
@@ -43,50 +44,57 @@ function KeyRow({ apiKey: key }: { apiKey: ApiKey }) {
   const revocable = key.type === 'restricted' || key.expires_at !== null;
   return (
     <tr data-testid="api-key-row" data-key-id={key.id}>
-      <td>
-        <strong>{label}</strong>
-        <br />
-        <code>{key.hint}</code>
-        {key.expires_at && (
-          <div className="status status-pending">
-            ⏳ works until <Time iso={key.expires_at} />
-          </div>
-        )}
+      <td data-label="Key">
+        <div>
+          <strong>{label}</strong>
+          <br />
+          <code>{key.hint}</code>
+          {key.expires_at && (
+            <div>
+              <StatusBadge tone="waiting" label="Expiring" /> works until <Time iso={key.expires_at} />
+            </div>
+          )}
+        </div>
       </td>
-      <td>
-        {key.permissions === null ? 'Everything' : key.permissions.map((p) => <code key={p}>{p} </code>)}
-        {key.max_payout_amount !== null && <div className="muted">Payouts up to {formatMoney(key.max_payout_amount, 'IDR')}</div>}
+      <td data-label="Permissions">
+        <div>
+          {key.permissions === null ? 'Everything' : key.permissions.map((p) => <code key={p}>{p} </code>)}
+          {key.max_payout_amount !== null && <div className="muted">Payouts up to {formatMoney(key.max_payout_amount, 'IDR')}</div>}
+        </div>
       </td>
-      <td>
+      <td data-label="Created">
         <Time iso={key.created_at} />
       </td>
-      <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
-      <td>
-        {revocable && !confirming && (
-          <button type="button" className="secondary" onClick={() => setConfirming(true)}>
-            Revoke
-          </button>
-        )}
-        {confirming && (
-          <span className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={revoke.isPending}
-              onClick={() => revoke.mutate({ idempotency_key: newIdempotencyKey() })}
-            >
-              Revoke “{label}” now
+      <td data-label="Last used">{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
+      <td data-label="Action">
+        <div>
+          {!revocable && <span className="muted">Replace it by rolling it (below)</span>}
+          {revocable && !confirming && (
+            <button type="button" className="secondary" onClick={() => setConfirming(true)}>
+              Revoke
             </button>
-            <button type="button" className="secondary" disabled={revoke.isPending} onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </span>
-        )}
-        {revoke.isError && !revoke.error.outcomeUnknown && (
-          <p className="error" role="alert">
-            {errorMessage(revoke.error).text}
-          </p>
-        )}
+          )}
+          {confirming && (
+            <span className="actions">
+              <button
+                type="button"
+                className="danger"
+                disabled={revoke.isPending}
+                onClick={() => revoke.mutate({ idempotency_key: newIdempotencyKey() })}
+              >
+                Revoke “{label}” now
+              </button>
+              <button type="button" className="secondary" disabled={revoke.isPending} onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </span>
+          )}
+          {revoke.isError && !revoke.error.outcomeUnknown && (
+            <p className="error" role="alert">
+              {errorMessage(revoke.error).text}
+            </p>
+          )}
+        </div>
       </td>
     </tr>
   );

@@ -42,9 +42,9 @@ export function ApprovalPolicyForm({ initial, retentionSeconds }: { initial: Pay
           : 'Now: payouts leave at once; none waits for approval.'}
       </p>
       <div className="field">
-        <label>
-          <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Payouts need a second key&apos;s
-          approval
+        <label className="check">
+          <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />
+          <span>Payouts need a second key&apos;s approval</span>
         </label>
       </div>
       <div className="field">

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { payoutSummaryQuery, payoutsQuery } from '@/console/browser/queries/queries';
 import { consoleKeys } from '@/console/browser/queries/query-keys';
 import { useIdempotentMutation } from '@/console/browser/queries/use-idempotent-mutation';
-import { createdByLabel, formatMoney } from '@/lib/format';
+import { countOf, createdByLabel, formatMoney } from '@/lib/format';
 import type { List, Payout } from '@/lib/contract';
 import { ErrorText } from './error-text';
 import { RetryingNote } from './intent-status';
@@ -69,9 +69,12 @@ export function ApprovalsPanel({
   return (
     <div>
       <p data-testid="approvals-summary" aria-live="polite">
-        {summary.data
-          ? `${summary.data.count} ${summary.data.count === 1 ? 'payout waits' : 'payouts wait'} for approval, ${formatMoney(summary.data.total_amount, summary.data.currency)} in all.`
-          : 'Counting the payouts that wait…'}
+        {!summary.data
+          ? 'Counting the payouts that wait…'
+          : summary.data.count === 0
+            ? // The list below says there is none: no "0 payouts wait" above it.
+              null
+            : `${countOf(summary.data.count, 'payout waits', 'payouts wait')} for approval, ${formatMoney(summary.data.total_amount, summary.data.currency)} in all.`}
       </p>
       {summary.data && payouts.length > 0 && summary.data.count > payouts.length && (
         // The list is one page; say so rather than let a long queue look shorter than it is.
@@ -111,13 +114,13 @@ export function ApprovalsPanel({
                   />
                 ),
             },
-            { header: 'Amount', cell: (p) => formatMoney(p.amount, p.currency) },
+            { header: 'Amount', cell: (p) => formatMoney(p.amount, p.currency), numeric: true },
             {
               header: 'Account holder',
               cell: (p) => p.account_holder_name ?? <span className="error">No such account</span>,
               testId: 'holder-name',
             },
-            { header: 'Bank', cell: (p) => `${p.bank_code} •••• ${p.account_last4}` },
+            { header: 'Bank', cell: (p) => <span className="nowrap">{`${p.bank_code} •••• ${p.account_last4}`}</span> },
             { header: 'Requested by', cell: (p) => createdByLabel(p.created_by), testId: 'requested-by' },
             { header: 'Requested', cell: (p) => <Time iso={p.created_at} /> },
             { header: 'Expires', cell: (p) => (p.approval_expires_at ? <Time iso={p.approval_expires_at} /> : '—') },
@@ -152,7 +155,7 @@ export function ApprovalsPanel({
           <p role="status" data-testid="selection">
             {chosen.length === 0
               ? 'Nothing chosen.'
-              : `${chosen.length} chosen, ${formatMoney(chosenTotal, chosen[0]!.currency)}${selected.batchId ? ` (the whole batch ${selected.batchId})` : ''}.`}
+              : `${countOf(chosen.length, 'payout')} chosen, ${formatMoney(chosenTotal, chosen[0]!.currency)}${selected.batchId ? ` (the whole batch ${selected.batchId})` : ''}.`}
           </p>
           <button type="button" disabled={busy || chosen.length === 0} onClick={() => intent.send({ decision: 'approve', ...target() })}>
             Approve {chosen.length > 0 ? chosen.length : ''}
@@ -217,10 +220,10 @@ export function ApprovalsPanel({
       {mutation.isSuccess && (
         <div className="success" role="status" data-testid="decision-done">
           <p>
-            {mutation.data.data.length} {mutation.data.data.length === 1 ? 'payout' : 'payouts'}{' '}
+            {countOf(mutation.data.data.length, 'payout')}{' '}
             {mutation.data.data[0]?.status === 'rejected'
               ? 'rejected: the money is back in your available balance.'
-              : 'approved: on their way to the bank.'}
+              : `approved: ${mutation.data.data.length === 1 ? 'on its way' : 'on their way'} to the bank.`}
           </p>
           <button type="button" onClick={done}>
             Done

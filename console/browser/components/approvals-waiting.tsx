@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { payoutSummaryQuery } from '@/console/browser/queries/queries';
-import { formatMoney } from '@/lib/format';
+import { countOf, formatMoney } from '@/lib/format';
 
 const WAITING = { status: 'awaiting_approval' as const };
 
@@ -15,7 +15,7 @@ export function ApprovalsWaiting() {
     <p data-testid="approvals-waiting" role="status">
       {count === 0
         ? 'No payout is waiting for approval.'
-        : `${count} ${count === 1 ? 'payout waits' : 'payouts wait'} for approval (${formatMoney(total_amount, currency)}).`}{' '}
+        : `${countOf(count, 'payout waits', 'payouts wait')} for approval (${formatMoney(total_amount, currency)}).`}{' '}
       {count > 0 && <Link href="/approvals">Review them in Approvals</Link>}
     </p>
   );

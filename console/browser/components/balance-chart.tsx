@@ -1,6 +1,6 @@
 import { scaleLinear, scaleUtc } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
-import { formatMoney, zoneLabel } from '@/lib/format';
+import { formatDay, formatMoney, zoneLabel } from '@/lib/format';
 import { DataTable } from './data-table';
 
 export interface DailyPoint {
@@ -37,7 +37,7 @@ export function BalanceChart({ points, currency, timeZone }: { points: DailyPoin
       (_, i) => x(dates[i]!),
       (p) => y(p.balance),
     ).curve(curveStepAfter)(points) ?? '';
-  const summary = `Available balance over the last ${points.length} days: ${formatMoney(values[0]!, currency)} on ${points[0]!.day}, ${formatMoney(values.at(-1)!, currency)} today; lowest ${formatMoney(Math.min(...values), currency)}, highest ${formatMoney(Math.max(...values), currency)}.`;
+  const summary = `Available balance over the last ${points.length} days: ${formatMoney(values[0]!, currency)} on ${formatDay(points[0]!.day)}, ${formatMoney(values.at(-1)!, currency)} today; lowest ${formatMoney(Math.min(...values), currency)}, highest ${formatMoney(Math.max(...values), currency)}.`;
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="balance-chart-summary" className="chart-svg">
@@ -64,12 +64,13 @@ export function BalanceChart({ points, currency, timeZone }: { points: DailyPoin
         <summary>The figures, day by day</summary>
         <DataTable
           label="Daily balances"
+          narrow
           rows={points}
           rowKey={(p) => p.day}
           rowProps={(p) => ({ 'data-testid': 'chart-day', 'data-day': p.day, 'data-balance': p.balance })}
           columns={[
             { header: `Day (${zoneLabel(timeZone)})`, cell: (p) => p.day },
-            { header: 'Available at the end of the day', cell: (p) => formatMoney(p.balance, currency) },
+            { header: 'Available at the end of the day', cell: (p) => formatMoney(p.balance, currency), numeric: true },
           ]}
         />
       </details>

@@ -8,7 +8,8 @@ import { consoleKeys } from '@/console/browser/queries/query-keys';
 import { useHydrated } from '@/console/browser/use-hydrated';
 import { useIdempotentMutation } from '@/console/browser/queries/use-idempotent-mutation';
 import type { BatchItem, PayoutBatch } from '@/lib/contract';
-import { formatMoney } from '@/lib/format';
+import { countOf, formatMoney } from '@/lib/format';
+import { PAYOUT_BATCH_STATUS } from '@/console/browser/labels';
 import { DataTable } from './data-table';
 import { ErrorText } from './error-text';
 import { RetryingNote } from './intent-status';
@@ -81,7 +82,8 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
     return (
       <div className="success" role="status" data-testid="batch-result">
         <p>
-          Batch {current.id}: {current.payout_count} payouts, {formatMoney(current.total_amount, currency)}, {current.status}.
+          Batch {current.id}: {countOf(current.payout_count, 'payout')}, {formatMoney(current.total_amount, currency)},{' '}
+          {PAYOUT_BATCH_STATUS[current.status].label.toLowerCase()}.
           {mutation.data?.replayed ? ' Replayed: an earlier attempt had already sent this batch; nothing was sent twice.' : ''}
         </p>
         <p data-testid="batch-counts">
@@ -114,7 +116,8 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
       {file && !file.error && (
         <>
           <p role="status" data-testid="batch-summary">
-            {file.name}: {file.rows.length} rows, {valid.length} ready ({formatMoney(total, currency)}), {invalid.length} with errors.
+            {file.name}: {countOf(file.rows.length, 'row')}, {valid.length} ready ({formatMoney(total, currency)}), {invalid.length} with
+            errors.
           </p>
           <DataTable
             label="Rows to send"
@@ -122,8 +125,8 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
             rowKey={(r) => String(r.line)}
             rowProps={(r) => ({ 'data-testid': 'batch-row', 'data-valid': r.item ? 'true' : 'false' })}
             columns={[
-              { header: 'Line', cell: (r) => r.line },
-              { header: 'Amount', cell: (r) => (r.item ? formatMoney(r.item.amount, currency) : r.shown.amount) },
+              { header: 'Line', cell: (r) => r.line, numeric: true },
+              { header: 'Amount', cell: (r) => (r.item ? formatMoney(r.item.amount, currency) : r.shown.amount), numeric: true },
               { header: 'Bank', cell: (r) => r.shown.bank_code },
               { header: 'Account', cell: (r) => `•••• ${r.shown.account_last4}` },
               { header: 'Reference', cell: (r) => r.shown.reference },
@@ -144,7 +147,7 @@ export function BatchPayoutPanel({ currency, retentionSeconds }: { currency: str
             }
             onClick={() => intent.send({ payouts: valid.map((r) => r.item!) })}
           >
-            {mutation.isPending ? 'Sending…' : `Send ${valid.length} payouts`}
+            {mutation.isPending ? 'Sending…' : `Send ${countOf(valid.length, 'payout')}`}
           </button>
           {mutation.isPending && intent.outcomeUnknown && <RetryingNote failureCount={mutation.failureCount} />}
           {invalid.length > 0 && (

@@ -5,7 +5,9 @@ import { checkoutSessionPagesQuery } from '@/console/browser/queries/queries';
 import { createdByLabel, formatMoney, refundMark } from '@/lib/format';
 import { CopyLink } from './copy-link';
 import { LoadMoreButton } from './load-more-button';
+import { CHECKOUT_STATUS } from '@/console/browser/labels';
 import { DataTable } from './data-table';
+import { StatusBadge } from './status-badge';
 import { NoCheckoutSessions } from './empty-state';
 import { ErrorText } from './error-text';
 import { Time } from './time-zone';
@@ -35,25 +37,26 @@ export function CheckoutSessionsTable() {
           'data-refund': refundMark(s) ?? 'none',
         })}
         columns={[
-          { header: 'Amount', cell: (s) => <Link href={`/checkout-sessions/${s.id}`}>{formatMoney(s.amount, s.currency)}</Link> },
+          {
+            header: 'Amount',
+            cell: (s) => <Link href={`/checkout-sessions/${s.id}`}>{formatMoney(s.amount, s.currency)}</Link>,
+            numeric: true,
+          },
           { header: 'Description', cell: (s) => s.description ?? <span className="muted">none</span> },
           {
             header: 'Status',
             cell: (s) => (
-              <>
-                <span className={`status status-${s.status}`}>{s.status}</span>
+              <span className="badges">
+                <StatusBadge label={CHECKOUT_STATUS[s.status].label} tone={CHECKOUT_STATUS[s.status].tone} code={s.status} />
                 {refundMark(s) === 'partly refunded' && (
-                  <span className="status status-partly-refunded" title={`${formatMoney(s.amount_refunded, s.currency)} refunded`}>
-                    {' '}
-                    partly refunded
-                  </span>
+                  <StatusBadge label="Partly refunded" tone="back" title={`${formatMoney(s.amount_refunded, s.currency)} refunded`} />
                 )}
-              </>
+              </span>
             ),
           },
           { header: 'Expires', cell: (s) => <Time iso={s.expires_at} /> },
           { header: 'Created by', cell: (s) => createdByLabel(s.created_by), testId: 'created-by' },
-          { header: 'Link', cell: (s) => (s.status === 'open' ? <CopyLink url={s.url} /> : <span className="muted">closed</span>) },
+          { header: 'Link', cell: (s) => (s.status === 'open' ? <CopyLink url={s.url} compact /> : <span className="muted">closed</span>) },
         ]}
       />
       <LoadMoreButton query={query} noun="checkout sessions" />

@@ -7,6 +7,7 @@ import { MerchantName } from './merchant-name';
 import { NavLinks } from './nav-links';
 import { NotPermitted } from './not-permitted';
 import { SignOutButtons } from './sign-out-buttons';
+import { Icon } from './status-badge';
 import { TimeZoneProvider, ZoneNote } from './time-zone';
 
 /**
@@ -47,7 +48,11 @@ export function ConsoleShell({
           <SignOutButtons />
         </div>
         <details className="menu">
-          <summary>Menu</summary>
+          <summary>
+            <Icon name="menu" className="icon-menu" />
+            <Icon name="close" className="icon-close" />
+            Menu
+          </summary>
           <div className="menu-panel">
             <NavLinks label="Console menu" items={items} />
             <SignOutButtons />

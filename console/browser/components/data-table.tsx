@@ -9,14 +9,17 @@ export interface Column<R> {
   testId?: string;
   /** Said to screen readers only (a column of buttons). */
   headerHidden?: boolean;
+  /** An amount (or a count): right-aligned, tabular figures, never wrapped. */
+  numeric?: boolean;
 }
 
 type RowProps = ComponentProps<'tr'> & { [data: `data-${string}`]: string | number | null | undefined };
 
 /**
- * The console's tables: a labelled table with column headers, framed to scroll sideways on a
- * narrow screen. `DataTable` draws rows from columns; `TableFrame` takes rows of its own (a row
- * with state of its own, such as a key with its revoke button).
+ * The console's tables: a labelled table with column headers. From 1024 px up every column shows (cells
+ * wrap); below, each row is a card whose cells carry their column's header (data-label, app/globals.css).
+ * `DataTable` draws rows from columns; `TableFrame` takes rows of its own (a row with state of its own,
+ * such as a key with its revoke button: its cells take `data-label` themselves).
  */
 export function DataTable<R>({
   label,
@@ -26,6 +29,7 @@ export function DataTable<R>({
   rowProps,
   footer,
   empty,
+  narrow = false,
 }: {
   label: string;
   /** A column may be left out (false) for a viewer who cannot use it. */
@@ -37,6 +41,8 @@ export function DataTable<R>({
   footer?: ReactNode;
   /** A row of its own when there are no rows. */
   empty?: ReactNode;
+  /** A few short columns that fit a phone: stays a table there instead of becoming cards. */
+  narrow?: boolean;
 }) {
   const shown = columns.filter((c): c is Column<R> => c !== false);
   const headers = shown.map((c) =>
@@ -49,7 +55,7 @@ export function DataTable<R>({
     ),
   );
   return (
-    <TableFrame label={label} headers={headers} footer={footer}>
+    <TableFrame label={label} headers={headers} numeric={shown.map((c) => c.numeric === true)} footer={footer} narrow={narrow}>
       {rows.length === 0 && empty && (
         <tr>
           <td colSpan={shown.length} className="hint">
@@ -60,8 +66,14 @@ export function DataTable<R>({
       {rows.map((row) => (
         <tr key={rowKey(row)} {...rowProps?.(row)}>
           {shown.map((c) => (
-            <td key={c.header} data-testid={c.testId}>
-              {c.cell(row)}
+            <td
+              key={c.header}
+              data-testid={c.testId}
+              data-label={c.headerHidden ? undefined : c.header}
+              className={c.numeric ? 'num' : undefined}
+            >
+              {/* One box for the value: on a phone the cell is a label and this, side by side. */}
+              <span className="cell">{c.cell(row)}</span>
             </td>
           ))}
         </tr>
@@ -73,21 +85,26 @@ export function DataTable<R>({
 export function TableFrame({
   label,
   headers,
+  numeric,
   footer,
+  narrow = false,
   children,
 }: {
   label: string;
   headers: ReactNode[];
+  /** Which columns hold amounts (right-aligned). */
+  numeric?: boolean[];
   footer?: ReactNode;
+  narrow?: boolean;
   children: ReactNode;
 }) {
   return (
     <TableScroll label={`${label} table`}>
-      <table className="table" aria-label={label}>
+      <table className={narrow ? 'table table-narrow' : 'table'} aria-label={label}>
         <thead>
           <tr>
             {headers.map((h, i) => (
-              <th key={i} scope="col">
+              <th key={i} scope="col" className={numeric?.[i] ? 'num' : undefined}>
                 {h}
               </th>
             ))}

@@ -23,7 +23,7 @@ export function LatestPayments({ payments }: { payments: BalanceTransaction[] })
       rowKey={(t) => t.id}
       rowProps={(t) => ({ 'data-testid': 'payment-row', 'data-session-id': t.source, 'data-amount': t.amount })}
       columns={[
-        { header: 'Amount', cell: (t) => formatMoney(t.amount, t.currency) },
+        { header: 'Amount', cell: (t) => formatMoney(t.amount, t.currency), numeric: true },
         { header: 'Paid', cell: (t) => <Time iso={t.created_at} /> },
         { header: 'Checkout session', cell: (t) => <Link href={`/checkout-sessions/${t.source}`}>{t.source}</Link> },
       ]}

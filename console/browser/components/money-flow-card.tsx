@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { MoneyFlow } from '@/console/browser/console-views';
-import { formatDay, formatMoney, zoneLabel } from '@/lib/format';
+import { countOf, formatDay, formatMoney, zoneLabel } from '@/lib/format';
 
 /** Money in and out over the last 7 days of the merchant's zone (today included), from the per-day figures of the balance; amounts exact. */
 export function MoneyFlowCard({ flow, currency, timeZone }: { flow: MoneyFlow; currency: string; timeZone: string }) {
@@ -11,19 +11,19 @@ export function MoneyFlowCard({ flow, currency, timeZone }: { flow: MoneyFlow; c
         <div>
           <dt>Money in</dt>
           <dd data-testid="money-in" data-amount={flow.moneyIn}>
-            +{formatMoney(flow.moneyIn, currency)}
+            {formatMoney(flow.moneyIn, currency, { signed: true })}
           </dd>
         </div>
         <div>
           <dt>Money out</dt>
           <dd data-testid="money-out" data-amount={flow.moneyOut}>
-            −{formatMoney(flow.moneyOut, currency)}
+            {formatMoney(-flow.moneyOut, currency, { signed: true })}
           </dd>
         </div>
       </dl>
       <p className="muted">
-        {`From ${flow.entries.toLocaleString('en-US')} balance changes since ${formatDay(flow.sinceDay)} (${zoneLabel(timeZone)})`}{' '}
-        (payments, payouts, refunds, returned payouts and refunds, and top-ups). <Link href="/balance">Balance history</Link>
+        {`From ${countOf(flow.entries, 'balance change')} since ${formatDay(flow.sinceDay)} (${zoneLabel(timeZone)})`} (payments, payouts,
+        refunds, returned payouts and refunds, and top-ups). <Link href="/balance">Balance history</Link>
       </p>
     </section>
   );

@@ -5,7 +5,9 @@ import { useEffect } from 'react';
 import { payoutQuery } from '@/console/browser/queries/queries';
 import type { Payout } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
+import { PAYOUT_STATUS, payoutStatusLabel } from '@/console/browser/labels';
 import { ErrorText } from './error-text';
+import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
 
 /** One payout; polls until it has settled, then has the server render the page's timeline again. */
@@ -30,13 +32,11 @@ export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
       <dl className="details">
         <dt>Status</dt>
         <dd>
-          <span className={`status status-${p.status}`} data-testid="payout-status">
-            {p.status}
-          </span>
+          <StatusBadge label={payoutStatusLabel(p)} tone={PAYOUT_STATUS[p.status].tone} code={p.status} testId="payout-status" />
           {p.status === 'pending' && <span className="muted"> (settling; this page updates by itself)</span>}
         </dd>
         <dt>Amount</dt>
-        <dd>{formatMoney(p.amount, p.currency)}</dd>
+        <dd className="amount-value">{formatMoney(p.amount, p.currency)}</dd>
         <dt>Account</dt>
         <dd>
           {p.bank_code} •••• {p.account_last4}
@@ -57,7 +57,8 @@ export function PayoutDetail({ id, initial }: { id: string; initial: Payout }) {
         )}
         {p.failure_code && (
           <>
-            <dt>Failure reason</dt>
+            {/* A returned payout was paid first: the bank sent it back, it did not fail. */}
+            <dt>{p.status === 'returned' ? 'Why the bank sent it back' : 'Why it failed'}</dt>
             <dd data-testid="failure-reason">
               <code>{p.failure_code}</code>: {p.failure_message}
               <br />

@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { PAYOUT_STATUSES } from '@/lib/contract/fields';
+import { PAYOUT_STATUS } from '@/console/browser/labels';
 import type { PayoutView } from '@/console/browser/payout-view';
 import { zoneLabel } from '@/lib/format';
 import { useTimeZone } from './time-zone';
@@ -49,7 +50,7 @@ export function PayoutFilters({ view, onApply }: { view: PayoutView; onApply: (f
           <option value="all">All statuses</option>
           {PAYOUT_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {PAYOUT_STATUS[s].label}
             </option>
           ))}
         </select>

@@ -1,4 +1,5 @@
 'use client';
+import { PAYOUT_STATUS } from '@/console/browser/labels';
 import Link from 'next/link';
 import { useState } from 'react';
 import { consoleKeys } from '@/console/browser/queries/query-keys';
@@ -93,7 +94,8 @@ export function PayoutPanel({ currency, retentionSeconds }: { currency: string; 
       {mutation.isSuccess && (
         <div className="success" role="status">
           <p>
-            Payout <Link href={`/payouts/${mutation.data.id}`}>{mutation.data.id}</Link> created: {mutation.data.status}.
+            Payout <Link href={`/payouts/${mutation.data.id}`}>{mutation.data.id}</Link> created:{' '}
+            {PAYOUT_STATUS[mutation.data.status].label.toLowerCase()}.
           </p>
           {mutation.data.status === 'awaiting_approval' && (
             <p data-testid="awaits-approval">

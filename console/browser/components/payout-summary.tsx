@@ -4,7 +4,7 @@ import { payoutSummaryQuery } from '@/console/browser/queries/queries';
 import type { PayoutListFilter } from '@/console/browser/queries/query-keys';
 import { payoutViewSearch, type PayoutView } from '@/console/browser/payout-view';
 import type { PayoutSummary as Summary } from '@/lib/contract';
-import { formatMoney } from '@/lib/format';
+import { countOf, formatMoney } from '@/lib/format';
 
 /**
  * The filter's count and total (every matching payout, not the page shown), and its CSV export.
@@ -15,10 +15,7 @@ export function PayoutSummary({ initial, filter, view }: { initial: Summary; fil
   return (
     <div className="summary-bar">
       <p data-testid="payout-summary" data-count={summary.count} data-total={summary.total_amount} aria-live="polite">
-        <strong>
-          {summary.count.toLocaleString('en-US')} {summary.count === 1 ? 'payout' : 'payouts'}
-        </strong>
-        , {formatMoney(summary.total_amount, summary.currency)} in total
+        <strong>{countOf(summary.count, 'payout')}</strong>, {formatMoney(summary.total_amount, summary.currency)} in total
       </p>
       <p>
         <a href={`/api/payouts/export${payoutViewSearch(view)}`} download>

@@ -1,9 +1,11 @@
 import Link from 'next/link';
 import type { PayoutTimelineData as Timeline } from '@/console/browser/console-views';
 import type { Payout } from '@/lib/contract';
-import { createdByLabel, formatMoney } from '@/lib/format';
+import { DELIVERY_STATUS, eventTypeLabel } from '@/console/browser/labels';
+import { countOf, createdByLabel, formatMoney } from '@/lib/format';
 import { CopyText } from './copy-text';
 import { DataTable } from './data-table';
+import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
 
 /** What happened to a payout, in order: created (by whom), paid or failed, where a failed amount went back, its events. */
@@ -100,8 +102,9 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
           <li data-testid="timeline-reversal" data-amount={reversal.amount} data-balance-after={reversal.balance_after}>
             <h3>Returned to your balance</h3>
             <p>
-              <Time iso={reversal.created_at} />: +{formatMoney(reversal.amount, reversal.currency)}, available balance after it{' '}
-              {formatMoney(reversal.balance_after, reversal.currency)}. Entry <CopyText value={reversal.id} label="balance entry id" />
+              <Time iso={reversal.created_at} />: {formatMoney(reversal.amount, reversal.currency, { signed: true })}, available balance
+              after it {formatMoney(reversal.balance_after, reversal.currency)}. Entry{' '}
+              <CopyText value={reversal.id} label="balance entry id" />
             </p>
             <p>
               <Link
@@ -125,7 +128,7 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
           rowKey={({ event }) => event.id}
           rowProps={({ event }) => ({ 'data-testid': 'payout-event', 'data-type': event.type })}
           columns={[
-            { header: 'Event', cell: ({ event }) => <Link href={`/webhooks/events/${event.id}`}>{event.type}</Link> },
+            { header: 'Event', cell: ({ event }) => <Link href={`/webhooks/events/${event.id}`}>{eventTypeLabel(event.type)}</Link> },
             { header: 'Time', cell: ({ event }) => <Time iso={event.created_at} /> },
             {
               header: 'Deliveries',
@@ -133,16 +136,17 @@ export function PayoutTimeline({ payout: p, timeline }: { payout: Payout; timeli
                 deliveries.length === 0 ? (
                   <span className="muted">none (no endpoint subscribed)</span>
                 ) : (
-                  deliveries.map((d) => (
-                    <span
-                      key={d.id}
-                      className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`}
-                      data-testid="payout-delivery"
-                    >
-                      {d.status}, {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
-                      {d.last_response_status !== null ? ` (HTTP ${d.last_response_status})` : ''}
-                    </span>
-                  ))
+                  <span className="badges">
+                    {deliveries.map((d) => (
+                      <StatusBadge
+                        key={d.id}
+                        tone={DELIVERY_STATUS[d.status].tone}
+                        code={d.status}
+                        testId="payout-delivery"
+                        label={`${DELIVERY_STATUS[d.status].label}, ${countOf(d.attempts, 'attempt')}${d.last_response_status !== null ? ` (HTTP ${d.last_response_status})` : ''}`}
+                      />
+                    ))}
+                  </span>
                 ),
             },
           ]}

@@ -1,4 +1,5 @@
 'use client';
+import { REFUND_STATUS } from '@/console/browser/labels';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { fieldMessage } from '@/console/browser/messages';
@@ -148,7 +149,7 @@ export function RefundForm({
       {mutation.isSuccess && (
         <div className="success" role="status" data-testid="refund-created">
           <p>
-            Refund {mutation.data.id} created: {mutation.data.status}.
+            Refund {mutation.data.id} created: {REFUND_STATUS[mutation.data.status].label.toLowerCase()}.
             {mutation.data.replayed ? ' Replayed: an earlier attempt had already made it; nothing was refunded twice.' : ''}
           </p>
           <button

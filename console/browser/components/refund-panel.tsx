@@ -4,7 +4,9 @@ import { sessionRefundsQuery } from '@/console/browser/queries/queries';
 import { createdByLabel, formatMoney } from '@/lib/format';
 import { ErrorText } from './error-text';
 import { RefundForm } from './refund-form';
+import { REFUND_STATUS, refundFailureLabel } from '@/console/browser/labels';
 import { DataTable } from './data-table';
+import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
 
 interface PaidSession {
@@ -68,14 +70,20 @@ export function RefundPanel({
           })}
           columns={[
             { header: 'Created', cell: (r) => <Time iso={r.created_at} /> },
-            { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency) },
+            { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency), numeric: true },
             {
               header: 'Status',
               cell: (r) => (
-                <>
-                  <span className={`status status-${r.status}`}>{r.status}</span>
-                  {r.failure_message && <span className="hint"> {r.failure_message}</span>}
-                </>
+                <StatusBadge
+                  label={
+                    r.failure_code
+                      ? `${REFUND_STATUS[r.status].label}: ${refundFailureLabel(r.failure_code)}`
+                      : REFUND_STATUS[r.status].label
+                  }
+                  tone={REFUND_STATUS[r.status].tone}
+                  code={r.status}
+                  title={r.failure_message ?? undefined}
+                />
               ),
             },
             { header: 'Reason', cell: (r) => r.reason ?? <span className="muted">none</span> },

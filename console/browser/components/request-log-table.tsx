@@ -66,7 +66,7 @@ export function RequestLogTable({ rows }: { rows: Entry[] }) {
           ),
         },
         { header: 'Object', cell: (r) => objectLink(r.object_id) },
-        { header: 'Duration', cell: (r) => `${r.duration_ms} ms` },
+        { header: 'Duration', cell: (r) => `${r.duration_ms} ms`, numeric: true },
       ]}
     />
   );

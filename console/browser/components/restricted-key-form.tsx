@@ -86,8 +86,11 @@ export function RestrictedKeyForm({ retentionSeconds }: { retentionSeconds: numb
       <fieldset>
         <legend>Permissions</legend>
         {PERMISSIONS.map((p) => (
-          <label className="inline" key={p}>
-            <input type="checkbox" name="permissions" value={p} /> {PERMISSION_TEXT[p]} <code>{p}</code>
+          <label className="check" key={p}>
+            <input type="checkbox" name="permissions" value={p} />
+            <span>
+              {PERMISSION_TEXT[p]} <code>{p}</code>
+            </span>
           </label>
         ))}
       </fieldset>

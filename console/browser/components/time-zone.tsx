@@ -15,10 +15,20 @@ export function TimeZoneProvider({ zone, children }: { zone: string; children: R
 
 export const useTimeZone = () => useContext(TimeZoneContext);
 
-/** An instant on the merchant's clock, with the zone's short name; the exact instant stays in `dateTime`. */
+/**
+ * An instant on the merchant's clock, with the zone's short name; the exact instant stays in `dateTime`. A narrow
+ * column breaks it after the day ("28 Nov 2026," / "02:58:29 WIB"), never inside either half.
+ */
 export function Time({ iso }: { iso: string }) {
   const zone = useTimeZone();
-  return <time dateTime={iso}>{formatTime(iso, zone)}</time>;
+  const text = formatTime(iso, zone);
+  const comma = text.indexOf(', ');
+  if (comma < 0) return <time dateTime={iso}>{text}</time>;
+  return (
+    <time dateTime={iso}>
+      <span className="nowrap">{text.slice(0, comma + 1)}</span> <span className="nowrap">{text.slice(comma + 2)}</span>
+    </time>
+  );
 }
 
 /** The zone every time of the page is in, named both ways: WIB (Asia/Jakarta). */

@@ -6,7 +6,9 @@ import { consoleFetch, type ConsoleRequestError } from '@/console/browser/querie
 import { consoleKeys } from '@/console/browser/queries/query-keys';
 import { newIdempotencyKey } from '@/console/browser/queries/use-idempotent-mutation';
 import type { List, WebhookDelivery } from '@/lib/contract';
+import { DELIVERY_STATUS, eventTypeLabel } from '@/console/browser/labels';
 import { DataTable } from './data-table';
+import { StatusBadge } from './status-badge';
 import { ErrorText } from './error-text';
 import { Time } from './time-zone';
 
@@ -35,12 +37,12 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
         rowProps={() => ({ 'data-testid': 'webhook-delivery' })}
         empty="No deliveries yet: make a payout, and its events arrive here."
         columns={[
-          { header: 'Event', cell: (d) => <Link href={`/webhooks/events/${d.event_id}`}>{d.event_type}</Link> },
+          { header: 'Event', cell: (d) => <Link href={`/webhooks/events/${d.event_id}`}>{eventTypeLabel(d.event_type)}</Link> },
           {
             header: 'Status',
-            cell: (d) => <span className={`status status-${d.status === 'succeeded' ? 'paid' : d.status}`}>{d.status}</span>,
+            cell: (d) => <StatusBadge label={DELIVERY_STATUS[d.status].label} tone={DELIVERY_STATUS[d.status].tone} code={d.status} />,
           },
-          { header: 'Attempts', cell: (d) => d.attempts },
+          { header: 'Attempts', cell: (d) => d.attempts, numeric: true },
           {
             header: 'Last answer',
             cell: (d) => <span title={d.last_response_body ?? undefined}>{d.last_response_status ?? d.last_error ?? '—'}</span>,

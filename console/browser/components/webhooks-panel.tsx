@@ -10,6 +10,7 @@ import { EVENT_TYPES, webhookUrlField, type List, type WebhookEndpoint } from '@
 import { SecretShownOnce } from './secret-shown-once';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { IntentStatus } from './intent-status';
+import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
 import { ErrorText } from './error-text';
 
@@ -138,9 +139,7 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
     <article className="endpoint" aria-label={`Endpoint ${endpoint.url}`} data-testid="webhook-endpoint">
       <h3>
         <code>{endpoint.url}</code>{' '}
-        <span className={`status ${endpoint.disabled ? 'status-failed' : 'status-paid'}`}>
-          {endpoint.disabled ? 'Disabled' : 'Enabled'}
-        </span>
+        <StatusBadge label={endpoint.disabled ? 'Disabled' : 'Enabled'} tone={endpoint.disabled ? 'bad' : 'done'} />
       </h3>
       {endpoint.description && <p>{endpoint.description}</p>}
       {endpoint.disabled_reason && <p className="hint">{endpoint.disabled_reason}</p>}

@@ -7,6 +7,8 @@ import { CopyText } from '@/console/browser/components/copy-text';
 import { RefundPanel } from '@/console/browser/components/refund-panel';
 import { env } from '@/lib/config/env';
 import { formatMoney, refundMark } from '@/lib/format';
+import { CHECKOUT_STATUS } from '@/console/browser/labels';
+import { StatusBadge } from '@/console/browser/components/status-badge';
 import { viewerCan } from '@/console/browser/viewer';
 import { isId } from '@/lib/contract';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
@@ -40,15 +42,15 @@ export default async function CheckoutSessionPage({ params }: { params: Promise<
           <dd>{cs.description ?? <span className="muted">none</span>}</dd>
           <dt>Status</dt>
           <dd>
-            <span className={`status status-${cs.status}`} data-testid="cs-status">
-              {cs.status}
+            <span className="badges">
+              <StatusBadge
+                label={CHECKOUT_STATUS[cs.status].label}
+                tone={CHECKOUT_STATUS[cs.status].tone}
+                code={cs.status}
+                testId="cs-status"
+              />
+              {refundMark(cs) === 'partly refunded' && <StatusBadge label="Partly refunded" tone="back" testId="cs-refund-mark" />}
             </span>
-            {refundMark(cs) === 'partly refunded' && (
-              <span className="status status-partly-refunded" data-testid="cs-refund-mark">
-                {' '}
-                partly refunded
-              </span>
-            )}
           </dd>
           <dt>Created</dt>
           <dd>

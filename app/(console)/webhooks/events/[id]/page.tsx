@@ -6,6 +6,7 @@ import { pageData } from '@/console/server/data/page-data';
 import { ConsoleShell } from '@/console/browser/components/console-shell';
 import { eventIdParam } from '@/console/server/routes/request-schemas';
 import { viewerCan } from '@/console/browser/viewer';
+import { eventTypeLabel } from '@/console/browser/labels';
 import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Event · Merchant Console' };
@@ -24,9 +25,10 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
         <Link href="/webhooks">← Webhooks</Link>
       </p>
       <section className="card" aria-labelledby="event-heading">
-        <h1 id="event-heading">
-          {event.data.type} <code>{event.data.id}</code>
-        </h1>
+        <h1 id="event-heading">{eventTypeLabel(event.data.type)}</h1>
+        <p className="muted">
+          Type <code data-testid="event-type">{event.data.type}</code> · event <code>{event.data.id}</code>
+        </p>
         <pre className="json" tabIndex={0} aria-label="Event JSON" data-testid="event-json">
           {JSON.stringify(event.data, null, 2)}
         </pre>
