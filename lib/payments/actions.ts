@@ -28,6 +28,7 @@ import {
 import { getAccountSettings, updateAccountSettings } from './account/settings-actions';
 import { getStatement, summarizeBalance } from './statements/statement-actions';
 import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds/refund-actions';
+import { createSandbox, deleteSandbox, getSandbox, listSandboxes, resetSandbox } from './sandboxes/sandbox-actions';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
 export const actions: { readonly [N in ActionName]: Action<N> } = {
@@ -79,4 +80,10 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   validate_bank_account: validateBankAccount,
   get_account_settings: getAccountSettings,
   update_account_settings: updateAccountSettings,
+  // Sandboxes.
+  create_sandbox: createSandbox,
+  list_sandboxes: listSandboxes,
+  get_sandbox: getSandbox,
+  delete_sandbox: deleteSandbox,
+  reset_sandbox: resetSandbox,
 };

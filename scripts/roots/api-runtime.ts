@@ -59,6 +59,7 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
       idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
       settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
       payoutApprovalExpirySeconds: settings.PAYOUT_APPROVAL_EXPIRY_SECONDS,
+      sandboxLimit: settings.SANDBOX_LIMIT,
       authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
       publicBaseUrl,
       secretBox,

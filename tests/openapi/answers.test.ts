@@ -120,6 +120,13 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_account_settings', {});
     await call('update_account_settings', { time_zone: 'Asia/Jakarta' });
     await call('update_payout_approval_policy', { required: false });
+    // Sandboxes.
+    const sandbox = (await call('create_sandbox', { name: 'OpenAPI' }, { idempotencyKey: 'oa-sbx' })).body;
+    await call('create_sandbox', { name: 'OpenAPI' }, { idempotencyKey: 'oa-sbx' });
+    await call('list_sandboxes', {});
+    await call('get_sandbox', { id: sandbox.id });
+    await call('reset_sandbox', { id: sandbox.id });
+    await call('delete_sandbox', { id: sandbox.id });
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });
 

@@ -12,6 +12,8 @@ export interface CoreSettings {
   settlementDelaySeconds: number;
   /** An unapproved payout expires after this long (PAYOUT_APPROVAL_EXPIRY_SECONDS; 7 days by default). */
   payoutApprovalExpirySeconds?: number;
+  /** Live sandboxes a merchant may have at once (SANDBOX_LIMIT; 200 by default). */
+  sandboxLimit?: number;
   /** Public origin for links the API hands out (checkout URLs); the request's own origin when unset. */
   publicBaseUrl?: string;
   /** Seals the webhook signing secrets the database keeps. */
@@ -54,10 +56,10 @@ export interface Action<N extends ActionName = ActionName, Plan = unknown> {
   /** Writes in one statement that writes nothing when the action refuses: no savepoint needed around it. */
   atomic?: boolean;
   /**
-   * The answer carries a secret shown once (`secret`): the idempotency store keeps
-   * the answer with `secret: null`, so a replay shows the object without it.
+   * The answer carries a secret shown once (`secret`, or the field named here): the idempotency store
+   * keeps the answer with that field null, so a replay shows the object without it.
    */
-  oneTimeSecret?: boolean;
+  oneTimeSecret?: boolean | 'secret_key';
   /** Step 1, before the database and before the idempotency key is claimed: a refusal thrown here writes and stores nothing. */
   prepare(ctx: PlanContext, input: ActionRequest<N>): Plan;
   /** Step 2, in the request's transaction (the database itself for a read): writes the plan and returns the answer. */
@@ -75,7 +77,7 @@ export type AnyAction = Action<ActionName, unknown> & { prepare(ctx: PlanContext
 export const implement = <N extends ActionName>(
   name: N,
   run: (ctx: ActionContext, input: ActionRequest<N>) => Promise<object>,
-  opts: { atomic?: boolean; oneTimeSecret?: boolean; expandStored?: Action<N>['expandStored'] } = {},
+  opts: { atomic?: boolean; oneTimeSecret?: Action['oneTimeSecret']; expandStored?: Action<N>['expandStored'] } = {},
 ): Action<N, { ctx: PlanContext; input: ActionRequest<N> }> => ({
   name,
   contract: ACTIONS[name],

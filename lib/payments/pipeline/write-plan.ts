@@ -25,7 +25,8 @@ export async function writeAlone(
       const answer = await action.write(tx, plan, inline);
       const body = JSON.stringify(answer);
       // A secret shown once is never kept in the idempotency store.
-      const storedBody = action.oneTimeSecret ? JSON.stringify({ ...answer, secret: null }) : undefined;
+      const secretField = action.oneTimeSecret === true ? 'secret' : action.oneTimeSecret;
+      const storedBody = secretField ? JSON.stringify({ ...answer, [secretField]: null }) : undefined;
       return { status: 200, body, storedBody, stored: STORED_INLINE in answer, objectId: objectIdOf(answer) };
     },
     {
