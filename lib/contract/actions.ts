@@ -62,7 +62,15 @@ import {
 import { accountSettingsSchema, updateAccountSettingsFields } from './account-settings';
 import { balanceAsOfFields, statementFields, statementSchema } from './statements';
 import { refundFields, refundListFields, refundListSchema, refundSchema, simulateRefundFields } from './refunds';
-import { createSandboxFields, deletedSandboxSchema, sandboxListSchema, sandboxSchema, sandboxWithKeySchema } from './sandboxes';
+import {
+  advanceTestClockFields,
+  createSandboxFields,
+  deletedSandboxSchema,
+  sandboxListSchema,
+  sandboxSchema,
+  sandboxWithKeySchema,
+  testClockSchema,
+} from './sandboxes';
 
 /**
  * Every action of `POST /v1/index.php`: its request (the whole body, `action`
@@ -527,6 +535,22 @@ export const ACTIONS = {
     permission: 'sandboxes:write',
     summary:
       'Wipes a sandbox: its payouts, batches, checkout sessions, refunds, events, webhook endpoints and logs are gone and its balance is back to where it began; its id, keys and settings stay.',
+  }),
+  // A sandbox's test clock: called with the sandbox's own key.
+  get_test_clock: define({
+    request: command('get_test_clock', {}),
+    response: testClockSchema,
+    mutates: false,
+    permission: 'any_key',
+    summary: "The time on this sandbox's test clock (a sandbox made with test_clock: true); 400 for a merchant without one.",
+  }),
+  advance_test_clock: define({
+    request: command('advance_test_clock', advanceTestClockFields),
+    response: testClockSchema,
+    mutates: true,
+    permission: 'secret_key',
+    summary:
+      "Moves this sandbox's test clock forward by `seconds` or to `to` (never back, at most 31 days a call) and, before answering, runs what falls due on the way in time order: payouts settle, paid or failed or returned by the test accounts, approvals expire, refunds settle; their events and webhooks go out at once.",
   }),
 } as const satisfies Record<string, ActionContract>;
 

@@ -29,6 +29,7 @@ import { getAccountSettings, updateAccountSettings } from './account/settings-ac
 import { getStatement, summarizeBalance } from './statements/statement-actions';
 import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds/refund-actions';
 import { createSandbox, deleteSandbox, getSandbox, listSandboxes, resetSandbox } from './sandboxes/sandbox-actions';
+import { advanceTestClock, getTestClock } from './test-clock/clock-actions';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
 export const actions: { readonly [N in ActionName]: Action<N> } = {
@@ -86,4 +87,6 @@ export const actions: { readonly [N in ActionName]: Action<N> } = {
   get_sandbox: getSandbox,
   delete_sandbox: deleteSandbox,
   reset_sandbox: resetSandbox,
+  get_test_clock: getTestClock,
+  advance_test_clock: advanceTestClock,
 };

@@ -127,6 +127,10 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_sandbox', { id: sandbox.id });
     await call('reset_sandbox', { id: sandbox.id });
     await call('delete_sandbox', { id: sandbox.id });
+    const clocked = (await call('create_sandbox', { test_clock: true })).body;
+    const sandboxCall = (name: string, body: Record<string, unknown>) => callApi(api().url, clocked.secret_key, { action: name, ...body });
+    check('get_test_clock', await sandboxCall('get_test_clock', {}));
+    check('advance_test_clock', await sandboxCall('advance_test_clock', { seconds: 60 }));
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });
 

@@ -29,6 +29,7 @@ import { ledgerSourceIndexes, replacedLedgerSourceIndexes } from './074-ledger-s
 import { sql as batchCreatedBy } from './075-batch-created-by';
 import { sql as orderedIds } from './076-ordered-ids';
 import { sql as sandboxes } from './077-sandboxes';
+import { sql as testClock } from './078-test-clock';
 
 import type { Migration } from './migration';
 
@@ -71,4 +72,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 75, name: 'batch-created-by', sql: batchCreatedBy },
   { version: 76, name: 'ordered-ids', sql: orderedIds },
   { version: 77, name: 'sandboxes', sql: sandboxes },
+  { version: 78, name: 'test-clock', sql: testClock },
 ];

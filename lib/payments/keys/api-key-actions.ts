@@ -21,7 +21,7 @@ export const getCurrentKey = implement('get_current_key', async ({ db, merchant,
 export const listApiKeys = implement('list_api_keys', async ({ db, merchant }) => {
   const rows = await db.query<KeyRow>(
     `SELECT ${KEY_COLUMNS} FROM api_keys
-     WHERE merchant_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+     WHERE merchant_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > app_now())
      ORDER BY created_at DESC, id`,
     [merchant.id],
   );
@@ -37,7 +37,7 @@ export const revokeApiKey = implement(
   'revoke_api_key',
   async ({ db, merchant }, input) => {
     const [row] = await db.query<KeyRow>(
-      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, app_now())
        WHERE id = $1 AND merchant_id = $2 AND (type = 'restricted' OR expires_at IS NOT NULL) RETURNING ${KEY_COLUMNS}`,
       [input.id, merchant.id],
     );

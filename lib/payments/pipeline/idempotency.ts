@@ -42,10 +42,10 @@ export interface StoredResult {
 export const CLAIM_SQL = prepared(`INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
   VALUES ($1, $2, $3, $4)
   ON CONFLICT (merchant_id, key) DO UPDATE
-    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
+    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = app_now(),
         response_status = NULL, response_body = NULL, answer_ref = NULL
-    WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
-  RETURNING now() AS now, set_config('lock_timeout', '0', true) AS unbounded`);
+    WHERE idempotency_keys.created_at <= app_now() - make_interval(secs => $5)
+  RETURNING app_now() AS now, set_config('lock_timeout', '0', true) AS unbounded`);
 
 /**
  * The UPDATE that stores a 200 answer, as a CTE of another statement: only when `cte` returned rows.
@@ -79,7 +79,7 @@ export interface IdempotentCall {
  * its transaction ends with that statement and COMMIT: the rows it locks (a
  * merchant's balance) are held for one round trip. The answer must be final when
  * the statement is written, hence `now`, the timestamp every row of this
- * transaction gets from now().
+ * transaction gets from app_now().
  */
 export interface InlineAnswer {
   now: Date;
@@ -112,11 +112,18 @@ export async function runIdempotent(
   db: Db,
   call: IdempotentCall,
   execute: (tx: Queryable, inline: InlineAnswer) => Promise<ExecuteResult>,
-  opts: { requestId?: string; atomic?: boolean; expand?: (tx: Queryable, body: string) => Promise<string> } = {},
+  opts: {
+    requestId?: string;
+    atomic?: boolean;
+    expand?: (tx: Queryable, body: string) => Promise<string>;
+    /** Runs first in the transaction, before the claim (a test clock's time). */
+    before?: (tx: Queryable) => Promise<void>;
+  } = {},
 ): Promise<StoredResult> {
   try {
     return await db.transaction(
       async (tx) => {
+        if (opts.before) await opts.before(tx);
         const claimed = await tx.query<{ now: Date }>(CLAIM_SQL, [
           call.merchantId,
           call.key,
@@ -221,7 +228,7 @@ export function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number, b
   return deleteInBatches(db, {
     table: 'idempotency_keys',
     key: '(merchant_id, key)',
-    select: 'SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1)',
+    select: 'SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= app_now() - make_interval(secs => $1)',
     params: [ttlSeconds],
     batchSize,
   });

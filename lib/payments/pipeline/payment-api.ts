@@ -13,6 +13,7 @@ import type { ApiResponse, PaymentCore } from './api-request';
 import { parseCommand } from './parse-command';
 import type { RequestLog } from '../keys/request-log';
 import { nextRequestId } from './request-id';
+import { setClock } from './clock';
 
 /** What the core tells its host about each request it answered (metrics); never a key or a body. */
 export interface RequestOutcome {
@@ -108,8 +109,15 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       // nothing), then written in a transaction: alone, or in a group when the action can be.
       const impl = command.action;
       const plan = impl.prepare(planContext, command.input);
+      // A sandbox with a test clock: each of its transactions is stamped with the clock's time, and is written alone.
+      const clock = merchant.sandbox?.clockNow ?? undefined;
       if (!command.mutates) {
-        const answer = await impl.write(db, plan);
+        const answer = clock
+          ? await db.transaction(async (tx) => {
+              await setClock(tx, clock);
+              return impl.write(tx, plan);
+            })
+          : await impl.write(db, plan);
         response = json(200, JSON.stringify(answer));
         objectId = objectIdOf(answer);
       } else {
@@ -126,8 +134,8 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
                 ttlSeconds: deps.settings.idempotencyTtlSeconds,
                 waitSeconds: deps.settings.idempotencyWaitSeconds,
               };
-        const alone = () => writeAlone(db, impl, plan, call, requestId);
-        const group = groups.get(impl.name);
+        const alone = () => writeAlone(db, impl, plan, call, requestId, clock);
+        const group = clock ? undefined : groups.get(impl.name);
         const stored: StoredResult = group ? await group.submit({ plan, call, requestId, alone }) : await alone();
         response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
         objectId = stored.objectId;

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/types';
 import { STORED_INLINE, type AnyAction } from './action';
 import { objectIdOf, runIdempotent, type IdempotentCall, type StoredResult } from './idempotency';
+import { setClock } from './clock';
 
 /**
  * A prepared plan written alone, in a transaction of its own: without a key, or claiming the key and
@@ -13,9 +14,14 @@ export async function writeAlone(
   plan: unknown,
   call: IdempotentCall | undefined,
   requestId: string,
+  /** A sandbox's test clock: the transaction is stamped with its time. */
+  clock?: Date,
 ): Promise<StoredResult> {
   if (!call) {
-    const answer = await db.transaction((tx) => action.write(tx, plan));
+    const answer = await db.transaction(async (tx) => {
+      if (clock) await setClock(tx, clock);
+      return action.write(tx, plan);
+    });
     return { status: 200, body: JSON.stringify(answer), replayed: false, objectId: objectIdOf(answer), errorCode: null };
   }
   return runIdempotent(
@@ -31,6 +37,7 @@ export async function writeAlone(
     },
     {
       requestId,
+      before: clock && ((tx) => setClock(tx, clock).then(() => undefined)),
       atomic: action.atomic,
       expand: action.expandStored && ((tx, body) => action.expandStored!(tx, call.merchantId, body)),
     },

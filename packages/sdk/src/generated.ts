@@ -331,6 +331,16 @@ export type ResetSandboxRequest = {
   id: string;
 };
 
+export type GetTestClockRequest = {
+  action: "get_test_clock";
+};
+
+export type AdvanceTestClockRequest = {
+  action: "advance_test_clock";
+  seconds?: number;
+  to?: string;
+};
+
 export type Balance = {
   object: "balance";
   merchant: {
@@ -792,6 +802,12 @@ export type DeletedSandbox = {
   deleted: true;
 };
 
+export type TestClock = {
+  object: "test_clock";
+  sandbox_id: string;
+  now: string;
+};
+
 export type PayoutBatchListItem = {
   object: "payout_batch";
   id: string;
@@ -1021,11 +1037,13 @@ export interface Actions {
   get_sandbox: { params: Omit<GetSandboxRequest, 'action'>; response: Sandbox; mutates: false };
   delete_sandbox: { params: Omit<DeleteSandboxRequest, 'action'>; response: DeletedSandbox; mutates: true };
   reset_sandbox: { params: Omit<ResetSandboxRequest, 'action'>; response: Sandbox; mutates: true };
+  get_test_clock: { params: Omit<GetTestClockRequest, 'action'>; response: TestClock; mutates: false };
+  advance_test_clock: { params: Omit<AdvanceTestClockRequest, 'action'>; response: TestClock; mutates: true };
 }
 
 export type ActionName = keyof Actions;
 /** Actions that change state: they always carry an idempotency key. */
-export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "create_payout_batch", "create_checkout_session", "expire_checkout_session", "simulate_payout", "simulate_checkout_payment", "create_test_topup", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "resend_event", "create_restricted_key", "revoke_api_key", "roll_secret_key", "create_refund", "simulate_refund", "update_payout_approval_policy", "approve_payouts", "reject_payouts", "update_account_settings", "create_sandbox", "delete_sandbox", "reset_sandbox"]);
+export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "create_payout_batch", "create_checkout_session", "expire_checkout_session", "simulate_payout", "simulate_checkout_payment", "create_test_topup", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "resend_event", "create_restricted_key", "revoke_api_key", "roll_secret_key", "create_refund", "simulate_refund", "update_payout_approval_policy", "approve_payouts", "reject_payouts", "update_account_settings", "create_sandbox", "delete_sandbox", "reset_sandbox", "advance_test_clock"]);
 
 /** One method per action, camelCase; each calls `request` with its action name. */
 export abstract class ActionMethods<Options, Result> {
@@ -1132,4 +1150,8 @@ export abstract class ActionMethods<Options, Result> {
   deleteSandbox(params: Actions["delete_sandbox"]['params'], options?: Options) { return this.request("delete_sandbox", params, options); }
   /** Wipes a sandbox: its payouts, batches, checkout sessions, refunds, events, webhook endpoints and logs are gone and its balance is back to where it began; its id, keys and settings stay. */
   resetSandbox(params: Actions["reset_sandbox"]['params'], options?: Options) { return this.request("reset_sandbox", params, options); }
+  /** The time on this sandbox's test clock (a sandbox made with test_clock: true); 400 for a merchant without one. */
+  getTestClock(options?: Options) { return this.request("get_test_clock", {}, options); }
+  /** Moves this sandbox's test clock forward by `seconds` or to `to` (never back, at most 31 days a call) and, before answering, runs what falls due on the way in time order: payouts settle, paid or failed or returned by the test accounts, approvals expire, refunds settle; their events and webhooks go out at once. */
+  advanceTestClock(params: Actions["advance_test_clock"]['params'] = {}, options?: Options) { return this.request("advance_test_clock", params, options); }
 }
