@@ -119,6 +119,8 @@ describe.each(backends)('test clock ($name)', (backend) => {
     const statement = await call({ action: 'get_statement', from: new Date(start).toISOString(), to: new Date(clockNow).toISOString() });
     expect(statement.status, statement.text).toBe(200);
     expect(statement.body.totals.topup).toEqual({ amount: 30_000, count: 30 });
+    // The opening entry is stamped at the clock's start: a statement from there has it in its period.
+    expect([statement.body.opening_balance, statement.body.totals.opening_balance]).toEqual([0, { amount: 1_000_000, count: 1 }]);
     expect(statement.body.closing_balance).toBe(1_030_000);
     const midway = await call({ action: 'get_balance', as_of: new Date(start + 10 * DAY * 1000 - 1).toISOString() });
     expect(midway.body.available).toBe(1_010_000);

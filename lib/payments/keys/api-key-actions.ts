@@ -14,7 +14,10 @@ export const createRestrictedKey = implement(
 export const getCurrentKey = implement('get_current_key', async ({ db, merchant, key }) => {
   const [row] = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 AND merchant_id = $2`, [key.id, merchant.id]);
   if (!row) throw new Error(`key ${key.id} authenticated but not found`);
-  return { ...keyObject(row), merchant: { id: merchant.id, name: merchant.name, time_zone: merchant.timeZone } };
+  return {
+    ...keyObject(row),
+    merchant: { id: merchant.id, name: merchant.name, time_zone: merchant.timeZone, sandbox_id: merchant.sandbox?.id ?? null },
+  };
 });
 
 /** The keys that work now or until their expiry, newest first. */

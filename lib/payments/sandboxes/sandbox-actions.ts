@@ -85,9 +85,10 @@ export const resetSandbox = implement('reset_sandbox', async ({ db, merchant }, 
   await db.query(
     `WITH b AS (UPDATE balances SET available = $2, pending_payouts = 0, awaiting_approval = 0, pending_refunds = 0, updated_at = now()
                 WHERE merchant_id = $1 RETURNING merchant_id)
-     INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
-     SELECT merchant_id, $2, $2, 'opening_balance', merchant_id FROM b WHERE $2::bigint > 0`,
-    [sandbox.merchant_id, sandbox.initial_balance],
+     INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id, created_at)
+     SELECT merchant_id, $2, $2, 'opening_balance', merchant_id, COALESCE($3::timestamptz, now()) FROM b WHERE $2::bigint > 0`,
+    // A sandbox with a test clock begins again at its clock's time.
+    [sandbox.merchant_id, sandbox.initial_balance, sandbox.clock_now],
   );
   return sandboxObject(sandbox);
 });

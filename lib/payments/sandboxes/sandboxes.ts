@@ -1,6 +1,5 @@
 import { ApiError, DEFAULT_SANDBOX_BALANCE, DEFAULT_SANDBOX_LIMIT, SANDBOX_EXPIRY, type Sandbox } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { credit } from '../ledger/ledger';
 import { generateSecretKey, hashSecretKey, keyHint } from '../keys/secret-keys';
 import { newId } from '../random-id';
 import { iso } from '../serialize';
@@ -85,10 +84,16 @@ export async function createSandbox(tx: Queryable, parentId: string, input: NewS
   await tx.query(
     `WITH k AS (INSERT INTO api_keys (id, merchant_id, key_hash, hint) VALUES ($2, $1, $3, $4))
      INSERT INTO balances (merchant_id, currency, available, low_balance_threshold)
-     SELECT $1, b.currency, 0, CASE WHEN $6 THEN b.low_balance_threshold END FROM balances b WHERE b.merchant_id = $5`,
-    [merchantId, newId('key'), hashSecretKey(secretKey), keyHint(secretKey), parentId, copy],
+     SELECT $1, b.currency, $7, CASE WHEN $6 THEN b.low_balance_threshold END FROM balances b WHERE b.merchant_id = $5`,
+    [merchantId, newId('key'), hashSecretKey(secretKey), keyHint(secretKey), parentId, copy, balance],
   );
-  if (balance > 0) await credit(tx, merchantId, balance, 'opening_balance', merchantId);
+  // The opening entry at the transaction's time, which is also where a test clock starts: a statement from the
+  // clock's start opens with it, as its opening balance.
+  await tx.query(
+    `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id, created_at)
+     SELECT $1, $2, $2, 'opening_balance', $1, now() WHERE $2::bigint > 0`,
+    [merchantId, balance],
+  );
   const [row] = await tx.query<SandboxRow>(
     `INSERT INTO sandboxes (id, parent_id, merchant_id, name, initial_balance, expires_at, clock_now)
      VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6), CASE WHEN $7 THEN now() END) RETURNING ${SANDBOX_COLUMNS}`,

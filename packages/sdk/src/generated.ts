@@ -630,6 +630,7 @@ export type CurrentApiKey = {
     id: string;
     name: string;
     time_zone: string;
+    sandbox_id: string | null;
   };
 };
 
