@@ -6,6 +6,7 @@ import { ROOT } from '../tests/helpers/server-process';
 import { busyMerchantReport } from './busy-merchant-report';
 import type { BusyMerchantFigures } from './busy-merchant';
 import type { ModeFigures } from './server-cases';
+import { sandboxReport, type SandboxFigures } from './sandboxes';
 import { settlementReport, type SettlementFigures } from './settlement';
 import { volumeReport, type VolumeFigures } from './volume';
 import { WARM_UP_S } from './drive';
@@ -17,6 +18,7 @@ export interface BenchRun {
   /** The per-day figures at 64 connections (their 8-connection pair is in the modes' rounds). */
   figures64: ModeFigures['figures'];
   settlement?: SettlementFigures;
+  sandboxes?: SandboxFigures;
   volume: VolumeFigures[];
   sections: { name: string; seconds: number }[];
   /** A narrowed run prints its figures but leaves bench/results/latest.json to full runs. */
@@ -110,6 +112,7 @@ export function report(run: BenchRun) {
       );
   }
   if (settlement) lines.push('', ...settlementReport(settlement));
+  if (run.sandboxes) lines.push('', ...sandboxReport(run.sandboxes));
   for (const v of volume) lines.push('', ...volumeReport(v));
   lines.push('', "Where the run's time went (wall seconds; target for the whole `npm run bench`: ≤ 600)", '| section | s |', '|---|---:|');
   for (const x of sections) lines.push(`| ${x.name} | ${x.seconds} |`);
@@ -138,6 +141,7 @@ export function report(run: BenchRun) {
         requestLog,
         figures,
         settlement,
+        sandboxes: run.sandboxes,
         sections,
       },
       null,

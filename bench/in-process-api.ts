@@ -33,8 +33,9 @@ export async function startInProcessApi(db: Db, opts: { openingBalance: number; 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PATH}`;
   return {
     merchant,
-    async call(body: Record<string, unknown>, idempotencyKey?: string) {
-      const headers: Record<string, string> = { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json' };
+    /** As the merchant, or as another key (`key`: a sandbox's, say). */
+    async call(body: Record<string, unknown>, idempotencyKey?: string, key = merchant.secretKey) {
+      const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       if (idempotencyKey) headers['x-service-idempotency'] = idempotencyKey;
       const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
       const text = await res.text();

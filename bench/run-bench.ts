@@ -10,6 +10,7 @@ import { report } from './bench-report';
 import { busyMerchant } from './busy-merchant';
 import { figuresCost } from './figures-cost';
 import { serverCases, type Mode, type ModeFigures, type Variant } from './server-cases';
+import { sandboxBench, type SandboxFigures } from './sandboxes';
 import { settlementBench, type SettlementFigures } from './settlement';
 import { volumeBench, type VolumeFigures } from './volume';
 
@@ -62,6 +63,8 @@ const NARROWED = [
   'BENCH_ONLY_FIGURES',
   'BENCH_SETTLEMENT',
   'BENCH_ONLY_SETTLEMENT',
+  'BENCH_SANDBOXES',
+  'BENCH_ONLY_SANDBOXES',
 ].some((name) => process.env[name]);
 /** BENCH_ONLY_BUSY=1: the busy-merchant section alone. */
 const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
@@ -79,14 +82,18 @@ const VOLUME_EMBEDDED_SIZE = Number(process.env.BENCH_VOLUME_EMBEDDED_SIZE ?? 10
  * settlement on and the drain; BENCH_SETTLEMENT=0 leaves it out.
  */
 const ONLY_SETTLEMENT = process.env.BENCH_ONLY_SETTLEMENT === '1';
-const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES || ONLY_SETTLEMENT;
+/** BENCH_ONLY_SANDBOXES=1: create_sandbox and delete_sandbox alone (bench/sandboxes.ts; PostgreSQL); BENCH_SANDBOXES=0 leaves them out. */
+const ONLY_SANDBOXES = process.env.BENCH_ONLY_SANDBOXES === '1';
+const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES || ONLY_SETTLEMENT || ONLY_SANDBOXES;
+const SANDBOXES = postgresUrl !== undefined && (ONLY_SANDBOXES || (!ONLY_ONE && process.env.BENCH_SANDBOXES !== '0'));
 const SETTLEMENT = postgresUrl !== undefined && (ONLY_SETTLEMENT || (!ONLY_ONE && process.env.BENCH_SETTLEMENT !== '0'));
 const FIGURES = postgresUrl !== undefined && (ONLY_FIGURES || (!ONLY_ONE && process.env.BENCH_FIGURES !== '0'));
 const VOLUME = ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1');
 const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '0');
 const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0' && KINDS.includes('standalone'));
 /** The modes whose servers run the rounds: none for a section that has servers of its own. */
-const ROUND_MODES: Mode[] = ONLY_BUSY || ONLY_VOLUME || ONLY_SETTLEMENT ? [] : ONLY_FIGURES ? MODES.filter((m) => m === 'postgres') : MODES;
+const ROUND_MODES: Mode[] =
+  ONLY_BUSY || ONLY_VOLUME || ONLY_SETTLEMENT || ONLY_SANDBOXES ? [] : ONLY_FIGURES ? MODES.filter((m) => m === 'postgres') : MODES;
 /** The servers of a mode's rounds (bench/server-cases.ts): the floor and the servers, beside them the variants that each measure one cost. */
 function variantsOf(mode: Mode): Variant[] {
   const beside = KINDS.includes('standalone');
@@ -137,6 +144,7 @@ async function main() {
         }),
       )
     : undefined;
+  const sandboxes: SandboxFigures | undefined = SANDBOXES ? await timed('sandboxes', () => sandboxBench()) : undefined;
   const volume: VolumeFigures[] = [];
   if (VOLUME && MODES.includes('postgres'))
     volume.push(await timed('volume, postgres', async () => volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE)));
@@ -149,7 +157,7 @@ async function main() {
   await dropSchemas();
   sections.push({ name: 'the whole run', seconds: Math.round((performance.now() - runStarted) / 100) / 10 });
   const settings = { connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS };
-  report({ settings, modes, busy, figures64, settlement, volume, sections, narrowed: NARROWED });
+  report({ settings, modes, busy, figures64, settlement, sandboxes, volume, sections, narrowed: NARROWED });
 }
 
 main().catch((error) => {
