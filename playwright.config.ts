@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { seedConsoleDataDir, seedDataDir } from './tests/helpers/pglite-template-dirs';
+import { seedConsoleDataDir, seedDataDir } from './testing/pglite-template-dirs';
 
 /**
  * End-to-end tests in real Chromium against the real app (next start) on a fresh
@@ -17,9 +17,11 @@ export const E2E_DEMO_KEY = 'sk_test_E2eDemoKey0123456789abcdefghijklmnopqrstuv'
 
 /**
  * E2E_SPLIT=1: the console and the payment API as two processes on two databases, the console
- * reaching the API over HTTP through the SDK (PAYMENT_API_BASE_URL). The API process is a whole
- * `npm start` too: the hosted checkout page belongs to the API's side, and checkout links point at
- * it. Its port is the last of vitest's block (vitest has finished when Playwright runs).
+ * reaching the API over HTTP through the SDK (PAYMENT_API_BASE_URL). The console is started as a team
+ * deploying Next.js starts it: `next start`, configured from the environment alone (instrumentation.ts).
+ * The API process is a whole `npm start`: the hosted checkout page belongs to the API's side, and
+ * checkout links point at it. It starts first (Playwright starts its servers in order) and builds
+ * .next-e2e when no current build is there. Its port is the last of vitest's block (vitest has finished when Playwright runs).
  */
 export const E2E_SPLIT = process.env.E2E_SPLIT === '1';
 const API_PORT = Number(process.env.E2E_API_PORT ?? (process.env.TEST_PORT_BASE ? Number(process.env.TEST_PORT_BASE) + 99 : PORT + 50));
@@ -29,7 +31,7 @@ export const E2E_API_URL = E2E_SPLIT ? `http://127.0.0.1:${API_PORT}` : E2E_BASE
 // The config is loaded by the runner and by every worker: make the data folder once,
 // a new one of this run's own (another run on the machine keeps its own). In npm test it starts as
 // a copy of the run's migrated, empty template (vitest's global set-up made it): a new cluster
-// costs seconds of CPU per server (tests/helpers/pglite-template.ts); without one, from nothing.
+// costs seconds of CPU per server (testing/pglite-template.ts); without one, from nothing.
 if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'console-e2e-'));
   seedDataDir(process.env.E2E_DATA_DIR);
@@ -143,7 +145,7 @@ export default defineConfig({
             : { PAYMENT_API_BASE_URL: '' },
           E2E_API_DATABASE_URL,
         ),
-        server(PORT, process.env.E2E_CONSOLE_DATA_DIR!, { PAYMENT_API_BASE_URL: E2E_API_URL }),
+        nextStart(PORT, process.env.E2E_CONSOLE_DATA_DIR!, { PAYMENT_API_BASE_URL: E2E_API_URL }),
       ]
     : server(PORT, process.env.E2E_DATA_DIR!, { PAYMENT_API_BASE_URL: '' }),
 });
@@ -174,5 +176,16 @@ function server(port: number, dataDir: string, env: Record<string, string>, data
       NEXT_TELEMETRY_DISABLED: '1',
       ...env,
     },
+  };
+}
+
+/**
+ * The console alone, as Next.js is deployed: `next start` on the build npm start made, its store in
+ * `dataDir`, the payment API at PAYMENT_API_BASE_URL. Next's own server; no start script of ours.
+ */
+function nextStart(port: number, dataDir: string, env: Record<string, string>) {
+  return {
+    ...server(port, dataDir, env),
+    command: `env -u DATABASE_URL node node_modules/next/dist/bin/next start --port ${port} --hostname 127.0.0.1`,
   };
 }

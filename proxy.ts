@@ -2,9 +2,9 @@
 // nonce, and an optimistic redirect to /login when there is no session cookie at
 // all. The real check is verifySession() in the data layer.
 import { NextResponse, type NextRequest } from 'next/server';
-import { CONSOLE_PAGE_TREES } from './lib/console/console-pages';
+import { CONSOLE_PAGE_TREES } from './console/console-pages';
 
-// Either name of the session cookie (lib/session/session.ts: __Host- over https).
+// Either name of the session cookie (console/server/session/session.ts: __Host- over https).
 const SESSION_COOKIES = ['console_session', '__Host-console_session'];
 
 // The API reference (app/docs/api): Redoc's styled-components write <style> tags and style

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { TEST_WORKERS } from './tests/helpers/ports';
+import { TEST_WORKERS } from './testing/ports';
 
 export default defineConfig({
   resolve: {

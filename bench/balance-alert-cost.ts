@@ -7,9 +7,9 @@
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
 import { createMerchant } from '../lib/payments/keys/merchants';
-import { newId } from '../lib/payments/random-id';
+import { newId } from '../lib/payments/pipeline/random-id';
 import { withdrawStatement } from '../lib/payments/payouts/withdraw-statement';
-import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
+import { createSchemaUrl, dropSchemas } from '../testing/databases';
 import { median } from './paired';
 
 async function prepare(withAlert: boolean): Promise<{ db: Db; merchantId: string }> {

@@ -1,17 +1,20 @@
 // The report of `npm run bench`: the tables it prints, and bench/results/latest.json for a full run.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../tests/helpers/server-process';
+import { ROOT } from '../testing/server-process';
 import { busyMerchantReport } from './busy-merchant-report';
 import type { BusyMerchantFigures } from './busy-merchant';
 import type { ModeFigures } from './server-cases';
 import { sandboxReport, type SandboxFigures } from './sandboxes';
 import { settlementReport, type SettlementFigures } from './settlement';
-import { volumeReport, type VolumeFigures } from './volume';
+import type { VolumeFigures } from './volume';
+import { volumeReport } from './volume-report';
 import { WARM_UP_S } from './drive';
+import type { RunProvenance } from './run-provenance';
 
 export interface BenchRun {
+  /** When, on which machine and which commit: written at the head of each results file. */
+  provenance: RunProvenance;
   settings: { connections: number; durationSeconds: number; rounds: number };
   modes: ModeFigures[];
   busy?: BusyMerchantFigures;
@@ -42,15 +45,9 @@ export function report(run: BenchRun) {
   const webhooks = run.modes.flatMap((m) => m.webhooks);
   const requestLog = run.modes.flatMap((m) => m.requestLog);
   const figures = [...run.modes.flatMap((m) => m.figures), ...run.figures64];
-  const machine = {
-    cpus: os.cpus().length,
-    cpu: os.cpus()[0]?.model,
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-    platform: `${os.platform()} ${os.release()}`,
-  };
+  const { date, commit, machine } = run.provenance;
   const lines = [
-    `\nBenchmark: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION_S} s per case (after a ${WARM_UP_S} s warm-up); ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}`,
+    `\nBenchmark: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION_S} s per case (after a ${WARM_UP_S} s warm-up); ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, PostgreSQL ${machine.postgres ?? 'none'}; commit ${commit}`,
     '| database | server | action | req/s | p50 ms | p99 ms | non-2xx | ratio to floor (paired by round) | target |',
     '|---|---|---|---:|---:|---:|---:|---:|---|',
   ];
@@ -118,17 +115,15 @@ export function report(run: BenchRun) {
   for (const x of sections) lines.push(`| ${x.name} | ${x.seconds} |`);
   process.stdout.write(lines.join('\n') + '\n');
   if (volume.length > 0)
-    fs.writeFileSync(
-      path.join(ROOT, 'bench/results/volume.json'),
-      JSON.stringify({ date: new Date().toISOString(), machine, volume }, null, 2) + '\n',
-    );
+    fs.writeFileSync(path.join(ROOT, 'bench/results/volume.json'), JSON.stringify({ date, commit, machine, volume }, null, 2) + '\n');
   if (run.narrowed) return void process.stdout.write('\nA narrowed run: bench/results/latest.json left as it was.\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
   fs.writeFileSync(
     out,
     JSON.stringify(
       {
-        date: new Date().toISOString(),
+        date,
+        commit,
         machine,
         connections: CONNECTIONS,
         durationSeconds: DURATION_S,

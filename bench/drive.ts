@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import autocannon from 'autocannon';
-import { API_PATH } from '../tests/helpers/api-path';
-import { DEMO_KEY } from '../tests/helpers/server-process';
+import { API_PATH } from '../testing/api-path';
+import { DEMO_KEY } from '../testing/server-process';
 
-export { signInToConsole as signIn } from '../tests/helpers/console-session';
+export { signInToConsole as signIn } from '../testing/console-session';
 
 export type Action = 'get_balance' | 'withdraw';
 

@@ -1,16 +1,16 @@
 // Where each read scans, before and after the read indexes (docs/prove.md, "Reads at volume"): a merchant
 // with EXPLAIN_PAYOUTS payouts (default 200,000) written straight into a PostgreSQL schema at the version
-// before migration 012, every read of tests/helpers/read-plans.ts run through the API with its statements
+// before migration 012, every read of testing/read-plans.ts run through the API with its statements
 // EXPLAIN ANALYZEd; then migration 012 builds the indexes and the same reads are explained again.
 // Run: DATABASE_URL=postgres://… npx tsx bench/explain-reads.ts
 import { migrate } from '../lib/db/migrate';
 import { migrations } from '../lib/db/migrations';
 import { openPostgresDb } from '../lib/db/postgres-db';
 import { createMerchant } from '../lib/payments/keys/merchants';
-import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
-import { explain, historyReads, readCatalog, recording, type PlanSummary, type Recorded } from '../tests/helpers/read-plans';
-import { writeHistory } from '../tests/helpers/volume-data';
-import { startInProcessApi } from './in-process-api';
+import { createSchemaUrl, dropSchemas } from '../testing/databases';
+import { explain, historyReads, readCatalog, recording, type PlanSummary, type Recorded } from '../testing/read-plans';
+import { writeHistory } from '../testing/volume-data';
+import { startInProcessApi } from '../testing/in-process-api';
 
 const N = Number(process.env.EXPLAIN_PAYOUTS ?? 200_000);
 
@@ -24,7 +24,11 @@ async function main() {
   const [otherKey] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
   await writeHistory(db, { merchantId: other.id, keyId: otherKey!.id, n: N / 4, tag: 'o' });
   const log: Recorded[] = [];
-  const api = await startInProcessApi(recording(db, log), { openingBalance: 1_000_000_000, settlementDelaySeconds: 3 });
+  const api = await startInProcessApi(recording(db, log), {
+    openingBalance: 1_000_000_000,
+    merchantName: 'Busy',
+    settings: { settlementDelaySeconds: 3 },
+  });
   const endpoint = (await api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
   const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
   await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, endpointId: endpoint.id, n: N, tag: 'm' });

@@ -6,7 +6,7 @@
 // section of its own (figuresCost).
 import type autocannon from 'autocannon';
 import { openDb } from '../lib/db/open-db';
-import { ServerProcess } from '../tests/helpers/server-process';
+import { ServerProcess } from '../testing/server-process';
 import { apiDrive, drive, WARM_UP_S } from './drive';
 import { pairOfRates, pairOfRounds, type Pair } from './paired';
 import { prepareDatabase } from './prepare-database';

@@ -6,7 +6,7 @@ import type { ActionRequest } from '../lib/contract';
 import { ALL_ADDRESSES } from '../lib/db/auth-failures';
 import { openDb } from '../lib/db/open-db';
 import { AUTH_SQL } from '../lib/payments/pipeline/authenticate';
-import { CLAIM_SQL, storeAnswerSql } from '../lib/payments/pipeline/idempotency';
+import { CLAIM_SQL } from '../lib/payments/pipeline/idempotency';
 import { withdrawStatement } from '../lib/payments/payouts/withdraw-statement';
 
 type Db = Awaited<ReturnType<typeof openDb>>;
@@ -80,7 +80,8 @@ async function withdraw(
           accountHolderName: null,
           approvalExpirySeconds: null,
         },
-        (n, cte) => storeAnswerSql(m.id, key, out, id, n, cte),
+        { merchantId: m.id, key },
+        out,
       );
       await tx.query(sql, params);
       return out;

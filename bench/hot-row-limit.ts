@@ -1,8 +1,7 @@
-// The hot-row limit of a busy merchant's balance row, as pgbench measures it (issue 34's decision: the limit is
-// pgbench itself, not a client of ours): `clients` connections, 2 threads, each transaction one conditional UPDATE
-// of the one balance row, prepared, for `seconds`. Our own Node client on the pg driver, on the same schema in the
-// same minute, read 12-18% below pgbench at 8 clients (2,026-2,109/s against 2,407-2,456) and 0.81-1.20 of it at 64
-// (2026-11-27, three rounds of 2 s): outside the 10% the decision allows at 8, so the bench runs pgbench.
+// The hot-row limit of a busy merchant's balance row, as pgbench measures it (the limit is pgbench itself, not a
+// client of ours): `clients` connections, 2 threads, each transaction one conditional UPDATE of the one balance row,
+// prepared, for `seconds`. Our own Node client on the pg driver, on the same schema in the same minute, read 12-18%
+// below pgbench at 8 clients and 0.81-1.20 of it at 64: too far from it to stand for the limit, so the bench runs pgbench.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { openDb } from '../lib/db/open-db';
 import { credit } from '../lib/payments/ledger/ledger';
 import { seedDemoMerchant } from '../lib/payments/keys/merchants';
-import { createSchemaUrl } from '../tests/helpers/databases';
-import { DEMO_KEY } from '../tests/helpers/server-process';
+import { createSchemaUrl } from '../testing/databases';
+import { DEMO_KEY } from '../testing/server-process';
 
 export type Mode = 'postgres' | 'embedded';
 export type Where = { databaseUrl: string; dataDir?: undefined } | { dataDir: string; databaseUrl?: undefined };

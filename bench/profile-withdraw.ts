@@ -7,13 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDb } from '../lib/db/open-db';
 import { createMerchant } from '../lib/payments/keys/merchants';
-import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
-import { ensureNextBuild } from '../tests/helpers/next-build';
-import { ServerProcess } from '../tests/helpers/server-process';
+import { createSchemaUrl, dropSchemas, postgresUrl } from '../testing/databases';
+import { ensureNextBuild } from '../testing/next-build';
+import { ServerProcess } from '../testing/server-process';
 import { cpuProfileSummary } from './cpu-profile-summary';
 import { drive, type Drive } from './drive';
 import { cpuReader, cpuSpent } from './process-cpu';
-import { API_PATH } from '../tests/helpers/api-path';
+import { API_PATH } from '../testing/api-path';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 64);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

@@ -10,10 +10,11 @@ import { openDb } from '../lib/db/open-db';
 import { createMerchant } from '../lib/payments/keys/merchants';
 import { freePortBlock } from '../ops/cluster/layout';
 import { LocalCluster } from '../ops/cluster/local-cluster';
-import { API_PATH } from '../tests/helpers/api-path';
-import { ledgerCheck } from '../tests/helpers/ledger';
-import { ServerProcess } from '../tests/helpers/server-process';
+import { API_PATH } from '../testing/api-path';
+import { ledgerCheck } from '../testing/ledger';
+import { ServerProcess } from '../testing/server-process';
 import { drive, sequentialP50, type Drive } from './drive';
+import { runProvenance } from './run-provenance';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -77,8 +78,7 @@ async function main() {
     const check = await ledgerCheck(db, merchant.id);
     await db.close();
     const result = {
-      date: new Date().toISOString(),
-      machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+      ...(await runProvenance(cluster.databaseUrl)),
       clients: CLIENTS,
       seconds: SECONDS,
       nodes: cluster.nodes.length,

@@ -1,17 +1,21 @@
 // npm run bench: autocannon against get_balance and withdraw on each mount, beside the floor, in one run.
-// Not pass/fail: prints req/s, p50, p99, the ratio to the floor and memory; writes bench/results/latest.json.
+// Not pass/fail: prints req/s, p50, p99, the ratio to the floor and memory; writes bench/results/latest.json (and the
+// results files of the sections with runs of their own), then docs/benchmarks.md from them (bench/write-benchmarks-md.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSchemaUrl, dropSchemas, postgresUrl } from '../tests/helpers/databases';
-import { ensureNextBuild } from '../tests/helpers/next-build';
-import type { ServerKind } from '../tests/helpers/server-process';
+import { createSchemaUrl, dropSchemas, postgresUrl } from '../testing/databases';
+import { ensureNextBuild } from '../testing/next-build';
+import type { ServerKind } from '../testing/server-process';
 import { report } from './bench-report';
+import { runProvenance } from './run-provenance';
+import { writeBenchmarksPage } from './write-benchmarks-md';
 import { busyMerchant } from './busy-merchant';
 import { figuresCost } from './figures-cost';
 import { serverCases, type Mode, type ModeFigures, type Variant } from './server-cases';
 import { sandboxBench, type SandboxFigures } from './sandboxes';
 import { settlementBench, type SettlementFigures } from './settlement';
+import { storageBreakdown, writeStorageResults } from './storage-breakdown';
 import { volumeBench, type VolumeFigures } from './volume';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 2);
@@ -20,7 +24,7 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 2);
  * elsewhere on a shared machine hits all servers alike. Figures are medians over rounds; the ratio
  * to the floor is taken within each round first (a paired comparison), then its median.
  */
-// Three rounds of 2 s (five of 4 s until 2026-11-27, then three of 3 s): the whole run must fit in 10 minutes beside
+// Three rounds of 2 s: the whole run must fit in 10 minutes beside
 // the settlement case's fixed four (a million payouts written and settled, then two minutes of arrival and the drain).
 // Each run of 2 s at 8 connections is 200 (embedded withdrawals) to 3,000 requests.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -65,6 +69,8 @@ const NARROWED = [
   'BENCH_ONLY_SETTLEMENT',
   'BENCH_SANDBOXES',
   'BENCH_ONLY_SANDBOXES',
+  'BENCH_STORAGE',
+  'BENCH_ONLY_STORAGE',
 ].some((name) => process.env[name]);
 /** BENCH_ONLY_BUSY=1: the busy-merchant section alone. */
 const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
@@ -84,7 +90,11 @@ const VOLUME_EMBEDDED_SIZE = Number(process.env.BENCH_VOLUME_EMBEDDED_SIZE ?? 10
 const ONLY_SETTLEMENT = process.env.BENCH_ONLY_SETTLEMENT === '1';
 /** BENCH_ONLY_SANDBOXES=1: create_sandbox and delete_sandbox alone (bench/sandboxes.ts; PostgreSQL); BENCH_SANDBOXES=0 leaves them out. */
 const ONLY_SANDBOXES = process.env.BENCH_ONLY_SANDBOXES === '1';
-const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES || ONLY_SETTLEMENT || ONLY_SANDBOXES;
+/** BENCH_ONLY_STORAGE=1: a settled payout's bytes alone (bench/storage-breakdown.ts; PostgreSQL); BENCH_STORAGE=0 leaves it out. */
+const ONLY_STORAGE = process.env.BENCH_ONLY_STORAGE === '1';
+const ONLY_ONE =
+  ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES || ONLY_SETTLEMENT || ONLY_SANDBOXES || ONLY_STORAGE;
+const STORAGE = postgresUrl !== undefined && (ONLY_STORAGE || (!ONLY_ONE && process.env.BENCH_STORAGE !== '0'));
 const SANDBOXES = postgresUrl !== undefined && (ONLY_SANDBOXES || (!ONLY_ONE && process.env.BENCH_SANDBOXES !== '0'));
 const SETTLEMENT = postgresUrl !== undefined && (ONLY_SETTLEMENT || (!ONLY_ONE && process.env.BENCH_SETTLEMENT !== '0'));
 const FIGURES = postgresUrl !== undefined && (ONLY_FIGURES || (!ONLY_ONE && process.env.BENCH_FIGURES !== '0'));
@@ -93,7 +103,7 @@ const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '
 const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0' && KINDS.includes('standalone'));
 /** The modes whose servers run the rounds: none for a section that has servers of its own. */
 const ROUND_MODES: Mode[] =
-  ONLY_BUSY || ONLY_VOLUME || ONLY_SETTLEMENT || ONLY_SANDBOXES ? [] : ONLY_FIGURES ? MODES.filter((m) => m === 'postgres') : MODES;
+  ONLY_BUSY || ONLY_VOLUME || ONLY_SETTLEMENT || ONLY_SANDBOXES || ONLY_STORAGE ? [] : ONLY_FIGURES ? MODES.filter((m) => m === 'postgres') : MODES;
 /** The servers of a mode's rounds (bench/server-cases.ts): the floor and the servers, beside them the variants that each measure one cost. */
 function variantsOf(mode: Mode): Variant[] {
   const beside = KINDS.includes('standalone');
@@ -118,6 +128,8 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T> {
 
 async function main() {
   const runStarted = performance.now();
+  // Before the run writes anything: the commit and the state of the work tree measured.
+  const provenance = await runProvenance(postgresUrl);
   const distDir = await timed('next build (when stale)', () => ensureNextBuild());
   const modes: ModeFigures[] = [];
   const rounds = { rounds: ROUNDS, seconds: DURATION_S, connections: CONNECTIONS, actions: ACTIONS };
@@ -145,6 +157,8 @@ async function main() {
       )
     : undefined;
   const sandboxes: SandboxFigures | undefined = SANDBOXES ? await timed('sandboxes', () => sandboxBench()) : undefined;
+  // Bytes per settled payout and the HOT share, reported without a target; written to bench/results/storage.json.
+  if (STORAGE) await writeStorageResults(await timed("a settled payout's bytes", () => storageBreakdown()), provenance);
   const volume: VolumeFigures[] = [];
   if (VOLUME && MODES.includes('postgres'))
     volume.push(await timed('volume, postgres', async () => volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE)));
@@ -157,7 +171,9 @@ async function main() {
   await dropSchemas();
   sections.push({ name: 'the whole run', seconds: Math.round((performance.now() - runStarted) / 100) / 10 });
   const settings = { connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS };
-  report({ settings, modes, busy, figures64, settlement, sandboxes, volume, sections, narrowed: NARROWED });
+  report({ provenance, settings, modes, busy, figures64, settlement, sandboxes, volume, sections, narrowed: NARROWED });
+  // docs/benchmarks.md is the results files, rendered: rewritten whenever this run wrote one.
+  if (!NARROWED || volume.length > 0 || STORAGE || sandboxes) process.stdout.write(`Written to ${writeBenchmarksPage()}\n`);
 }
 
 main().catch((error) => {

@@ -4,8 +4,8 @@
 // Alone: BENCH_ONLY_SANDBOXES=1 npm run bench, or DATABASE_URL=postgres://… npx tsx bench/sandboxes.ts
 import { openDb } from '../lib/db/open-db';
 import { purgeSandboxes } from '../lib/payments/sandboxes/sandbox-purge';
-import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
-import { startInProcessApi } from './in-process-api';
+import { createSchemaUrl, dropSchemas } from '../testing/databases';
+import { startInProcessApi } from '../testing/in-process-api';
 import { median } from './paired';
 
 export interface SandboxFigures {
@@ -29,7 +29,7 @@ async function timedMs(run: () => Promise<{ status: number; text: string }>): Pr
 export async function sandboxBench(opts: { creates?: number; deletes?: number } = {}): Promise<SandboxFigures> {
   const { creates = 40, deletes = 10 } = opts;
   const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 10 });
-  const api = await startInProcessApi(db, { openingBalance: 1_000_000, settlementDelaySeconds: 3600 });
+  const api = await startInProcessApi(db, { openingBalance: 1_000_000, settings: { settlementDelaySeconds: 3600 } });
   try {
     for (let i = 0; i < 10; i++) await api.call({ action: 'get_balance' }); // warm-up
     const floor: number[] = [];

@@ -6,7 +6,7 @@
 // figures' triggers (`unfigured`). Sharing the rounds spares each cost a section of its own servers and warm-ups.
 import fs from 'node:fs';
 import type autocannon from 'autocannon';
-import { ServerProcess, type ServerKind } from '../tests/helpers/server-process';
+import { ServerProcess, type ServerKind } from '../testing/server-process';
 import { apiDrive, consoleDrive, drive, sequentialP50, signIn, WARM_UP_S, type Action } from './drive';
 import { dropFigureTriggers, figuresFromRounds, type FiguresCostFigures } from './figures-cost';
 import { requestLogFigures, requestLogRows, type RequestLogCostFigures } from './request-log-cost';

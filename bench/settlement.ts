@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
 import { settleDuePayouts } from '../lib/payments/payouts/settlement';
-import { createSchemaUrl, dropSchemas } from '../tests/helpers/databases';
-import { startInProcessApi } from './in-process-api';
+import { createSchemaUrl, dropSchemas } from '../testing/databases';
+import { startInProcessApi } from '../testing/in-process-api';
 import { cpuReader, cpuSpent } from './process-cpu';
 
 const APP = 'settlement-bench';
@@ -152,7 +152,11 @@ export async function settlementBench(opts: { backlog: number; instances: number
     f.hotShare = (upd1.hot - upd0.hot) / Math.max(1, f.updates);
 
     // 2. Batches at full speed with settlement on, then the drain.
-    const api = await startInProcessApi(db, { openingBalance: 1_000_000_000_000_000, settlementDelaySeconds: 0 });
+    const api = await startInProcessApi(db, {
+      openingBalance: 1_000_000_000_000_000,
+      merchantName: 'Busy',
+      settings: { settlementDelaySeconds: 0 },
+    });
     let arriving = true;
     const loops = settlers(dbs, () => !arriving);
     let arrived = 0;
@@ -195,7 +199,7 @@ export function settlementReport(f: SettlementFigures): string[] {
     '|---|---:|---|',
     `| ${n(f.backlog)} due payouts settled alone | ${n(f.perSecond)} payouts/s (${f.seconds.toFixed(1)} s) | ≥ 5,000/s: ${f.perSecond >= 5000 ? 'met' : 'NOT met'} |`,
     `| CPU per settled payout | node ${n(f.nodeCpuUsPerPayout)} µs, PostgreSQL ${n(f.databaseCpuUsPerPayout)} µs | |`,
-    `| HOT updates of payouts during it | ${(100 * f.hotShare).toFixed(1)}% of ${n(f.updates)} | ≥ 90%: ${f.hotShare >= 0.9 ? 'met' : 'NOT met'} |`,
+    `| HOT updates of payouts during it | ${(100 * f.hotShare).toFixed(1)}% of ${n(f.updates)} | no target, reported |`,
     `| batches at full speed for ${f.arrivalSeconds} s | ${n(f.arrived)} payouts (${n(f.arrivalPerSecond)}/s), ${n(f.settledDuringArrival)} settled meanwhile | |`,
     `| backlog when arrival stopped, its drain | ${n(f.backlogAtEnd)} payouts, ${f.drainSeconds.toFixed(1)} s | ≤ 120 s: ${f.drainSeconds <= 120 ? 'met' : 'NOT met'} |`,
     '',

@@ -8,8 +8,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type autocannon from 'autocannon';
-import { API_PATH } from '../tests/helpers/api-path';
-import { DEMO_KEY } from '../tests/helpers/server-process';
+import { API_PATH } from '../testing/api-path';
+import { DEMO_KEY } from '../testing/server-process';
 import { median, pairOfRounds } from './paired';
 
 export interface WebhookCostFigures {

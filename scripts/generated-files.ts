@@ -9,7 +9,7 @@ const ROOT = path.join(__dirname, '..');
 export const GENERATED = (): Record<string, string> => ({
   'docs/openapi.json': `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`,
   'packages/sdk/src/generated.ts': sdkTypesSource(),
-  'lib/console/console-pages.ts': consolePagesSource(),
+  'console/console-pages.ts': consolePagesSource(),
 });
 
 /**

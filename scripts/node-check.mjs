@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The quick check on a second Node line: .ci/run runs npm test whole on the current LTS line, then
-// this on the machine's own Node (README, "Node"). It asks what can differ between Node lines, not
+// The quick check on a second Node line: .ci/run runs npm test whole on the newest LTS line, then
+// this on the oldest maintained one, 22 (README, "Node"). It asks what can differ between Node lines, not
 // what the full run already proved:
 //   1. vitest on the embedded database only, in the files that load every layer through Node's own
 //      APIs (QUICK_FILES): crypto, http, streams, fetch, timers, the PGlite engine, child processes;

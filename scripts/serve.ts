@@ -25,7 +25,10 @@ export async function serve(runtime: ServedProcess, opts: { log: Logger; next?: 
   await app.listen(settings.PORT, settings.HOST);
   const unpublish = adminToken ? publishAdminAccess(settings.DATA_DIR, settings.PORT, adminToken) : () => {};
   log.info({ port: settings.PORT, console: Boolean(next) }, 'listening');
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     log.info({ signal }, 'shutting down: draining requests in flight');
     unpublish();
     app.shutdown().then(
@@ -36,7 +39,10 @@ export async function serve(runtime: ServedProcess, opts: { log: Logger; next?: 
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  // Kept for the whole drain: a process manager signals the whole process group, and npm passes the
+  // signal on as well, so it comes more than once. Without a listener a repeat would end the process
+  // at once and reset every connection still being answered; the grace period bounds the drain.
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   return app;
 }

@@ -5,7 +5,8 @@
 //   2. vitest: unit and integration tests (PGlite always, PostgreSQL when DATABASE_URL is set)
 //   3. Playwright: the console and the hosted checkout in real Chromium, against a fresh
 //      production build (.next-e2e) on a fresh embedded database (see playwright.config.ts);
-//      then again with the console and the API as two processes on two databases (E2E_SPLIT);
+//      then again with the console and the API as two processes on two databases (E2E_SPLIT): the
+//      API by npm start, the console by `next start` as a team deploying Next.js starts it;
 //      then examples/playwright from the packed fixtures package, as a team installs it
 //   4. stress, quick size: real server processes under load, kill -9, hostile input
 //      (npm run test:stress is the full size; see docs/prove.md)
@@ -65,7 +66,7 @@ function vitestStep(title, name, args, env) {
 if (!step('lint and format (eslint, prettier --check)', 'npm', ['run', '--silent', 'lint'])) failures.push('lint: npm run lint');
 
 // 1. One production build (.next-e2e) for every suite: vitest's suites that run Next as a process
-//    (PROVE_NEXT_DIST_DIR, tests/helpers/next-build.ts) and Playwright's web servers only start it.
+//    (PROVE_NEXT_DIST_DIR, testing/next-build.ts) and Playwright's web servers only start it.
 const built = step('build (next build, .next-e2e)', bin('next'), ['build'], {
   NEXT_DIST_DIR: '.next-e2e',
   NEXT_TELEMETRY_DISABLED: '1',
@@ -77,8 +78,8 @@ process.env.PROVE_NEXT_DIST_DIR ??= '.next-e2e';
 vitestStep('unit and integration tests (vitest)', 'vitest', []);
 
 // 3. Playwright, twice: the console with the API in its own process (the default), then split: console
-//    and API as two processes on two databases, the console reaching the API over HTTP through the SDK
-//    (E2E_SPLIT, playwright.config.ts).
+//    and API as two processes on two databases, the console (`next start`) reaching the API over HTTP
+//    through the SDK (E2E_SPLIT, playwright.config.ts).
 
 function playwrightStep(title, name, env, command = [bin('playwright'), 'test', '--reporter=list,json']) {
   const report = path.join(tmp, `${name}.json`);

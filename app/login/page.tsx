@@ -1,8 +1,8 @@
 // /login: sign in with the merchant's secret key.
 import { redirect } from 'next/navigation';
-import { LoginForm } from '@/components/login-form';
-import { safeNextPath } from '@/lib/client/safe-next';
-import { verifySession } from '@/lib/session/session';
+import { LoginForm } from '@/console/browser/components/login-form';
+import { safeNextPath } from '@/console/browser/safe-next';
+import { verifySession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Sign in · Merchant Console' };
 

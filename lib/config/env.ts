@@ -72,7 +72,10 @@ const envSchema = z.object({
   TRUSTED_PROXY_HOPS: withDefault(z.coerce.number().int().min(0).max(10), 0),
   /** Failed authentications allowed per client address per minute before 429. */
   AUTH_FAILURES_PER_MINUTE: withDefault(z.coerce.number().int().min(1), 20),
-  /** Seals the console's session cookie: one secret, or several comma-separated (newest first) to rotate. */
+  /**
+   * Seals the console's session cookie: one secret, or several comma-separated (newest first) to rotate.
+   * Generated into DATA_DIR when unset on the embedded store; required with DATABASE_URL or CONSOLE_DATABASE_URL.
+   */
   SESSION_SECRET: opt(
     z.string().refine((v) => v.split(',').every((s) => s.trim().length >= 32), {
       error: 'every secret must be at least 32 characters (several, comma-separated, newest first, for rotation)',

@@ -1,8 +1,12 @@
 import { ConfigError, type Env } from './env';
 
 export const SESSION_SECRET_REQUIRED =
-  'SESSION_SECRET must be set when DATABASE_URL is set: every instance behind one address must seal the\n' +
-  'console cookie with the same secret. Generate one with `openssl rand -base64 32` and set it on every instance.';
+  'SESSION_SECRET must be set when DATABASE_URL or CONSOLE_DATABASE_URL is set: every instance behind one address must\n' +
+  'seal the console cookie with the same secret. Generate one with `openssl rand -base64 32` and set it on every instance.';
+
+/** The console's store is a database several instances share (not the embedded one): its cookie secret must be shared too. */
+export const consoleStoreIsShared = (settings: Pick<Env, 'DATABASE_URL' | 'CONSOLE_DATABASE_URL'>) =>
+  Boolean(settings.DATABASE_URL || settings.CONSOLE_DATABASE_URL);
 
 export const SEALING_KEY_REQUIRED =
   'SECRETS_ENCRYPTION_KEY must be set when DATABASE_URL is set: every instance must open the webhook secrets the\n' +
@@ -22,7 +26,7 @@ export const DIRECT_URL_REQUIRED =
  */
 export function checkBeforeOpening(settings: Env, opts: { console: boolean }): void {
   const problems: string[] = [];
-  if (opts.console && settings.DATABASE_URL && !settings.SESSION_SECRET) problems.push(SESSION_SECRET_REQUIRED);
+  if (opts.console && consoleStoreIsShared(settings) && !settings.SESSION_SECRET) problems.push(SESSION_SECRET_REQUIRED);
   if (!settings.PAYMENT_API_BASE_URL && settings.DATABASE_URL && !settings.SECRETS_ENCRYPTION_KEY) problems.push(SEALING_KEY_REQUIRED);
   if (settings.DATABASE_URL && settings.DATABASE_POOLER === 'transaction' && !settings.DATABASE_DIRECT_URL)
     problems.push(DIRECT_URL_REQUIRED);

@@ -76,7 +76,7 @@ import {
  * Every action of `POST /v1/index.php`: its request (the whole body, `action`
  * included; unknown fields are refused), its answer, and whether it changes
  * state (then it runs in one transaction and honours the idempotency header).
- * The core implements each entry (lib/payments/actions.ts), the OpenAPI document
+ * The core implements each entry (its action table: lib/payments/core.ts), the OpenAPI document
  * and the SDK are generated from this table.
  */
 export interface ActionContract<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {

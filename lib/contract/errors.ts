@@ -151,5 +151,9 @@ export function errorAnswer(code: ErrorCode, message: string, param?: string): {
   return { status: error.status, body: JSON.stringify(error.toBody()) };
 }
 
+/** The payment API's path asked of a process that serves the console only: the API is elsewhere, and where. */
+export const apiElsewhereAnswer = (baseUrl: string | undefined) =>
+  errorAnswer('not_found', `This deployment serves the console only; the payment API is at ${baseUrl}.`);
+
 export const internalError = () =>
   new ApiError('internal_error', 'An internal error occurred. It has been logged; retrying with the same idempotency key is safe.');

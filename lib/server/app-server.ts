@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_BACKUP_PATH, ADMIN_PATH, adminHandler } from '../admin/admin-endpoint';
-import { API_PATH, errorAnswer, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
+import { API_PATH, apiElsewhereAnswer, errorAnswer, OPENAPI_PATH, REQUEST_ID_HEADER } from '../contract';
 import type { Env } from '../config/env';
 import type { Db } from '../db/types';
 import type { PaymentCore } from '../payments/pipeline/api-request';
@@ -183,7 +183,7 @@ export function createAppServer(opts: AppServerOptions) {
 
 /** A console-only process: the API path says where the API is, in the one error shape. */
 function apiElsewhere(baseUrl: string | undefined) {
-  const answer = errorAnswer('not_found', `This deployment serves the console only; the payment API is at ${baseUrl}.`);
+  const answer = apiElsewhereAnswer(baseUrl);
   return async (_req: http.IncomingMessage, res: http.ServerResponse) => send(res, answer.status, answer.body);
 }
 

@@ -1,12 +1,13 @@
 import { purgeAuthFailures } from '../db/auth-failures';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
+import { runJobs, type Job, type JobObserver } from './job-runner';
 import { compactBatchCounts } from '../payments/payouts/batch-counts';
 import { compactDailyFigures } from '../payments/ledger/daily-figures';
 import { compactLedgerFigures } from '../payments/ledger/ledger-figures';
 import { sendStatementsReady } from '../payments/statements/statement-ready';
 import { purgeOldEvents } from '../payments/webhooks/event-retention';
-import { purgeRequestLog } from '../payments/keys/request-log';
+import { purgeRequestLog } from '../payments/pipeline/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
 import { expireCheckoutSessions, settleDuePayouts, SETTLEMENT_TICK } from '../payments/payouts/settlement';
 import { payoutStatesVacuum } from '../payments/payouts/payout-states-vacuum';
@@ -15,21 +16,10 @@ import { returnDuePayouts } from '../payments/payouts/payout-returns';
 import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payouts/payout-approvals';
 import { purgeSandboxes } from '../payments/sandboxes/sandbox-purge';
 
-/** Told after every run of a job: for the metrics. */
-export type JobObserver = (job: string, outcome: 'ok' | 'failed', ms: number) => void;
-
-export interface Job {
-  name: string;
-  /** Milliseconds between the ends of two runs. */
-  everyMs: number;
-  /** 'more': the run stopped at its bound with work left, so the next one starts at once instead of a period later. */
-  run(): Promise<void | 'more'>;
-}
-
 /**
  * The API runtime's work after commit, from rows the requests wrote: settling due
  * payouts, expiring checkout sessions, purging idempotency keys past retention.
- * (The console's own purges are its context's: scripts/roots/console-context.ts.) Each job has its own timer, its own
+ * (The console's own purges are its context's: scripts/roots/console-side.ts.) Each job has its own timer, its own
  * error handling and its own metric, so one that fails (or one bad row inside
  * it) never stops the others; a failing job logs once until it recovers.
  * Every job reads its work from the database, so it survives restarts and is
@@ -157,55 +147,6 @@ export function settlementJob(
       if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
       await vacuum(settled.paid + settled.failed);
       return settled.paid + settled.failed + settled.postponed >= tick.batchSize * tick.maxBatches ? 'more' : undefined;
-    },
-  };
-}
-
-/**
- * Runs each job on its own timer with its own error handling: one that fails logs once until it
- * recovers and never stops the others. `stop()` waits for runs in progress.
- */
-export function runJobs(jobs: Job[], log: Logger, opts: { tickMs?: number; observe?: JobObserver } = {}) {
-  const tickMs = opts.tickMs ?? 1000;
-  let stopped = false;
-  const timers = new Set<NodeJS.Timeout>();
-  const running = new Set<Promise<void>>();
-
-  const schedule = (job: Job, failing: boolean, delay: number) => {
-    if (stopped) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      const started = performance.now();
-      const run = job
-        .run()
-        .then((outcome) => {
-          opts.observe?.(job.name, 'ok', performance.now() - started);
-          if (failing) log.info({ job: job.name }, 'background job recovered');
-          return outcome === 'more' ? ('more' as const) : false;
-        })
-        .catch((err) => {
-          opts.observe?.(job.name, 'failed', performance.now() - started);
-          if (!failing && !stopped) log.error({ err, job: job.name }, 'background job failed; retrying on its next tick');
-          return true;
-        })
-        .then((next) => {
-          running.delete(run);
-          schedule(job, next === true, next === 'more' ? 0 : job.everyMs);
-        });
-      running.add(run);
-    }, delay);
-    timer.unref();
-    timers.add(timer);
-  };
-  // The purges run once soon after start, then on their own period.
-  for (const job of jobs) schedule(job, false, Math.min(job.everyMs, tickMs));
-
-  return {
-    /** Stops at a safe point: no new run starts, runs in progress finish (each is one transaction per batch). */
-    async stop() {
-      stopped = true;
-      timers.forEach(clearTimeout);
-      await Promise.all(running);
     },
   };
 }

@@ -21,3 +21,18 @@ export function clientAddress(req: http.IncomingMessage, hops: number): string {
 
 /** The header the app server sets for Next's console routes (replacing any the client sent). */
 export const CLIENT_ADDRESS_HEADER = 'x-client-address';
+
+/**
+ * The client's address where Next's own server (`next start`) fronts the console: it sets
+ * X-Forwarded-For to the socket's peer only when the request carries none, and appends nothing.
+ * Behind `hops` proxies the client is the entry the nearest one appended (`hops` places from the
+ * right, counting that one as the first); with none (0) only the last entry is there to take, and a
+ * browser reaching Next directly can write it, so a console served that way belongs behind a proxy.
+ */
+export function forwardedClientAddress(forwardedFor: string | null, hops: number): string {
+  const chain = (forwardedFor ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return chain[Math.max(0, chain.length - Math.max(hops, 1))] ?? 'unknown';
+}

@@ -3,14 +3,16 @@
 import type { Env } from '../../lib/config/env';
 import type { Logger } from '../../lib/log';
 import type { ServedProcess } from '../../lib/server/app-server';
+import { CLIENT_ADDRESS_HEADER } from '../../lib/server/client-address';
+import { createMetrics, type Metrics } from '../../lib/server/metrics';
 import { checkBeforeOpening } from '../../lib/config/start-checks';
 import { startApiRuntime, type ApiRuntime } from './api-runtime';
-import { startConsoleSide, type ConsoleSide } from './console-context';
+import { startConsoleSide, type ConsoleSide } from './console-side';
 
 export interface ComposedProcess {
   /** Absent in a console-only process. */
   api?: ApiRuntime;
-  console: ConsoleSide;
+  console: ConsoleSide<Metrics>;
   /** What the app server serves and stops. */
   served: ServedProcess;
 }
@@ -19,7 +21,12 @@ export async function composeProcess(settings: Env, log: Logger): Promise<Compos
   // Every setting before a database: a refused start writes nothing and prints no key.
   checkBeforeOpening(settings, { console: true });
   const api = settings.PAYMENT_API_BASE_URL ? undefined : await startApiRuntime(settings, log);
-  const consoleSide = await startConsoleSide(settings, log, api).catch(async (error) => {
+  const consoleSide = await startConsoleSide(settings, log, {
+    api,
+    // The app server (lib/server/app-server.ts) puts the socket's address there, replacing any the browser sent.
+    clientAddress: (headers) => headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown',
+    metricsOf: (store) => createMetrics(store, { payments: false }),
+  }).catch(async (error) => {
     await api?.stop();
     throw error;
   });

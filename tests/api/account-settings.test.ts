@@ -1,7 +1,7 @@
 // The merchant's account settings (docs/api.md, "Account settings"), on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import { callApi, useTestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 describe.each(backends)('account settings ($name)', (backend) => {
   const api = useTestApi(backend);

@@ -4,7 +4,7 @@ import { revokeKeys } from '@/lib/payments/keys/merchants';
 import { useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 import { freshAuthWindow } from '../helpers/auth-window';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 describe.each(apiTargets)('authentication ($name)', (backend) => {
   const api = useTestApi(backend);

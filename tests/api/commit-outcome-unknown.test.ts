@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
 import { startTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 const REPLAYED = 'x-service-idempotent-replayed';
 const lostAnswer = () => new Error('Connection terminated unexpectedly');

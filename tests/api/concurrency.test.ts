@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loggedRequests, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
-import { ledgerCheck } from '../helpers/ledger';
+import { ledgerCheck } from '../../testing/ledger';
 
 describe.each(apiTargets)('concurrent withdrawals ($name)', (backend) => {
   it('100 concurrent withdrawals that together exceed the balance never take it below zero', async () => {

@@ -2,7 +2,7 @@
 // entries and events arrive yields exactly the rows that existed when the walk began, in order, each once.
 import { describe, expect, it } from 'vitest';
 import { useTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 describe.each(backends)('cursor pages under concurrent inserts ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 100_000_000, settings: { settlementDelaySeconds: 3600 } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 // Group commit through the API over real HTTP: concurrent withdrawals share transactions, and every
 // request still gets its own payout, record and answer, as with WITHDRAW_GROUP_COMMIT=false.

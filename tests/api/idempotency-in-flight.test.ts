@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
-import { fingerprint } from '@/lib/payments/pipeline/idempotency';
+import { fingerprint } from '@/lib/payments/pipeline/idempotency-key';
 import { startTestApi, withdrawal } from '../helpers/api-server';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 /**
  * An original request still in flight is simulated by a second connection that

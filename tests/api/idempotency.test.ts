@@ -3,7 +3,7 @@ import { createMerchant } from '@/lib/payments/keys/merchants';
 import { purgeExpiredIdempotencyKeys } from '@/lib/payments/pipeline/idempotency';
 import { callApi, useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
-import { ledgerCheck } from '../helpers/ledger';
+import { ledgerCheck } from '../../testing/ledger';
 
 const REPLAYED = 'x-service-idempotent-replayed';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 import { useWebhookDelivery } from '../helpers/webhook-delivery';
 import type { JsonAnswer } from '../helpers/json-answer';
 

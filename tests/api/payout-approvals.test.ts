@@ -6,7 +6,7 @@ import { startBackgroundJobs } from '@/lib/server/background-jobs';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import type { Queryable } from '@/lib/db/types';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) =>
   callApi(api.url, key, body, { idempotencyKey });

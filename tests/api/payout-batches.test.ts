@@ -5,7 +5,7 @@ import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
-import { ledgerCheck } from '../helpers/ledger';
+import { ledgerCheck } from '../../testing/ledger';
 
 const item = (amount: number, account = '1234567890', reference?: string) => ({
   amount,

@@ -4,8 +4,8 @@ import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
-import { isExact, refundCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { isExact, refundCheck } from '../../testing/ledger';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 type Call = (body: Record<string, unknown>, opts?: { idempotencyKey?: string }) => Promise<ApiResult<JsonAnswer>>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
-import { ledgerCheck } from '../helpers/ledger';
+import { ledgerCheck } from '../../testing/ledger';
 
 describe.each(apiTargets)('balance and payouts ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 1_000_000 });

@@ -4,8 +4,8 @@ import { REFUND_FAILING_TEST_CARD } from '@/lib/contract';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDueRefunds, settleRefund } from '@/lib/payments/refunds/refund-settlement';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
-import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
-import { isExact, refundCheck } from '../helpers/ledger';
+import { backends, postgresBackend, postgresUrl } from '../../testing/databases';
+import { isExact, refundCheck } from '../../testing/ledger';
 import { useWebhookDelivery } from '../helpers/webhook-delivery';
 import type { JsonAnswer } from '../helpers/json-answer';
 

@@ -1,8 +1,8 @@
 // The request log and the idempotency look-up: one row per authenticated call, none for the others.
 import { describe, expect, it } from 'vitest';
-import { purgeRequestLog } from '@/lib/payments/keys/request-log';
+import { purgeRequestLog } from '@/lib/payments/pipeline/request-log';
 import { useTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 describe.each(backends)('request log ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 100_000_000, settings: { settlementDelaySeconds: 3600 } });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, ACTIONS, PERMISSIONS, type ActionName } from '@/lib/contract';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) =>
   callApi(api.url, key, body, { idempotencyKey });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
 import { purgeSandboxes } from '@/lib/payments/sandboxes/sandbox-purge';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) =>
   callApi(api.url, key, body, { idempotencyKey });

@@ -4,7 +4,7 @@ import { BALANCE_TRANSACTION_TYPES } from '@/lib/contract';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { sendStatementsReady } from '@/lib/payments/statements/statement-ready';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 describe.each(backends)('balance at a moment and statements ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 1_000_000, settings: { settlementDelaySeconds: 3600 } });

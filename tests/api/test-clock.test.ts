@@ -4,7 +4,7 @@ import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const DAY = 86_400;
 const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) =>

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
-import { ledgerCheck } from '../helpers/ledger';
+import { ledgerCheck } from '../../testing/ledger';
 
 describe.each(apiTargets)('test-mode helpers ($name)', (target) => {
   // A settlement delay of an hour: only the helpers settle anything here.

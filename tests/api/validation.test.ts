@@ -2,7 +2,7 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { useTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
-import { ledgerCheck } from '../helpers/ledger';
+import { ledgerCheck } from '../../testing/ledger';
 
 const w = withdrawal();
 const BIG = 'x'.repeat(257 * 1024);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { purgeOldEvents } from '@/lib/payments/webhooks/event-retention';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 import { useWebhookDelivery } from '../helpers/webhook-delivery';
 import type { WebhookReceiver } from '../helpers/webhook-receiver';
 import type { JsonAnswer } from '../helpers/json-answer';

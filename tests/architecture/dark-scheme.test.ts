@@ -16,7 +16,7 @@ function darkDeclarations(css: string): string[] {
 
 describe('the dark scheme', () => {
   it('is declared in app/globals.css only, and only as colour variables', () => {
-    const users = sourceFiles(['app', 'lib'], /\.(css|tsx?)$/).filter((f) => readSource(f).includes('prefers-color-scheme'));
+    const users = sourceFiles(['app', 'lib', 'console'], /\.(css|tsx?)$/).filter((f) => readSource(f).includes('prefers-color-scheme'));
     expect(users).toEqual(['app/globals.css']);
     const declarations = darkDeclarations(readSource('app/globals.css'));
     expect(declarations.length).toBeGreaterThan(10);

@@ -9,7 +9,7 @@ const HAND_WRITTEN = /["']?error["']?\s*:\s*\{\s*["']?type["']?\s*:\s*["'`]/;
 
 describe('error bodies', () => {
   it('are written only by lib/contract', () => {
-    const found = sourceFiles(['app', 'lib', 'components', 'scripts', 'packages/sdk/src'])
+    const found = sourceFiles(['app', 'lib', 'console', 'scripts', 'packages/sdk/src'])
       .concat(['proxy.ts', 'instrumentation.ts'])
       .filter((f) => !f.startsWith('lib/contract/'))
       .flatMap((file) =>

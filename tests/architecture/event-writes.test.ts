@@ -7,7 +7,7 @@ import { readSource, sourceFiles } from './source-files';
 
 describe('event writes', () => {
   it('happen only in lib/payments/webhooks/event-sql.ts', () => {
-    const writers = sourceFiles(['lib', 'app', 'scripts']).filter((f) => /INSERT\s+INTO\s+events\b/i.test(readSource(f)));
+    const writers = sourceFiles(['lib', 'console', 'app', 'scripts']).filter((f) => /INSERT\s+INTO\s+events\b/i.test(readSource(f)));
     expect(writers.sort()).toEqual(['lib/db/migrations/045-payout-returns.ts', 'lib/payments/webhooks/event-sql.ts']);
   });
 

@@ -9,7 +9,7 @@ const PREFIXES = 'po|pb|cs|re|we|evt|key|txn|req|tu|acct|sess|bav|(?:sk|rk)_test
 const ID_REGEX = new RegExp(`\\b(${PREFIXES})_(\\[|\\(|\\\\[dw])|startsWith\\(['"\`](${PREFIXES})_['"\`]`);
 
 const outsideContract = () =>
-  sourceFiles(['app', 'lib', 'components', 'packages/sdk/src', 'scripts'])
+  sourceFiles(['app', 'lib', 'console', 'packages/sdk/src', 'scripts'])
     .concat(['proxy.ts'])
     .filter((f) => !f.startsWith('lib/contract/') && f !== 'packages/sdk/src/generated.ts');
 

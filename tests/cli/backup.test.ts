@@ -1,4 +1,4 @@
-// npm run backup / npm run restore on the embedded database (issue 31, section 5): a backup taken by a running
+// npm run backup / npm run restore on the embedded database: a backup taken by a running
 // server under a withdrawal load holds one instant, a server starts on its restore and replays the keys it holds;
 // restore refuses a folder that is not empty, a file that is not a backup, a truncated and a damaged one, writing
 // nothing; without a server, backup opens the folder itself.
@@ -16,9 +16,9 @@ import { openDb } from '@/lib/db/open-db';
 import { openPgliteDb } from '@/lib/db/pglite-db';
 import { SEALING_KEY_FILE, SESSION_SECRET_FILE } from '@/lib/config/secret-file';
 import { callApi, withdrawal } from '../helpers/api-server';
-import { ledgerCheck } from '../helpers/ledger';
-import { openMigratedPglite } from '../helpers/pglite-template';
-import { DEMO_KEY, ROOT, ServerProcess } from '../helpers/server-process';
+import { ledgerCheck } from '../../testing/ledger';
+import { openMigratedPglite } from '../../testing/pglite-template';
+import { DEMO_KEY, ROOT, ServerProcess } from '../../testing/server-process';
 import { expectLedgerExact } from '../stress/ledger-assertions';
 
 const run = promisify(execFile);

@@ -7,8 +7,8 @@ import { lockDataDir } from '@/lib/db/dir-lock';
 import { openDb } from '@/lib/db/open-db';
 import { merchantForKey } from '@/lib/payments/keys/merchants';
 import { callApi } from '../helpers/api-server';
-import { freshDataDir } from '../helpers/pglite-template';
-import { ServerProcess } from '../helpers/server-process';
+import { freshDataDir } from '../../testing/pglite-template';
+import { ServerProcess } from '../../testing/server-process';
 
 const run = promisify(execFile);
 

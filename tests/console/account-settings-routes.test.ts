@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATH } from '@/lib/contract';
 import { dayInZone } from '@/lib/contract/time-zone';
 import { zoneLabel } from '@/lib/format';
-import { signInToConsole } from '../helpers/console-session';
-import { backends, createSchemaUrl } from '../helpers/databases';
-import { ensureNextBuild } from '../helpers/next-build';
-import { DEMO_KEY, ServerProcess } from '../helpers/server-process';
+import { signInToConsole } from '../../testing/console-session';
+import { backends, createSchemaUrl } from '../../testing/databases';
+import { ensureNextBuild } from '../../testing/next-build';
+import { DEMO_KEY, ServerProcess } from '../../testing/server-process';
 
 describe.each(backends)('console settings routes ($name)', (backend) => {
   let server: ServerProcess;

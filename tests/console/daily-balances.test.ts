@@ -2,10 +2,10 @@
 // more entries in the period than one page holds (the chart used to read the newest 100 only).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
-import { endOfDayBalances } from '@/lib/console/daily-balances';
-import { createPaymentClient } from '@/lib/upstream/payment-client';
-import { merchantApi } from '@/lib/upstream/merchant-api';
-import { pgliteBackend } from '../helpers/databases';
+import { endOfDayBalances } from '@/console/server/data/daily-balances';
+import { createPaymentClient } from '@/console/server/upstream/payment-client';
+import { merchantApi } from '@/console/server/upstream/merchant-api';
+import { pgliteBackend } from '../../testing/databases';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 
 let db: Db;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { createPaymentCore } from '@/lib/payments/pipeline/payment-api';
-import { inProcessFetch } from '@/lib/upstream/in-process-fetch';
-import { merchantApi } from '@/lib/upstream/merchant-api';
-import { createPaymentClient } from '@/lib/upstream/payment-client';
-import { UpstreamError } from '@/lib/upstream/upstream-error';
+import { createPaymentCore } from '@/lib/payments/core';
+import { inProcessFetch } from '@/console/server/upstream/in-process-fetch';
+import { merchantApi } from '@/console/server/upstream/merchant-api';
+import { createPaymentClient } from '@/console/server/upstream/payment-client';
+import { UpstreamError } from '@/console/server/upstream/upstream-error';
 import { testSecretBox, withTestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { pgliteBackend } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 const settings = {
   idempotencyTtlSeconds: 86_400,

@@ -1,8 +1,8 @@
-// lib/client/messages.ts: one mapping from an error to a sentence, for every form and every code.
+// console/browser/messages.ts: one mapping from an error to a sentence, for every form and every code.
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { parseBatchCsv } from '../../lib/client/batch-csv';
-import { errorMessage, fieldMessage } from '../../lib/client/messages';
+import { parseBatchCsv } from '../../console/browser/batch-csv';
+import { errorMessage, fieldMessage } from '../../console/browser/messages';
 import { ACTIONS, ERROR_CODE_NAMES } from '../../lib/contract';
 
 // Intl puts a no-break space between the currency and the number.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
-import { createPaymentClient, DEFAULT_RETRY_DELAYS_MS } from '@/lib/upstream/payment-client';
-import { merchantApi } from '@/lib/upstream/merchant-api';
-import { UpstreamError } from '@/lib/upstream/upstream-error';
-import { pgliteBackend } from '../helpers/databases';
+import { createPaymentClient, DEFAULT_RETRY_DELAYS_MS } from '@/console/server/upstream/payment-client';
+import { merchantApi } from '@/console/server/upstream/merchant-api';
+import { UpstreamError } from '@/console/server/upstream/upstream-error';
+import { pgliteBackend } from '../../testing/databases';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 import { startFaultProxy, type Fault } from './fault-proxy';
 

@@ -1,13 +1,13 @@
 // The payouts page's view (URL query to API filter) and its CSV export, paged through the real API.
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payoutFilterOf, payoutViewSearch, readPayoutView } from '@/lib/client/payout-view';
-import { payoutPages, payoutsCsvStream } from '@/lib/console/payouts-csv';
+import { payoutFilterOf, payoutViewSearch, readPayoutView } from '@/console/browser/payout-view';
+import { payoutPages, payoutsCsvStream } from '@/console/server/routes/payouts-csv';
 import type { Db } from '@/lib/db/types';
-import { createPaymentClient } from '@/lib/upstream/payment-client';
-import { merchantApi, type MerchantApi } from '@/lib/upstream/merchant-api';
+import { createPaymentClient } from '@/console/server/upstream/payment-client';
+import { merchantApi, type MerchantApi } from '@/console/server/upstream/merchant-api';
 import { startTestApi, type TestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 describe('the payouts view in the URL', () => {
   it("turns q, status and whole days of the merchant's zone into the API filter, and back", () => {

@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REFUND_FAILING_TEST_CARD } from '@/lib/contract';
 import type { Db } from '@/lib/db/types';
-import { endOfDayBalances } from '@/lib/console/daily-balances';
-import { moneyFlow } from '@/lib/console/money-flow';
-import { createPaymentClient } from '@/lib/upstream/payment-client';
-import { merchantApi } from '@/lib/upstream/merchant-api';
+import { endOfDayBalances } from '@/console/server/data/daily-balances';
+import { moneyFlow } from '@/console/server/data/money-flow';
+import { createPaymentClient } from '@/console/server/upstream/payment-client';
+import { merchantApi } from '@/console/server/upstream/merchant-api';
 import { refundMark } from '@/lib/format';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 
 let db: Db;

@@ -5,14 +5,14 @@
 // the route between the two is modelled by what it does with an UpstreamError (its status and code).
 import { MutationObserver, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { ConsoleRequestError } from '@/lib/client/console-fetch';
-import { MAX_ATTEMPTS, retryWrite, stillTrying, writeRetryDelay } from '@/lib/client/retry-policy';
-import { merchantApi } from '@/lib/upstream/merchant-api';
-import { createPaymentClient } from '@/lib/upstream/payment-client';
-import { UpstreamError } from '@/lib/upstream/upstream-error';
+import { ConsoleRequestError } from '@/console/browser/queries/console-fetch';
+import { MAX_ATTEMPTS, retryWrite, stillTrying, writeRetryDelay } from '@/console/browser/queries/retry-policy';
+import { merchantApi } from '@/console/server/upstream/merchant-api';
+import { createPaymentClient } from '@/console/server/upstream/payment-client';
+import { UpstreamError } from '@/console/server/upstream/upstream-error';
 import { useTestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { pgliteBackend } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 import { startFaultProxy, type Fault } from './fault-proxy';
 
 // The real API on node:http over a fresh embedded database, for the whole file.

@@ -1,7 +1,7 @@
 // The one place a console route's failure becomes a response: a console store that cannot be
 // reached (its sessions, during a database failover) is a 503 to retry, never a 500.
 import { describe, expect, it } from 'vitest';
-import { toErrorResponse } from '@/lib/console/errors';
+import { toErrorResponse } from '@/console/server/routes/errors';
 
 describe('console route errors', () => {
   it.each([

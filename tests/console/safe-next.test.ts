@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { safeNextPath } from '../../lib/client/safe-next';
-import { groupThousands, parseAmount } from '../../components/amount-input';
+import { safeNextPath } from '../../console/browser/safe-next';
+import { groupThousands, parseAmount } from '../../console/browser/components/amount-input';
 
 describe('safeNextPath: where sign-in may send the merchant', () => {
   it('keeps a same-origin path with its query', () => {

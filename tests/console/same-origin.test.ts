@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crossOriginRefusal } from '@/lib/console/same-origin';
+import { crossOriginRefusal } from '@/console/server/routes/same-origin';
 
 const h = (headers: Record<string, string>) => new Headers({ host: '127.0.0.1:3000', ...headers });
 

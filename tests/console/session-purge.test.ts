@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/keys/merchants';
-import { purgeEndedConsoleSessions } from '@/lib/session/session-purge';
-import { backends } from '../helpers/databases';
+import { purgeEndedConsoleSessions } from '@/console/server/session/session-purge';
+import { backends } from '../../testing/databases';
 
 describe.each(backends)('purging ended console sessions ($name)', (backend) => {
   it('deletes sessions that expired or were signed out over a day ago, and keeps the rest', async () => {

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '@/lib/config/env';
 import type { Db } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/keys/merchants';
-import { seal, unseal } from '@/lib/session/session-seal';
+import { seal, unseal } from '@/console/server/session/session-seal';
 import { SESSION_SECRET_FILE } from '@/lib/config/secret-file';
-import { resolveSessionSecrets } from '@/lib/session/session-secrets';
-import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from '@/lib/session/session-store';
-import { pgliteBackend } from '../helpers/databases';
+import { resolveSessionSecrets } from '@/console/server/session/session-secrets';
+import { createSessionRecord, findLiveSession, revokeMerchantSessions, revokeSession } from '@/console/server/session/session-store';
+import { pgliteBackend } from '../../testing/databases';
 
 const A = 'a'.repeat(32);
 const B = 'b'.repeat(40);
@@ -43,9 +43,12 @@ describe('session secrets', () => {
     fs.rmSync(dir, { recursive: true });
   });
 
-  it('with DATABASE_URL it must be set, and says so', () => {
+  it('with DATABASE_URL, or a console store of its own on CONSOLE_DATABASE_URL, it must be set, and says so', () => {
     expect(() => resolveSessionSecrets({ DATA_DIR: '.', DATABASE_URL: 'postgres://x/y' })).toThrow(
       /SESSION_SECRET must be set when DATABASE_URL/,
+    );
+    expect(() => resolveSessionSecrets({ DATA_DIR: '.', DATABASE_URL: undefined, CONSOLE_DATABASE_URL: 'postgres://x/y' })).toThrow(
+      /SESSION_SECRET must be set when DATABASE_URL or CONSOLE_DATABASE_URL/,
     );
   });
 });

@@ -1,6 +1,6 @@
 // When a stored payout intent may be resent: only while the API still remembers its key.
 import { describe, expect, it } from 'vitest';
-import { isStale } from '@/lib/client/stored-intent';
+import { isStale } from '@/console/browser/queries/stored-intent';
 
 const NOW = 1_800_000_000_000;
 

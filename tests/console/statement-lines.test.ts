@@ -1,13 +1,13 @@
 // The Reports page's period and its statement's lines as CSV, paged through the real API.
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { periodLabel, reportPeriod, statementRequest, typeLabel } from '@/lib/client/report-period';
-import { statementLinePages, statementLinesStream } from '@/lib/console/statement-csv';
+import { periodLabel, reportPeriod, statementRequest, typeLabel } from '@/console/browser/report-period';
+import { statementLinePages, statementLinesStream } from '@/console/server/routes/statement-csv';
 import type { Db } from '@/lib/db/types';
-import { createPaymentClient } from '@/lib/upstream/payment-client';
-import { merchantApi, type MerchantApi } from '@/lib/upstream/merchant-api';
+import { createPaymentClient } from '@/console/server/upstream/payment-client';
+import { merchantApi, type MerchantApi } from '@/console/server/upstream/merchant-api';
 import { startTestApi, type TestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 describe('the reports period', () => {
   it('defaults to the last complete month in the zone, and reads a range of days in the zone', () => {

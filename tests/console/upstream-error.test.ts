@@ -3,9 +3,9 @@
 import { expect, it, vi } from 'vitest';
 
 it('is recognised by instanceof across two copies of its module', async () => {
-  const first = await import('@/lib/upstream/upstream-error');
+  const first = await import('@/console/server/upstream/upstream-error');
   vi.resetModules();
-  const second = await import('@/lib/upstream/upstream-error');
+  const second = await import('@/console/server/upstream/upstream-error');
   expect(second.UpstreamError).not.toBe(first.UpstreamError);
   const error = new first.UpstreamError(401, { error: { type: 'authentication_error', code: 'unauthorized', message: 'no' } });
   expect(error instanceof second.UpstreamError).toBe(true);

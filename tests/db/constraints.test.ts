@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '@/lib/contract';
 import { credit } from '@/lib/payments/ledger/ledger';
 import { createMerchant } from '@/lib/payments/keys/merchants';
-import { backends } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 

@@ -8,7 +8,7 @@ import { parseMoneyInt } from '@/lib/db/int8';
 import { migrate } from '@/lib/db/migrate';
 import { migrations } from '@/lib/db/migrations';
 import { openDb } from '@/lib/db/open-db';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pay-db-'));
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '@/lib/db/migrate';
 import { migrations } from '@/lib/db/migrations';
 import { balanceAsOf, rangeFigures } from '@/lib/payments/ledger/ledger-figures';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 describe.each(backends)('migration 41 ($name)', (backend) => {
   it('orders existing entries by the balance, rebuilds the days they crossed, and back-fills the ledger figures', async () => {

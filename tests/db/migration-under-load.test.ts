@@ -7,8 +7,8 @@ import { migrations } from '@/lib/db/migrations';
 import { openPostgresDb } from '@/lib/db/postgres-db';
 import type { Db } from '@/lib/db/types';
 import { callApi, startTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { writeHistory } from '../helpers/volume-data';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { writeHistory } from '../../testing/volume-data';
 import { withWithdrawalsMeanwhile } from '../helpers/withdrawals-meanwhile';
 
 const N = Number(process.env.MIGRATION_LOAD_PAYOUTS ?? 200_000);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
 import { isConnectionSpent, isDatabaseUnavailable } from '@/lib/db/types';
 import { startTestApi, withdrawal } from '../helpers/api-server';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
 
 const READ_ONLY = 'SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY';
 

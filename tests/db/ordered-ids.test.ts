@@ -3,7 +3,7 @@
 // right edge with full pages.
 import { describe, expect, it } from 'vitest';
 import { idPattern } from '@/lib/contract';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
 

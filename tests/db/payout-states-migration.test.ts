@@ -11,8 +11,8 @@ import { openPostgresDb } from '@/lib/db/postgres-db';
 import type { Db } from '@/lib/db/types';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { startTestApi, type TestApi } from '../helpers/api-server';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { analyzeSchema, writeHistory } from '../helpers/volume-data';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { analyzeSchema, writeHistory } from '../../testing/volume-data';
 import { withWithdrawalsMeanwhile } from '../helpers/withdrawals-meanwhile';
 
 const N = Number(process.env.MIGRATION_LOAD_PAYOUTS ?? 200_000);

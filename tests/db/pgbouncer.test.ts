@@ -5,13 +5,13 @@ import { openPostgresDb } from '@/lib/db/postgres-db';
 import type { Db } from '@/lib/db/types';
 import { sourceFiles, readSource } from '../architecture/source-files';
 import { startTestApi, withdrawal } from '../helpers/api-server';
-import { ledgerCheck } from '../helpers/ledger';
+import { ledgerCheck } from '../../testing/ledger';
 import { hasPgbouncer, startPgbouncer, type Pgbouncer } from '../helpers/pgbouncer';
 
 describe('nothing in the data layer needs a session (a transaction pooler hands each transaction any server connection)', () => {
   // Except the migrations: they hold one session on purpose (an advisory lock, CREATE INDEX CONCURRENTLY outside a
   // transaction) and run on DATABASE_DIRECT_URL, which a start behind a pooler requires (start-checks.ts).
-  const files = sourceFiles(['lib']).filter((f) => f !== 'lib/db/migrate.ts' && !f.startsWith('lib/db/migrations/'));
+  const files = sourceFiles(['lib', 'console']).filter((f) => f !== 'lib/db/migrate.ts' && !f.startsWith('lib/db/migrations/'));
   it.each([
     ['LISTEN / NOTIFY', /\b(LISTEN|UNLISTEN|NOTIFY)\s+\w/],
     ['a session advisory lock (only pg_advisory_xact_lock)', /pg_(try_)?advisory_lock(_shared)?\s*\(/],
@@ -20,7 +20,7 @@ describe('nothing in the data layer needs a session (a transaction pooler hands 
     ['set_config for the session', /set_config\([^)]*,\s*false\s*\)/i],
     ['a named prepared statement', /\bPREPARE\s+\w+|\bname:\s*['"`][^'"`]+['"`],\s*text:/],
     ['a temporary table or a held cursor', /\bCREATE\s+TEMP(ORARY)?\s+TABLE|\bWITH\s+HOLD\b/i],
-  ])('no %s in lib/', (_what, pattern) => {
+  ])('no %s in lib/ or console/', (_what, pattern) => {
     const found = files.filter((f) => pattern.test(readSource(f)));
     expect(found).toEqual([]);
   });

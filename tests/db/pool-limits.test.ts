@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
 import { startTestApi } from '../helpers/api-server';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
 
 describe.runIf(postgresUrl)('pool and database time limits (postgres)', () => {
   it('answers 503 service_unavailable with Retry-After when no pooled connection frees up in time', async () => {

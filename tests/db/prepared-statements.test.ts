@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
 import { ALL_ADDRESSES } from '@/lib/db/auth-failures';
 import { AUTH_SQL } from '@/lib/payments/pipeline/authenticate';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
 
 const run = async (preparedStatements: boolean) => {
   // One connection, so that pg_prepared_statements (per session) sees what the calls left.

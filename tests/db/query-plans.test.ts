@@ -6,8 +6,8 @@ import { openDb } from '@/lib/db/open-db';
 import type { Db } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { startTestApi, type TestApi } from '../helpers/api-server';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { writeHistory, writeOthersFigures } from '../helpers/volume-data';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { writeHistory, writeOthersFigures } from '../../testing/volume-data';
 import {
   bigTables,
   explain,
@@ -17,7 +17,7 @@ import {
   readCatalog,
   recording,
   type Recorded,
-} from '../helpers/read-plans';
+} from '../../testing/read-plans';
 
 const N = Number(process.env.QUERY_PLAN_PAYOUTS ?? 60_000);
 /** Rows one read may touch: a page, a day of figures, a search's matches; far below the history (N). */

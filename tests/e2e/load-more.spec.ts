@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { PAGE_SIZE } from '../../lib/client/list-pages';
+import { PAGE_SIZE } from '../../console/browser/queries/list-pages';
 import { api, startSession } from './helpers';
 
 type Listed = { id: string; status: string };

@@ -105,7 +105,7 @@ test('a lost response: the UI says the outcome is unknown, retries with the same
   });
 
   await sendPayout(page, { amount: 123_456, bank: 'BNI', account: '9876543210' });
-  // The one retry layer says which attempt it is on (lib/client/retry-policy.ts).
+  // The one retry layer says which attempt it is on (console/browser/queries/retry-policy.ts).
   await expect(page.getByText(/Outcome unknown: the response was lost\. Still trying, attempt 2 of 4/)).toBeVisible();
   await expect(page.getByTestId('replayed')).toBeVisible({ timeout: 15_000 });
 

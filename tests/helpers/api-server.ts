@@ -1,16 +1,12 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '@/lib/payments/webhooks/secret-box';
-import { createRequestLog } from '@/lib/payments/keys/request-log';
 import type { Db } from '@/lib/db/types';
-import type { Backend } from './databases';
-import { createLogger, type Logger } from '@/lib/log';
-import { createMerchant, type CreatedMerchant } from '@/lib/payments/keys/merchants';
-import { createPaymentCore, type PaymentApiDeps } from '@/lib/payments/pipeline/payment-api';
-import { parseEnv } from '@/lib/config/env';
-import { createAppServer, type ServedProcess } from '@/lib/server/app-server';
-import { createMetrics } from '@/lib/server/metrics';
+import type { Backend } from '../../testing/databases';
+import { startInProcessApi } from '../../testing/in-process-api';
+import type { Logger } from '@/lib/log';
+import type { CreatedMerchant } from '@/lib/payments/keys/merchants';
+import type { PaymentApiDeps } from '@/lib/payments/pipeline/payment-api';
 
 export interface ApiCallOptions {
   key?: string | null;
@@ -39,7 +35,7 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-import { API_PATH } from './api-path';
+import { API_PATH } from '../../testing/api-path';
 import { assertMatchesOpenApi } from './openapi-check';
 import type { JsonAnswer } from './json-answer';
 
@@ -81,35 +77,15 @@ export async function startTestApi(
   db: Db,
   opts: { settings?: Partial<PaymentApiDeps['settings']>; openingBalance?: number; log?: Logger; onGroup?: PaymentApiDeps['onGroup'] } = {},
 ): Promise<TestApi> {
-  const requestLog = createRequestLog(db, createLogger({ level: 'silent' }));
-  const log = opts.log ?? createLogger({ level: 'silent' });
-  const core = createPaymentCore({
-    db,
-    requestLog,
-    log,
-    onGroup: opts.onGroup,
-    settings: {
-      idempotencyTtlSeconds: 86_400,
-      idempotencyWaitSeconds: 5,
-      settlementDelaySeconds: 3,
-      authFailuresPerMinute: 1_000,
-      secretBox: testSecretBox,
-      ...opts.settings,
-    },
-  });
-  const merchant = await createMerchant(db, { name: 'Test Shop', openingBalance: opts.openingBalance ?? 10_000_000 });
-  // The production server (routing, Host guard, drain), with this test's core; the database stays the caller's.
-  const runtime: ServedProcess = { db, core, metrics: createMetrics(db), settings: parseEnv({}), stop: () => requestLog.stop() };
-  const app = createAppServer({ runtime, shutdownGraceMs: 0 });
-  await app.listen(0, '127.0.0.1');
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // The core as the API's composition root assembles it, on the production server; the database stays the caller's.
+  const api = await startInProcessApi(db, { ...opts, secretBox: testSecretBox });
   return {
-    url,
+    url: api.url,
     db,
-    merchant,
-    call: (body, callOpts) => callApi(url, merchant.secretKey, body, callOpts),
-    flushRequestLog: () => requestLog.flush(),
-    close: () => app.shutdown(),
+    merchant: api.merchant,
+    call: (body, callOpts) => callApi(api.url, api.merchant.secretKey, body, callOpts),
+    flushRequestLog: api.flushRequestLog,
+    close: api.close,
   };
 }
 

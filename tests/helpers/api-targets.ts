@@ -1,9 +1,9 @@
 import { openDb } from '@/lib/db/open-db';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { callApi, startTestApi, type TestApi } from './api-server';
-import { backends, createSchemaUrl, postgresUrl, type Backend } from './databases';
-import { ensureNextBuild } from './next-build';
-import { ServerProcess } from './server-process';
+import { backends, createSchemaUrl, postgresUrl, type Backend } from '../../testing/databases';
+import { ensureNextBuild } from '../../testing/next-build';
+import { ServerProcess } from '../../testing/server-process';
 
 export type StartOptions = NonNullable<Parameters<typeof startTestApi>[1]>;
 

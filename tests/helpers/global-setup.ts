@@ -1,8 +1,8 @@
 // Once per vitest run: the migrated embedded database every test starts from, and Next's build
 // for the suites that run against its mount (PostgreSQL only).
-import { postgresUrl } from './databases';
-import { ensureNextBuild } from './next-build';
-import { makePgliteTemplate } from './pglite-template';
+import { postgresUrl } from '../../testing/databases';
+import { ensureNextBuild } from '../../testing/next-build';
+import { makePgliteTemplate } from '../../testing/pglite-template';
 
 export async function setup() {
   await makePgliteTemplate();

@@ -5,8 +5,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { postgresUrl } from './databases';
-import { freePort } from './ports';
+import { postgresUrl } from '../../testing/databases';
+import { freePort } from '../../testing/ports';
 
 /** Debian's pgbouncer (`.ci/run` installs it when missing). */
 export const PGBOUNCER = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';

@@ -1,5 +1,5 @@
 // Runs in every test file: schemas a file created on the PostgreSQL server are dropped after it.
 import { afterAll } from 'vitest';
-import { dropSchemas } from './databases';
+import { dropSchemas } from '../../testing/databases';
 
 afterAll(() => dropSchemas());

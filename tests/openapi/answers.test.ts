@@ -6,7 +6,7 @@ import { ACTION_NAMES, API_PATH, ERROR_CODES, type ActionName, type ErrorCode } 
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { freshAuthWindow } from '../helpers/auth-window';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 const doc = buildOpenApiDocument();
 const operation = doc.paths[API_PATH].post;

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
 import { createAuthenticator } from '@/lib/payments/pipeline/authenticate';
+import { createLogger } from '@/lib/log';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { freshAuthWindow } from '../helpers/auth-window';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
+
+const log = createLogger({ level: 'silent' });
 
 describe.each(backends)('authentication looked up together ($name)', (backend) => {
   let db: Db;
@@ -20,7 +23,7 @@ describe.each(backends)('authentication looked up together ($name)', (backend) =
     // The real database, with its statements counted.
     const statements: string[] = [];
     const counted = { ...db, query: (sql: string, params?: readonly unknown[]) => (statements.push(sql), db.query(sql, params)) } as Db;
-    const authenticate = createAuthenticator(counted, 20);
+    const authenticate = createAuthenticator(counted, 20, log);
     const results = await Promise.allSettled([
       authenticate(`Bearer ${a.secretKey}`, '10.0.0.1'),
       authenticate(`Bearer ${b.secretKey}`, '10.0.0.2'),
@@ -38,7 +41,7 @@ describe.each(backends)('authentication looked up together ($name)', (backend) =
 
   it('keeps the per-address limit per request in a shared look-up', async () => {
     const m = await createMerchant(db, { name: 'C', openingBalance: 0 });
-    const authenticate = createAuthenticator(db, 2);
+    const authenticate = createAuthenticator(db, 2, log);
     await freshAuthWindow();
     for (let i = 0; i < 2; i++) await authenticate('Bearer nope', '10.9.9.9').catch(() => {});
     const results = await Promise.allSettled([authenticate('Bearer nope', '10.9.9.9'), authenticate(`Bearer ${m.secretKey}`, '10.9.9.8')]);

@@ -6,8 +6,8 @@ import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { startBackgroundJobs } from '@/lib/server/background-jobs';
 import { withTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 /** A pending payout that was never reserved: settling it would take pending_payouts below zero. */
 async function plantUnsettleablePayout(db: { query: (sql: string, p?: unknown[]) => Promise<unknown> }, merchantId: string) {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { getPublicCheckoutSession, payCheckoutSession } from '@/lib/payments/checkout/checkout-payment';
 import { expireCheckoutSessions } from '@/lib/payments/payouts/settlement';
 import { withTestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 const GOOD_CARD = '4242 4242 4242 4242';
 const DECLINED_CARD = '4000 0000 0000 0002';

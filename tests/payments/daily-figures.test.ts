@@ -12,7 +12,7 @@ import { compactLedgerFigures } from '@/lib/payments/ledger/ledger-figures';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const DAY = 86_400_000;
 const ACCOUNTS = ['1234567890', '4000000001', '4000000002', '5550001234'];

@@ -6,8 +6,8 @@ import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { settleDueRefunds } from '@/lib/payments/refunds/refund-settlement';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
-import { isExact, ledgerCheck, refundCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { isExact, ledgerCheck, refundCheck } from '../../testing/ledger';
 
 const step = fc.oneof(
   fc.record({

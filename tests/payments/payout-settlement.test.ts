@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, withTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 describe.each(backends)('payout lifecycle ($name)', (backend) => {
   it('settles pending payouts: paid, or failed with the amount returned through the ledger', async () => {

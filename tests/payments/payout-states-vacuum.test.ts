@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { payoutStatesVacuum } from '@/lib/payments/payouts/payout-states-vacuum';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { payoutBatch, withTestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 describe.each(backends)('payout_states vacuum ($name)', (backend) => {
   it('vacuums after every `every` settled payouts, unless an autovacuum daemon runs', async () => {

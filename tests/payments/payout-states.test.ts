@@ -6,7 +6,7 @@ import type { Queryable } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { withTestApi, withdrawal } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 /** Rows of payout_states against what they should be: the non-paid payouts, each with its state and due time. */
 async function mismatch(db: Queryable) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { withTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 /** 25 payouts of distinct amounts: every 4th fails invalid_account, the next fails rejected_by_bank, the rest are paid. */
 async function makePayouts(api: TestApi) {

@@ -9,7 +9,7 @@ import { BALANCE_TRANSACTION_TYPES } from '@/lib/contract';
 import { createMerchant } from '@/lib/payments/keys/merchants';
 import { compactLedgerFigures } from '@/lib/payments/ledger/ledger-figures';
 import { callApi, useTestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 /** The part of Temporal this test uses (TypeScript's lib has no types for it yet). */
 interface PlainDate {

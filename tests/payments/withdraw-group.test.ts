@@ -1,24 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, type Db } from '@/lib/db/types';
-import type { CallerKey } from '@/lib/payments/pipeline/authenticate';
-import { fingerprint, type IdempotentCall, type StoredResult } from '@/lib/payments/pipeline/idempotency';
-import type { AnyAction } from '@/lib/payments/pipeline/action';
+import type { CallerKey } from '@/lib/payments/pipeline/caller';
+import { fingerprint, type IdempotentCall } from '@/lib/payments/pipeline/idempotency-key';
+import type { AnyWriteAction, RequestContext, StoredResult } from '@/lib/payments/pipeline/action';
+import { createGroupCommit } from '@/lib/payments/pipeline/group-commit';
 import { writeAlone } from '@/lib/payments/pipeline/write-plan';
 import { withdraw } from '@/lib/payments/payouts/payout-actions';
 import { createMerchant, type CreatedMerchant } from '@/lib/payments/keys/merchants';
-import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/serialize';
-import { createWithdrawGroups, type GroupedWithdrawal } from '@/lib/payments/payouts/withdraw-group';
-import { prepareWithdrawal } from '@/lib/payments/payouts/withdrawal';
+import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/payouts/payout-object';
+import type { GroupedWithdrawal } from '@/lib/payments/payouts/withdraw-group';
+import { planWithdrawal } from '@/lib/payments/payouts/withdraw-plan';
 import { testSecretBox } from '../helpers/api-server';
-import { backends, postgresBackend, postgresUrl } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { backends, postgresBackend, postgresUrl } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 const settings = { idempotencyTtlSeconds: 86_400, idempotencyWaitSeconds: 5, settlementDelaySeconds: 3, secretBox: testSecretBox };
 const secretKey: CallerKey = { id: 'key_test', type: 'secret', name: null, permissions: null, maxPayoutAmount: null, lastUseStale: false };
 
-/** A withdraw request as the core submits it: its plan, its key, and its path alone (the core's own, write-plan.ts). */
+/** Group commit of withdrawals, as the core builds it from the action table. */
+const createWithdrawGroups = (db: Db, opts: { waitSeconds: number; onGroup?: (size: number) => void }) =>
+  createGroupCommit(db, withdraw, opts);
+
+/** A request written alone, on the core's own path (write-plan.ts). */
+const alone = (db: Db, r: GroupedWithdrawal) => writeAlone(db, withdraw as AnyWriteAction, r.ctx, r.plan, r.call, r.requestId);
+
+/** A withdraw request as the core submits it: its context, its plan and its key. */
 function request(
-  db: Db,
   merchant: CreatedMerchant,
   amount: number,
   idempotencyKey?: string,
@@ -26,7 +33,14 @@ function request(
   waitSeconds = 0.3,
 ): GroupedWithdrawal {
   const input = { action: 'withdraw' as const, amount, bank_code: 'BCA' as const, account_number: account };
-  const plan = prepareWithdrawal({ merchant, key: secretKey, settings }, input);
+  const ctx: RequestContext = {
+    merchant,
+    key: secretKey,
+    settings,
+    origin: 'http://127.0.0.1',
+    storedAnswer: async (_db, _action, _status, body) => body,
+  };
+  const plan = planWithdrawal(ctx, input);
   const call: IdempotentCall | undefined =
     idempotencyKey === undefined
       ? undefined
@@ -39,7 +53,7 @@ function request(
           waitSeconds,
         };
   const requestId = `req_${idempotencyKey ?? amount}`;
-  return { plan, call, requestId, alone: () => writeAlone(db, withdraw as AnyAction, plan, call, requestId) };
+  return { ctx, plan, call, requestId };
 }
 
 /** A database whose statements can be made to fail: the fault is injected, everything else is the real database. */
@@ -70,7 +84,7 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const caught = { ...m, payoutApproval: { required: true, aboveAmount: 50_000, forKeys: 'all' as const } };
     const sizes: number[] = [];
     const groups = createWithdrawGroups(db, { waitSeconds: 5, onGroup: (n) => sizes.push(n) });
-    const reqs = [request(db, caught, 60_000, 'ga-1'), request(db, caught, 40_000, 'ga-2'), request(db, caught, 70_000)];
+    const reqs = [request(caught, 60_000, 'ga-1'), request(caught, 40_000, 'ga-2'), request(caught, 70_000)];
     const results = await Promise.allSettled(reqs.map((r) => groups.submit(r)));
     expect(sizes).toEqual([3]);
     expect(settled(results)).toEqual([
@@ -102,7 +116,7 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const m = await createMerchant(db, { name: 'Group', openingBalance: 100_000 });
     const sizes: number[] = [];
     const groups = createWithdrawGroups(db, { waitSeconds: 5, onGroup: (n) => sizes.push(n) });
-    const reqs = [request(db, m, 60_000, 'g-1'), request(db, m, 50_000, 'g-2'), request(db, m, 40_000, 'g-3'), request(db, m, 1_000)];
+    const reqs = [request(m, 60_000, 'g-1'), request(m, 50_000, 'g-2'), request(m, 40_000, 'g-3'), request(m, 1_000)];
     const results = await Promise.allSettled(reqs.map((r) => groups.submit(r)));
 
     expect(sizes).toEqual([4]);
@@ -154,12 +168,7 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
       createMerchant(db, { name: 'B', openingBalance: 10_000 }),
     ]);
     const groups = createWithdrawGroups(db, { waitSeconds: 5 });
-    const reqs = [
-      request(db, a, 20_000, 'a-1'),
-      request(db, b, 20_000, 'b-1'),
-      request(db, a, 10_000, 'a-2'),
-      request(db, b, 10_000, 'b-2'),
-    ];
+    const reqs = [request(a, 20_000, 'a-1'), request(b, 20_000, 'b-1'), request(a, 10_000, 'a-2'), request(b, 10_000, 'b-2')];
     expect(settled(await Promise.allSettled(reqs.map((r) => groups.submit(r))))).toEqual([
       [200, false],
       [422, false],
@@ -175,7 +184,7 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     const sizes: number[] = [];
     const groups = createWithdrawGroups(db, { waitSeconds: 5, onGroup: (n) => sizes.push(n) });
     const results = await Promise.all(
-      [request(db, m, 10_000, 'same'), request(db, m, 20_000, 'other'), request(db, m, 10_000, 'same')].map((r) => groups.submit(r)),
+      [request(m, 10_000, 'same'), request(m, 20_000, 'other'), request(m, 10_000, 'same')].map((r) => groups.submit(r)),
     );
     expect(results.map((r) => [r.status, r.replayed])).toEqual([
       [200, false],
@@ -190,10 +199,10 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
   it('answers a key already used by an earlier request alone: its replay, or the reuse refused', async () => {
     const m = await createMerchant(db, { name: 'Earlier', openingBalance: 100_000 });
     const groups = createWithdrawGroups(db, { waitSeconds: 5 });
-    const first = await groups.submit(request(db, m, 10_000, 'used'));
+    const first = await groups.submit(request(m, 10_000, 'used'));
     // In the next group: the same request again (its replay), a new key, and the used key with another amount (its reuse refused).
     const again = await Promise.allSettled(
-      [request(db, m, 10_000, 'used'), request(db, m, 20_000, 'used-2'), request(db, m, 5_000, 'used')].map((r) => groups.submit(r)),
+      [request(m, 10_000, 'used'), request(m, 20_000, 'used-2'), request(m, 5_000, 'used')].map((r) => groups.submit(r)),
     );
     expect(settled(again)).toEqual([
       [200, true],
@@ -212,7 +221,7 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
     );
     const groups = createWithdrawGroups(flaky, { waitSeconds: 5 });
     const results = await Promise.all(
-      [request(flaky, m, 10_000, 'd-1'), request(flaky, m, 20_000, 'd-2'), request(flaky, m, 200_000, 'd-3')].map((r) => groups.submit(r)),
+      [request(m, 10_000, 'd-1'), request(m, 20_000, 'd-2'), request(m, 200_000, 'd-3')].map((r) => groups.submit(r)),
     );
     expect(failures).toBe(1);
     expect(results.map((r) => r.status)).toEqual([200, 200, 422]);
@@ -234,7 +243,7 @@ describe.each(backends)('withdrawals committed as a group ($name)', (backend) =>
       sql.startsWith('WITH req AS') ? withCode('terminating connection due to administrator command', '57P01') : undefined,
     );
     const groups = createWithdrawGroups(lost, { waitSeconds: 5 });
-    const results = await Promise.allSettled([request(lost, m, 10_000, 'l-1'), request(lost, m, 20_000)].map((r) => groups.submit(r)));
+    const results = await Promise.allSettled([request(m, 10_000, 'l-1'), request(m, 20_000)].map((r) => groups.submit(r)));
     expect(results.every((r) => r.status === 'rejected' && isDatabaseUnavailable(r.reason))).toBe(true);
     expect(await db.query('SELECT 1 FROM idempotency_keys WHERE merchant_id = $1', [m.id])).toHaveLength(0);
     expect(await ledgerCheck(db, m.id)).toMatchObject({ available: 100_000, payouts: 0 });
@@ -266,7 +275,7 @@ describe.runIf(postgresUrl)('a key held elsewhere (postgres)', () => {
     await holding;
     const groups = createWithdrawGroups(db, { waitSeconds: 0.3 });
     const results = await Promise.allSettled(
-      [request(db, m, 10_000, 'free-1'), request(db, m, 20_000, 'held'), request(db, m, 30_000, 'free-2')].map((r) => groups.submit(r)),
+      [request(m, 10_000, 'free-1'), request(m, 20_000, 'held'), request(m, 30_000, 'free-2')].map((r) => groups.submit(r)),
     );
     release();
     await holder;
@@ -292,7 +301,7 @@ describe.runIf(postgresUrl)('a key held elsewhere (postgres)', () => {
               query: async (sql: string, params?: readonly unknown[]) => {
                 if (sql.startsWith('WITH req AS') && !raced) {
                   raced = true;
-                  await request(db, m, 50_000, 'elsewhere').alone(); // on another connection of the pool
+                  await alone(db, request(m, 50_000, 'elsewhere')); // on another connection of the pool
                 }
                 return tx.query(sql, params);
               },
@@ -301,7 +310,7 @@ describe.runIf(postgresUrl)('a key held elsewhere (postgres)', () => {
         ),
     };
     const groups = createWithdrawGroups(racing, { waitSeconds: 5 });
-    const results = await Promise.all([request(racing, m, 30_000, 'm-1'), request(racing, m, 40_000, 'm-2')].map((r) => groups.submit(r)));
+    const results = await Promise.all([request(m, 30_000, 'm-1'), request(m, 40_000, 'm-2')].map((r) => groups.submit(r)));
     // Read at 100,000, both fit; written against 50,000, the group's conditional update fails and each goes alone.
     // Alone they run at once, so either may come first: one is paid, the other no longer fits.
     expect(raced).toBe(true);

@@ -4,8 +4,8 @@ import type { Db } from '@/lib/db/types';
 import { PaymentApiError, PaymentConnectionError, PaymentsClient, type PaymentsClientOptions } from '@/packages/sdk/src';
 import { startFaultProxy, type Fault } from '../console/fault-proxy';
 import { startTestApi, type TestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
+import { pgliteBackend } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
 
 let db: Db;
 let api: TestApi;

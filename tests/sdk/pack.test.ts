@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
 import { startTestApi, type TestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 const root = path.join(__dirname, '../..');
 const sdkDir = path.join(root, 'packages/sdk');

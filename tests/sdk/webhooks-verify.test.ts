@@ -6,7 +6,7 @@ import { webhooks, WebhookVerificationError } from '@/packages/sdk/src';
 import { createLogger } from '@/lib/log';
 import { startWebhookDelivery } from '@/lib/payments/webhooks/delivery-worker';
 import { startTestApi, testSecretBox, withdrawal, type TestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 let api: TestApi;
 let worker: ReturnType<typeof startWebhookDelivery>;

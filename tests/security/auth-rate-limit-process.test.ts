@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callApi } from '../helpers/api-server';
 import { freshAuthWindow } from '../helpers/auth-window';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { ensureNextBuild } from '../helpers/next-build';
-import { DEMO_KEY, ServerProcess, type ServerKind } from '../helpers/server-process';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { ensureNextBuild } from '../../testing/next-build';
+import { DEMO_KEY, ServerProcess, type ServerKind } from '../../testing/server-process';
 
 const LIMIT = 3;
 const WRONG = `sk_test_${'w'.repeat(40)}`;

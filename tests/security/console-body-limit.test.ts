@@ -2,9 +2,9 @@
 // process that also serves the API and holds the database reading it into memory.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInToConsole } from '../helpers/console-session';
-import { ensureNextBuild } from '../helpers/next-build';
-import { ServerProcess } from '../helpers/server-process';
+import { signInToConsole } from '../../testing/console-session';
+import { ensureNextBuild } from '../../testing/next-build';
+import { ServerProcess } from '../../testing/server-process';
 
 const MB = 1024 * 1024;
 const TOTAL = 200 * MB;

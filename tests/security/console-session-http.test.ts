@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
 import type { Db } from '@/lib/db/types';
-import { signInToConsole } from '../helpers/console-session';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { ensureNextBuild } from '../helpers/next-build';
-import { ServerProcess } from '../helpers/server-process';
+import { signInToConsole } from '../../testing/console-session';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { ensureNextBuild } from '../../testing/next-build';
+import { ServerProcess } from '../../testing/server-process';
 
 describe.runIf(postgresUrl)('console session cookies against a running Next server', () => {
   let server: ServerProcess;

@@ -2,8 +2,8 @@
 // carries HSTS, and checkout links use the public address, never the request's Host.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from '../helpers/api-server';
-import { ensureNextBuild } from '../helpers/next-build';
-import { DEMO_KEY, ServerProcess } from '../helpers/server-process';
+import { ensureNextBuild } from '../../testing/next-build';
+import { DEMO_KEY, ServerProcess } from '../../testing/server-process';
 
 const PUBLIC = 'https://pay.example.test';
 

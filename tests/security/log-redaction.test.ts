@@ -3,11 +3,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
 import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
-import { backends, createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { signInToConsole } from '../helpers/console-session';
+import { backends, createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { signInToConsole } from '../../testing/console-session';
 import { countAnnouncements, findLeaks } from '../helpers/log-scan';
-import { ensureNextBuild } from '../helpers/next-build';
-import { DEMO_KEY, ServerProcess, type ServerKind } from '../helpers/server-process';
+import { ensureNextBuild } from '../../testing/next-build';
+import { DEMO_KEY, ServerProcess, type ServerKind } from '../../testing/server-process';
 
 const ACCOUNT = '9988776655443322';
 const UNKNOWN_KEY = `sk_test_${'u'.repeat(40)}`;
@@ -81,6 +81,18 @@ describe.each(kinds)('the captured output of a full run of the %s server', (kind
     await server.start();
   });
   afterAll(() => server?.stop());
+
+  it('says once it listens, after the log lines so far and in words, where it is and the demo key', () => {
+    const out = server.output;
+    const ready = out.indexOf('\n  Ready.\n');
+    expect(ready).toBeGreaterThan(out.indexOf('"msg":"listening"'));
+    const block = out.slice(ready).split('\n').slice(2, 10);
+    const origin = server.url.replace('localhost', '127.0.0.1');
+    if (kind === 'next') expect(block.shift()).toBe(`  Console:      ${origin}/`);
+    expect(block[0]).toBe(`  Payment API:  POST ${origin}/v1/index.php`);
+    expect(block[2]).toMatch(/^ {2}Demo merchant "Demo Store" created with/);
+    expect(block[5]).toBe(`    ${DEMO_KEY}`);
+  });
 
   it('holds no secret key, Authorization value, session cookie or full account number', async () => {
     const call = (body: unknown, opts = {}) => callApi(server.url, DEMO_KEY, body, { headers: { cookie: COOKIE }, ...opts });

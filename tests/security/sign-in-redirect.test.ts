@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_PAGE_TREES } from '@/lib/console/console-pages';
+import { CONSOLE_PAGE_TREES } from '@/console/console-pages';
 import { proxy } from '@/proxy';
 import { consolePageTrees } from '@/scripts/generated-files';
 

@@ -8,8 +8,8 @@ import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/
 import { startApiRuntime as startRuntime, type ApiRuntime as Runtime } from '@/scripts/roots/api-runtime';
 import { buildOpenApiDocument } from '@/lib/openapi';
 import { callApi, startTestApi, withdrawal } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
-import { freshDataDir } from '../helpers/pglite-template';
+import { pgliteBackend } from '../../testing/databases';
+import { freshDataDir } from '../../testing/pglite-template';
 
 const DEMO = 'sk_test_appServerAppServerAppServer0123456789';
 const TOKEN = 'metrics-token-0123456789';

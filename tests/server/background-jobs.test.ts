@@ -1,9 +1,10 @@
 // The job runner: a run that stops at its bound with work left is followed by another at once, not a period later.
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { runJobs, settlementJob, type Job } from '@/lib/server/background-jobs';
+import { settlementJob } from '@/lib/server/background-jobs';
+import { runJobs, type Job } from '@/lib/server/job-runner';
 import { payoutBatch, withTestApi } from '../helpers/api-server';
-import { backends } from '../helpers/databases';
+import { backends } from '../../testing/databases';
 
 const silent = createLogger({ level: 'silent' });
 

@@ -1,7 +1,7 @@
 // Console routes, as served by npm start: a request-id on every answer, and on the route's log line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureNextBuild } from '../helpers/next-build';
-import { ServerProcess } from '../helpers/server-process';
+import { ensureNextBuild } from '../../testing/next-build';
+import { ServerProcess } from '../../testing/server-process';
 
 describe('console request ids (npm start, embedded database)', () => {
   let server: ServerProcess;

@@ -5,13 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/config/env';
+import { openPostgresDb } from '@/lib/db/postgres-db';
 import { createLogger } from '@/lib/log';
 import { createAppServer } from '@/lib/server/app-server';
 import { composeProcess } from '@/scripts/roots/compose';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { freshDataDir } from '../helpers/pglite-template';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { freshDataDir } from '../../testing/pglite-template';
 
 const silent = createLogger({ level: 'silent' });
+const SESSION_SECRET = 'console-runtime-session-secret-0123456789abcdef';
 const settingsFor = (dataDir: string, extra: Record<string, string> = {}) =>
   parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_SECRET_KEY: 'sk_test_consoleOnlyConsoleOnly0123456789abcdef', ...extra });
 const tables = async (db: { query<T>(sql: string): Promise<T[]> }) =>
@@ -60,11 +62,29 @@ describe('console-only runtime', () => {
     }
   });
 
+  it.runIf(postgresUrl)(
+    'refuses CONSOLE_DATABASE_URL without SESSION_SECRET, before opening it: instances sharing a store share the cookie secret (postgres)',
+    async () => {
+      const url = await createSchemaUrl();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-pg-'));
+      await expect(
+        composeProcess(settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9', CONSOLE_DATABASE_URL: url }), silent),
+      ).rejects.toThrow(/SESSION_SECRET must be set when DATABASE_URL or CONSOLE_DATABASE_URL/);
+      const db = openPostgresDb(url);
+      try {
+        expect(await tables(db)).toEqual([]);
+      } finally {
+        await db.close();
+      }
+      fs.rmSync(dir, { recursive: true });
+    },
+  );
+
   it.runIf(postgresUrl)('uses CONSOLE_DATABASE_URL, a PostgreSQL database of its own, when given (postgres)', async () => {
     const url = await createSchemaUrl();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-pg-'));
     const { served: runtime } = await composeProcess(
-      settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9', CONSOLE_DATABASE_URL: url }),
+      settingsFor(dir, { PAYMENT_API_BASE_URL: 'http://127.0.0.1:9', CONSOLE_DATABASE_URL: url, SESSION_SECRET }),
       silent,
     );
     try {

@@ -7,7 +7,7 @@ import { createLogger } from '@/lib/log';
 import { createAppServer, type AppServer, type NextHandler } from '@/lib/server/app-server';
 import { hostGuard } from '@/lib/server/allowed-host';
 import { startApiRuntime as startRuntime } from '@/scripts/roots/api-runtime';
-import { freshDataDir } from '../helpers/pglite-template';
+import { freshDataDir } from '../../testing/pglite-template';
 import type { JsonAnswer } from '../helpers/json-answer';
 
 const DEMO = 'sk_test_linkHostLinkHostLinkHost0123456789ab';

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { Db } from '@/lib/db/types';
 import { createLogger } from '@/lib/log';
 import { API_PATH, startTestApi, type TestApi } from '../helpers/api-server';
-import { pgliteBackend } from '../helpers/databases';
+import { pgliteBackend } from '../../testing/databases';
 
 const MiB = 1024 * 1024;
 let db: Db;

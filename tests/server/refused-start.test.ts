@@ -6,8 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createSchemaUrl, postgresUrl } from '../helpers/databases';
-import { ROOT } from '../helpers/server-process';
+import { createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { ROOT } from '../../testing/server-process';
 
 const run = promisify(execFile);
 const SEALING_KEY = 'dGVzdC1zZWFsaW5nLWtleS0wMTIzNDU2Nzg5YWJjZGU=';
@@ -102,9 +102,16 @@ describe.runIf(postgresUrl)('a start refused for its settings leaves the databas
     child.stdout.on('data', (c: Buffer) => (out += c));
     child.stderr.on('data', (c: Buffer) => (out += c));
     try {
-      for (const deadline = Date.now() + 60_000; !/"listening"/.test(out) && Date.now() < deadline;)
+      for (const deadline = Date.now() + 45_000; !/ {4}sk_test_\w+\n\n$/.test(out) && Date.now() < deadline;)
         await new Promise((r) => setTimeout(r, 100));
-      expect(out).toMatch(/Its secret key[\s\S]*sk_test_/);
+      // Once it listens, its last lines say, in words, where the API is and the demo key (shown only now).
+      const last = out.trimEnd().split('\n').slice(-6);
+      expect(out.indexOf('"listening"')).toBeGreaterThan(-1);
+      expect(out.indexOf('"listening"')).toBeLessThan(out.indexOf('  Ready.'));
+      expect(last[0]).toBe('  Payment API:  POST http://127.0.0.1:34191/v1/index.php');
+      expect(last[2]).toMatch(/^ {2}Demo merchant "Demo Store" created with [\d,]+ IDR\.$/);
+      expect(last[3]).toMatch(/^ {2}Its secret key \(shown only now; sign in to the console with it/);
+      expect(last[5]).toMatch(/^ {4}sk_test_[0-9A-Za-z]{16,}$/);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

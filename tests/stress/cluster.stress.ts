@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusterBinariesMissing, freePortBlock } from '@/ops/cluster/layout';
 import { probe } from '@/ops/cluster/sql';
-import { ROOT } from '../helpers/server-process';
+import { ROOT } from '../../testing/server-process';
 
 const missing = clusterBinariesMissing();
 

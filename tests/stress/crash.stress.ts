@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, withdrawal } from '../helpers/api-server';
 import { callUntilAnswered, type AnsweredCall } from '../helpers/retrying-client';
 import type { Db } from '@/lib/db/types';
-import { DEMO_KEY } from '../helpers/server-process';
+import { DEMO_KEY } from '../../testing/server-process';
 import { ACCOUNT_NUMBERS } from './accounts';
 import { Deployment, ledgerCheck, stressBackends } from './deployment';
 import { expectLedgerExact } from './ledger-assertions';

@@ -5,9 +5,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, withdrawal } from '../helpers/api-server';
-import { postgresUrl } from '../helpers/databases';
+import { postgresUrl } from '../../testing/databases';
 import { callUntilAnswered } from '../helpers/retrying-client';
-import { DEMO_KEY } from '../helpers/server-process';
+import { DEMO_KEY } from '../../testing/server-process';
 import { Deployment, ledgerCheck } from './deployment';
 import { expectLedgerExact } from './ledger-assertions';
 import { recordFigures, SIZE } from './figures';

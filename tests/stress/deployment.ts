@@ -1,10 +1,10 @@
 import { openDb } from '@/lib/db/open-db';
 import type { Db } from '@/lib/db/types';
 import { callApi } from '../helpers/api-server';
-import { createSchemaUrl, dropSchemas, postgresUrl } from '../helpers/databases';
-import { ledgerCheck } from '../helpers/ledger';
-import { ensureNextBuild } from '../helpers/next-build';
-import { DEMO_KEY, ServerProcess, type ServerKind } from '../helpers/server-process';
+import { createSchemaUrl, dropSchemas, postgresUrl } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
+import { ensureNextBuild } from '../../testing/next-build';
+import { DEMO_KEY, ServerProcess, type ServerKind, type ServerOptions } from '../../testing/server-process';
 
 export type StressBackend = 'pglite' | 'postgres';
 
@@ -23,7 +23,7 @@ export class Deployment {
   /**
    * `urlParams` go into DATABASE_URL (an application_name, so a test can find its own connections).
    * `at`: a database of the caller's instead of a fresh schema, e.g. behind a pooler (then the test
-   * process inspects it over `directUrl`).
+   * process inspects it over `directUrl`). `launch`: how the servers are started (ServerOptions).
    */
   static async create(
     backend: StressBackend,
@@ -31,6 +31,7 @@ export class Deployment {
     env: Record<string, string> = {},
     urlParams: Record<string, string> = {},
     at?: { databaseUrl: string; directUrl: string },
+    launch: ServerOptions['launch'] = 'node',
   ) {
     if (kinds.length > 1 && backend === 'pglite') throw new Error('an embedded database serves one process');
     let databaseUrl: string | undefined = at?.databaseUrl;
@@ -41,7 +42,7 @@ export class Deployment {
     }
     const d = new Deployment(backend, databaseUrl, at?.directUrl);
     const distDir = kinds.includes('next') ? await ensureNextBuild() : undefined;
-    d.servers = kinds.map((kind) => new ServerProcess({ kind, databaseUrl: d.databaseUrl, distDir, env }));
+    d.servers = kinds.map((kind) => new ServerProcess({ kind, databaseUrl: d.databaseUrl, distDir, env, launch }));
     // One after the other: the first start migrates and seeds, the next ones find it done.
     for (const s of d.servers) await s.start();
     return d;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findLeaks } from '../helpers/log-scan';
-import { makePgliteTemplate } from '../helpers/pglite-template';
-import { SERVER_LOG_DIR } from '../helpers/server-process';
+import { makePgliteTemplate } from '../../testing/pglite-template';
+import { SERVER_LOG_DIR } from '../../testing/server-process';
 import { FIGURES_FILE, readFigures, SIZE } from './figures';
 import { ACCOUNT_NUMBERS } from './accounts';
 

@@ -2,10 +2,10 @@
 // payout exists exactly once with its ledger entry and its event, nothing else exists, the money is exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credit } from '@/lib/payments/ledger/ledger';
-import { postgresUrl } from '../helpers/databases';
+import { postgresUrl } from '../../testing/databases';
 import { withdrawal } from '../helpers/api-server';
 import { callUntilAnswered, type AnsweredCall } from '../helpers/retrying-client';
-import { DEMO_KEY, type ServerProcess } from '../helpers/server-process';
+import { DEMO_KEY, type ServerProcess } from '../../testing/server-process';
 import { ACCOUNT_NUMBERS } from './accounts';
 import { Deployment, ledgerCheck } from './deployment';
 import { expectLedgerExact } from './ledger-assertions';

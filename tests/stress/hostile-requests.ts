@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ACTION_NAMES as actionNames } from '@/lib/contract';
-import { DEMO_KEY } from '../helpers/server-process';
+import { DEMO_KEY } from '../../testing/server-process';
 
 /** A request as the fuzzer sends it: header values and body bytes exactly as given. */
 export interface HostileRequest {

@@ -2,11 +2,13 @@
 // send get_balance and withdraw back to back, each on a kept-alive connection, with no pause. Every
 // request sent on an accepted connection must be answered (no ECONNRESET, no 5xx); a client learns
 // the instance is going from `Connection: close`, then from a refused connect, and goes elsewhere.
+// Once the signal goes to the start script's process, once to `npm start`'s whole process group, as
+// a process manager sends it: npm and every process below it get it (and npm passes it on).
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { API_PATH } from '../helpers/api-path';
-import { DEMO_KEY, type ServerKind } from '../helpers/server-process';
-import { Deployment, ledgerCheck, stressBackends } from './deployment';
+import { API_PATH } from '../../testing/api-path';
+import { DEMO_KEY, type ServerKind } from '../../testing/server-process';
+import { Deployment, ledgerCheck, stressBackends, type StressBackend } from './deployment';
 import { recordFigures, STRESS } from './figures';
 import { expectLedgerExact } from './ledger-assertions';
 
@@ -14,9 +16,18 @@ const CLIENTS = 16;
 const AMOUNT = 100;
 const backend = stressBackends[stressBackends.length - 1]!;
 
+/** Which server, on which database, started how (npm: its whole process group is signalled). */
+interface Setup {
+  kind: ServerKind;
+  backend: StressBackend;
+  launch: 'node' | 'npm';
+}
+
 interface Run {
   kind: ServerKind;
   cleanExit: boolean;
+  /** Launched by npm: nothing of its process group is left once npm exits. */
+  groupGone: boolean;
   answered: number;
   answeredAfterSignal: number;
   connectionClose: number;
@@ -25,6 +36,7 @@ interface Run {
   refused: number;
   paid: number;
   msToExit: number;
+  ledger?: { check: Awaited<ReturnType<typeof ledgerCheck>>; available: number };
 }
 
 /** One POST to the API on the agent's connection. */
@@ -56,14 +68,15 @@ function post(
 }
 
 /** One instance, 16 continuous clients, SIGTERM after `loadMs`; the clients run until the instance refuses them. */
-async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise<Run> {
-  const d = await Deployment.create(backend, [kind]);
+async function drainOnce({ kind, backend, launch }: Setup, run: number, loadMs: number): Promise<Run> {
+  const d = await Deployment.create(backend, [kind], {}, {}, undefined, launch);
   try {
     const server = d.servers[0]!;
     const { merchantId, available: before } = await d.balance();
     const r: Run = {
       kind,
       cleanExit: false,
+      groupGone: launch === 'node',
       answered: 0,
       answeredAfterSignal: 0,
       connectionClose: 0,
@@ -119,22 +132,39 @@ async function drainOnce(kind: ServerKind, run: number, loadMs: number): Promise
     const t = performance.now();
     signalled = true;
     signalAt = t;
-    server.child!.kill('SIGTERM');
+    server.kill('SIGTERM');
     r.cleanExit = (await exited) === 0;
     r.msToExit = Math.round(performance.now() - t);
+    if (launch === 'npm') r.groupGone = !server.groupAlive();
     await load;
+    // A server still running (npm gone before it) holds the embedded database: that run fails on groupGone.
+    if (!r.groupGone) return r;
     const check = await d.inspect((db) => ledgerCheck(db, merchantId));
-    expectLedgerExact(check, { payouts: r.paid, available: before - r.paid * AMOUNT });
-    return r;
+    return { ...r, ledger: { check, available: before - r.paid * AMOUNT } };
   } finally {
     await d.close();
   }
 }
 
+/** What every run must show: nothing reset, nothing 5xx, a clean exit, every client told, the ledger exact. */
+function expectDrained(runs: Run[]) {
+  expect(runs.flatMap((r) => r.resets)).toEqual([]);
+  expect(runs.map((r) => r.fiveXX)).toEqual(runs.map(() => 0));
+  // Exit 0 (npm's is its script's), and nothing of an npm-started group outlives npm.
+  expect(runs.map((r) => ({ cleanExit: r.cleanExit, groupGone: r.groupGone }))).toEqual(
+    runs.map(() => ({ cleanExit: true, groupGone: true })),
+  );
+  // Every client was told on its own connection, then found the port closed.
+  expect(runs.every((r) => r.connectionClose >= 1 && r.refused === CLIENTS)).toBe(true);
+  for (const { ledger, paid } of runs) expectLedgerExact(ledger!.check, { payouts: paid, available: ledger!.available });
+}
+
 describe(`SIGTERM under ${CLIENTS} continuous keep-alive clients (${backend})`, () => {
   it(`${STRESS.keepAliveRuns} runs (npm start and start:api in turn): every request on an accepted connection answered, 0 resets, 0 5xx`, async () => {
     const runs: Run[] = [];
-    for (let i = 0; i < STRESS.keepAliveRuns; i++) runs.push(await drainOnce(i % 2 === 0 ? 'next' : 'standalone', i, 400 + 100 * (i % 3)));
+    for (let i = 0; i < STRESS.keepAliveRuns; i++) {
+      runs.push(await drainOnce({ kind: i % 2 === 0 ? 'next' : 'standalone', backend, launch: 'node' }, i, 400 + 100 * (i % 3)));
+    }
 
     const figures = (rs: Run[]) => ({
       runs: rs.length,
@@ -151,10 +181,19 @@ describe(`SIGTERM under ${CLIENTS} continuous keep-alive clients (${backend})`, 
       const rs = runs.filter((r) => r.kind === kind);
       if (rs.length) recordFigures(`SIGTERM under continuous keep-alive load, ${kind === 'next' ? 'npm start' : 'start:api'}`, figures(rs));
     }
-    expect(runs.flatMap((r) => r.resets)).toEqual([]);
-    expect(runs.map((r) => r.fiveXX)).toEqual(runs.map(() => 0));
-    expect(runs.every((r) => r.cleanExit)).toBe(true);
-    // Every client was told on its own connection, then found the port closed.
-    expect(runs.every((r) => r.connectionClose >= 1 && r.refused === CLIENTS)).toBe(true);
+    expectDrained(runs);
   }, 600_000);
+});
+
+describe(`SIGTERM to npm start's process group under ${CLIENTS} continuous keep-alive clients (embedded database)`, () => {
+  it('npm, the start script and every process between them get the signal: every request on an accepted connection answered, the group gone', async () => {
+    const run = await drainOnce({ kind: 'next', backend: 'pglite', launch: 'npm' }, 0, 300);
+    recordFigures("SIGTERM to npm start's process group, embedded database", {
+      answered: run.answered,
+      'answered after SIGTERM': run.answeredAfterSignal,
+      resets: run.resets.length,
+      'ms to exit': run.msToExit,
+    });
+    expectDrained([run]);
+  }, 300_000);
 });

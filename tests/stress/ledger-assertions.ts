@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ledgerCheck } from '../helpers/ledger';
+import type { ledgerCheck } from '../../testing/ledger';
 
 type LedgerCheck = Awaited<ReturnType<typeof ledgerCheck>>;
 

@@ -1,9 +1,9 @@
 // Two app instances (standalone and Next) on one PostgreSQL: duplicates of each key spread over both pay once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUrl } from '../helpers/databases';
+import { postgresUrl } from '../../testing/databases';
 import { withdrawal } from '../helpers/api-server';
 import { callUntilAnswered } from '../helpers/retrying-client';
-import { DEMO_KEY } from '../helpers/server-process';
+import { DEMO_KEY } from '../../testing/server-process';
 import { Deployment, ledgerCheck } from './deployment';
 import { expectLedgerExact } from './ledger-assertions';
 import { recordFigures, STRESS } from './figures';

@@ -1,7 +1,7 @@
 // 500 concurrent withdrawals worth more than the balance: available never below zero, ledger exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, withdrawal } from '../helpers/api-server';
-import { DEMO_KEY } from '../helpers/server-process';
+import { DEMO_KEY } from '../../testing/server-process';
 import { Deployment, ledgerCheck, stressBackends } from './deployment';
 import { expectLedgerExact } from './ledger-assertions';
 import { recordFigures, STRESS } from './figures';

@@ -5,8 +5,8 @@
 // low-balance alerts the mix crossed alternate balance.low / balance.recovered, each on the right side of the threshold.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, withdrawal, type ApiResult } from '../helpers/api-server';
-import { isExact, refundCheck } from '../helpers/ledger';
-import { DEMO_KEY } from '../helpers/server-process';
+import { isExact, refundCheck } from '../../testing/ledger';
+import { DEMO_KEY } from '../../testing/server-process';
 import { Deployment, stressBackends } from './deployment';
 import { recordFigures, SIZE } from './figures';
 import { runPool, shuffle } from './load';

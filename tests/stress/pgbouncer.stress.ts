@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, withdrawal } from '../helpers/api-server';
 import { hasPgbouncer, startPgbouncer, type Pgbouncer } from '../helpers/pgbouncer';
 import { callUntilAnswered } from '../helpers/retrying-client';
-import { DEMO_KEY } from '../helpers/server-process';
+import { DEMO_KEY } from '../../testing/server-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { Deployment, ledgerCheck } from './deployment';
 import { recordFigures, STRESS } from './figures';

@@ -14,8 +14,8 @@ import { LocalCluster } from '@/ops/cluster/local-cluster';
 import { backup, check, info } from '@/ops/cluster/pgbackrest';
 import { restoreToTime, type RestoredServer } from '@/ops/cluster/point-in-time-restore';
 import { callApi, withdrawal } from '../helpers/api-server';
-import { ledgerCheck } from '../helpers/ledger';
-import { DEMO_KEY, ServerProcess } from '../helpers/server-process';
+import { ledgerCheck } from '../../testing/ledger';
+import { DEMO_KEY, ServerProcess } from '../../testing/server-process';
 import { expectLedgerExact } from './ledger-assertions';
 import { recordFigures } from './figures';
 

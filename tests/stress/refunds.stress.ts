@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUND_FAILING_TEST_CARD } from '@/lib/contract';
 import { callApi, withdrawal, type ApiResult } from '../helpers/api-server';
-import { isExact, refundCheck } from '../helpers/ledger';
-import { DEMO_KEY } from '../helpers/server-process';
+import { isExact, refundCheck } from '../../testing/ledger';
+import { DEMO_KEY } from '../../testing/server-process';
 import { Deployment, stressBackends } from './deployment';
 import { recordFigures, SIZE } from './figures';
 import { runPool, shuffle } from './load';

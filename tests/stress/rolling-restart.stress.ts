@@ -2,10 +2,10 @@
 // withdrawal load. The "load balancer" takes an instance out of rotation, then sends it SIGTERM:
 // requests already on it must be answered (no 5xx, no reset), and nothing is lost or doubled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUrl } from '../helpers/databases';
+import { postgresUrl } from '../../testing/databases';
 import { withdrawal } from '../helpers/api-server';
 import { callUntilAnswered } from '../helpers/retrying-client';
-import { DEMO_KEY } from '../helpers/server-process';
+import { DEMO_KEY } from '../../testing/server-process';
 import { Deployment, ledgerCheck } from './deployment';
 import { expectLedgerExact } from './ledger-assertions';
 import { recordFigures, SIZE } from './figures';

@@ -1,11 +1,11 @@
 // /api-keys: restricted keys for staff and systems (created, listed with last use, revoked) and rolling the secret key.
-import { ApiKeysList } from '@/components/api-keys-list';
-import { ConsoleShell } from '@/components/console-shell';
-import { RestrictedKeyForm } from '@/components/restricted-key-form';
-import { RollKeyForm } from '@/components/roll-key-form';
+import { ApiKeysList } from '@/console/browser/components/api-keys-list';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { RestrictedKeyForm } from '@/console/browser/components/restricted-key-form';
+import { RollKeyForm } from '@/console/browser/components/roll-key-form';
 import { env } from '@/lib/config/env';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { requireSession } from '@/lib/session/session';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'API keys · Merchant Console' };
 

@@ -1,10 +1,10 @@
 // /approvals: payouts waiting for approval; a key with payouts:approve approves or rejects them, others see the queue.
-import { ApprovalsPanel } from '@/components/approvals-panel';
-import { ConsoleShell } from '@/components/console-shell';
-import { viewerCan } from '@/lib/client/viewer';
+import { ApprovalsPanel } from '@/console/browser/components/approvals-panel';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { viewerCan } from '@/console/browser/viewer';
 import { env } from '@/lib/config/env';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { requireSession } from '@/lib/session/session';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Approvals · Merchant Console' };
 

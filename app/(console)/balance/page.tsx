@@ -1,18 +1,18 @@
 // /balance: the balance history (list_balance_transactions), each entry linked to its source, and a 30-day chart.
 // Rendered on the server: it works before hydration, and "Older" is a plain link.
 import Link from 'next/link';
-import { BalanceChart } from '@/components/balance-chart';
-import { ConsoleShell } from '@/components/console-shell';
-import { DataTable } from '@/components/data-table';
-import { endOfDayBalances } from '@/lib/console/daily-balances';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
+import { BalanceChart } from '@/console/browser/components/balance-chart';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { DataTable } from '@/console/browser/components/data-table';
+import { endOfDayBalances } from '@/console/server/data/daily-balances';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
 import { formatMoney } from '@/lib/format';
-import { objectHref } from '@/lib/client/object-href';
-import { viewerCan } from '@/lib/client/viewer';
+import { objectHref } from '@/console/browser/object-href';
+import { viewerCan } from '@/console/browser/viewer';
 import { ledgerEntryOf } from '@/lib/contract';
-import { requireSession } from '@/lib/session/session';
-import { Time } from '@/components/time-zone';
+import { requireSession } from '@/console/server/session/session';
+import { Time } from '@/console/browser/components/time-zone';
 
 export const metadata = { title: 'Balance · Merchant Console' };
 

@@ -1,11 +1,11 @@
 // /checkout-sessions: create a hosted checkout link, copy it, follow sessions' status.
-import { CheckoutCreateForm } from '@/components/checkout-create-form';
-import { CheckoutSessionsTable } from '@/components/checkout-sessions-table';
-import { ConsoleShell } from '@/components/console-shell';
-import { viewerCan } from '@/lib/client/viewer';
+import { CheckoutCreateForm } from '@/console/browser/components/checkout-create-form';
+import { CheckoutSessionsTable } from '@/console/browser/components/checkout-sessions-table';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { viewerCan } from '@/console/browser/viewer';
 import { env } from '@/lib/config/env';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { requireSession } from '@/lib/session/session';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Checkout · Merchant Console' };
 

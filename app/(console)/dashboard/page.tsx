@@ -1,19 +1,19 @@
 // /dashboard: balance, money in and out over 7 days, the payout form with its test accounts, the latest payouts and
 // payments; each only when the signed-in key may use it.
-import { ApprovalsWaiting } from '@/components/approvals-waiting';
-import { BalanceCard } from '@/components/balance-card';
-import { ConsoleShell } from '@/components/console-shell';
-import { LatestPayments } from '@/components/latest-payments';
-import { MoneyFlowCard } from '@/components/money-flow-card';
-import { PayoutPanel } from '@/components/payout-panel';
-import { RecentPayouts } from '@/components/recent-payouts';
-import { TestAccounts } from '@/components/test-accounts';
-import { viewerCan } from '@/lib/client/viewer';
+import { ApprovalsWaiting } from '@/console/browser/components/approvals-waiting';
+import { BalanceCard } from '@/console/browser/components/balance-card';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { LatestPayments } from '@/console/browser/components/latest-payments';
+import { MoneyFlowCard } from '@/console/browser/components/money-flow-card';
+import { PayoutPanel } from '@/console/browser/components/payout-panel';
+import { RecentPayouts } from '@/console/browser/components/recent-payouts';
+import { TestAccounts } from '@/console/browser/components/test-accounts';
+import { viewerCan } from '@/console/browser/viewer';
 import { env } from '@/lib/config/env';
-import { latestPayments, moneyFlow } from '@/lib/console/money-flow';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
-import { requireSession } from '@/lib/session/session';
+import { latestPayments, moneyFlow } from '@/console/server/data/money-flow';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Dashboard · Merchant Console' };
 

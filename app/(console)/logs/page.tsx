@@ -1,14 +1,14 @@
 // /logs: the request log (list_requests), filtered by action, status and idempotency key. Server-rendered:
 // the filters are a plain GET form and "Older" a plain link, so it works before hydration.
 import Link from 'next/link';
-import { ConsoleShell } from '@/components/console-shell';
-import { RequestLogTable } from '@/components/request-log-table';
-import { viewerCan } from '@/lib/client/viewer';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
-import { logFiltersQuery } from '@/lib/console/request-schemas';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { RequestLogTable } from '@/console/browser/components/request-log-table';
+import { viewerCan } from '@/console/browser/viewer';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
+import { logFiltersQuery } from '@/console/server/routes/request-schemas';
 import { ACTION_NAMES } from '@/lib/contract';
-import { requireSession } from '@/lib/session/session';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Logs · Merchant Console' };
 

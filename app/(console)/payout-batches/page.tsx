@@ -1,9 +1,9 @@
 // /payout-batches: send up to 1,000 payouts from a CSV file, checked row by row first.
-import { BatchPayoutPanel } from '@/components/batch-payout-panel';
-import { ConsoleShell } from '@/components/console-shell';
+import { BatchPayoutPanel } from '@/console/browser/components/batch-payout-panel';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
 import { env } from '@/lib/config/env';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { requireSession } from '@/lib/session/session';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Batch payout · Merchant Console' };
 

@@ -1,16 +1,16 @@
 // /payouts: every payout, filtered by ?q (a po_ id opens it; four digits search the account), status and from/to dates;
 // the filter's count and total (summarize_payouts), and its CSV export.
 import { redirect } from 'next/navigation';
-import { ConsoleShell } from '@/components/console-shell';
-import { PayoutsList } from '@/components/payouts-list';
-import { PayoutSummary } from '@/components/payout-summary';
-import { PayoutsView } from '@/components/payouts-view';
-import { fieldMessage } from '@/lib/client/messages';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
-import { isPayoutId, payoutFilterOf, readPayoutView } from '@/lib/client/payout-view';
-import { viewerCan } from '@/lib/client/viewer';
-import { requireSession } from '@/lib/session/session';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { PayoutsList } from '@/console/browser/components/payouts-list';
+import { PayoutSummary } from '@/console/browser/components/payout-summary';
+import { PayoutsView } from '@/console/browser/components/payouts-view';
+import { fieldMessage } from '@/console/browser/messages';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
+import { isPayoutId, payoutFilterOf, readPayoutView } from '@/console/browser/payout-view';
+import { viewerCan } from '@/console/browser/viewer';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Payouts · Merchant Console' };
 

@@ -1,15 +1,15 @@
 // /reports: a statement for a month (the last complete one in the merchant's zone by default) or a range of days:
 // opening balance, totals by kind, closing balance; its lines as CSV; a print stylesheet makes it an A4 page.
-import { ConsoleShell } from '@/components/console-shell';
-import { DataTable } from '@/components/data-table';
-import { PrintButton } from '@/components/print-button';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { DataTable } from '@/console/browser/components/data-table';
+import { PrintButton } from '@/console/browser/components/print-button';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
 import { formatMoney } from '@/lib/format';
-import { periodLabel, reportPeriod, statementRequest, typeLabel } from '@/lib/client/report-period';
-import { viewerCan } from '@/lib/client/viewer';
-import { requireSession } from '@/lib/session/session';
-import { UpstreamError } from '@/lib/upstream/upstream-error';
+import { periodLabel, reportPeriod, statementRequest, typeLabel } from '@/console/browser/report-period';
+import { viewerCan } from '@/console/browser/viewer';
+import { requireSession } from '@/console/server/session/session';
+import { UpstreamError } from '@/console/server/upstream/upstream-error';
 
 export const metadata = { title: 'Reports · Merchant Console' };
 

@@ -1,9 +1,9 @@
 // /sandboxes: the merchant's sandboxes (made through the API for test runs), each reset or deleted here.
-import { ConsoleShell } from '@/components/console-shell';
-import { SandboxesTable } from '@/components/sandboxes-table';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { requireSession } from '@/lib/session/session';
-import { viewerCan } from '@/lib/client/viewer';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { SandboxesTable } from '@/console/browser/components/sandboxes-table';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { requireSession } from '@/console/server/session/session';
+import { viewerCan } from '@/console/browser/viewer';
 
 export const metadata = { title: 'Sandboxes · Merchant Console' };
 export const dynamic = 'force-dynamic';

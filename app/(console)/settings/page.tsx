@@ -1,13 +1,13 @@
 // /settings: the merchant's time zone and low-balance threshold, and its payout approval policy; only the secret key changes them.
-import { AccountSettingsForm } from '@/components/account-settings-form';
-import { ApprovalPolicyForm } from '@/components/approval-policy-form';
-import { ConsoleShell } from '@/components/console-shell';
-import { viewerCan } from '@/lib/client/viewer';
+import { AccountSettingsForm } from '@/console/browser/components/account-settings-form';
+import { ApprovalPolicyForm } from '@/console/browser/components/approval-policy-form';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { viewerCan } from '@/console/browser/viewer';
 import { timeZoneChoices } from '@/lib/contract/time-zone';
 import { env } from '@/lib/config/env';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
-import { requireSession } from '@/lib/session/session';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Settings · Merchant Console' };
 

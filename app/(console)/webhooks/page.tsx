@@ -1,9 +1,9 @@
 // /webhooks: endpoints that receive events, their secrets (shown once), and what was delivered to them.
-import { ConsoleShell } from '@/components/console-shell';
-import { WebhooksPanel } from '@/components/webhooks-panel';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { WebhooksPanel } from '@/console/browser/components/webhooks-panel';
 import { env } from '@/lib/config/env';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { requireSession } from '@/lib/session/session';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Webhooks · Merchant Console' };
 

@@ -1,7 +1,7 @@
 // GET /docs/api: the API reference, rendered in the browser by Redoc from the OpenAPI document.
 // A whole HTML document, not a React page: Redoc owns the DOM it renders into. The document is
 // built here from the contract (the same as GET /v1/openapi.json), so the page needs no API process.
-import { REDOC_PATH } from '@/lib/console/api-reference';
+import { REDOC_PATH } from '@/console/server/routes/api-reference';
 import { buildOpenApiDocument } from '@/lib/openapi';
 
 export const dynamic = 'force-dynamic';

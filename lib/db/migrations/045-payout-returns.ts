@@ -38,7 +38,7 @@ ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_kind_check
                   'refund_reversal', 'payout_return')) NOT VALID;
 CREATE UNIQUE INDEX ledger_entries_one_per_return ON ledger_entries (reference_id) WHERE kind = 'payout_return';
 
--- statement.ready is the statements' event (issue 33, part 3): listed here too, so that the order these migrations land in does not matter.
+-- statement.ready, the statements' event (041-ledger-figures), is listed here too, so that the order these migrations land in does not matter.
 ALTER TABLE events DROP CONSTRAINT IF EXISTS events_type_check;
 ALTER TABLE events ADD CONSTRAINT events_type_check CHECK (type IN ('payout.created', 'payout.paid', 'payout.failed',
   'checkout_session.completed', 'checkout_session.expired', 'payout.awaiting_approval', 'payout.approved', 'payout.rejected',

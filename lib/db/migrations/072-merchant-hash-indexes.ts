@@ -6,7 +6,7 @@ import type { IndexStep } from './migration';
  * 150 bytes per settled payout (docs/prove.md, "Bytes per settled payout"). Every read through them says
  * `hashtext(merchant_id) = hashtext($1)` (the index condition) and keeps `merchant_id = $1` (each row
  * rechecked): two merchants with one hash only read each other's rows, never answer them
- * (lib/payments/merchant-key.ts). Same orders as the indexes they replace. Built CONCURRENTLY on
+ * (lib/db/merchant-index.ts). Same orders as the indexes they replace. Built CONCURRENTLY on
  * PostgreSQL, then the old ones dropped likewise: writes go on.
  */
 export const merchantHashIndexes: IndexStep[] = [

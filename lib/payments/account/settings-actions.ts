@@ -1,6 +1,6 @@
 import type { AccountSettings } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { implement } from '../pipeline/action';
+import { readAction, writeAction } from '../pipeline/action';
 
 /** The merchant's account settings (docs/api.md, "Account settings"). */
 
@@ -23,14 +23,14 @@ export async function readAccountSettings(db: Queryable, merchantId: string): Pr
   return settingsObject(row!);
 }
 
-export const getAccountSettings = implement('get_account_settings', async ({ db, merchant }) => readAccountSettings(db, merchant.id));
+export const getAccountSettings = readAction('get_account_settings', async ({ db, merchant }) => readAccountSettings(db, merchant.id));
 
 /**
  * Fields not given keep their value: COALESCE for the zone, a flag for the threshold (whose null means "none").
  * The threshold is written on the balance row only when it changes (that row is every withdrawal's hot row), and
  * there its row trigger sends balance.low at once should the balance already be below it (migration 45).
  */
-export const updateAccountSettings = implement(
+export const updateAccountSettings = writeAction(
   'update_account_settings',
   async ({ db, merchant }, input) => {
     const [row] = await db.query<SettingsRow>(

@@ -2,7 +2,7 @@ import { ApiError, REFUND_FAILING_TEST_CARD } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
 import { checkoutSessionJsonSql, eventCtes } from '../webhooks/event-sql';
 import { credit } from '../ledger/ledger';
-import { CHECKOUT_COLUMNS, type CheckoutSessionRow } from '../serialize';
+import { CHECKOUT_COLUMNS, type CheckoutSessionRow } from './checkout-session-object';
 
 /** The test card that pays; every other well-formed number (4000 0000 0000 0002 in the docs) is declined. */
 export const SUCCEEDING_TEST_CARD = '4242424242424242';

@@ -1,14 +1,14 @@
 import { ApiError } from '../../contract';
 import { checkoutSessionJsonSql, eventCtes } from '../webhooks/event-sql';
-import { createdBy } from '../pipeline/permissions';
-import { newId } from '../random-id';
-import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../serialize';
-import { implement, type ActionContext } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { createdBy } from '../pipeline/caller';
+import { newId } from '../pipeline/random-id';
+import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from './checkout-session-object';
+import { type ActionContext, readAction, writeAction } from '../pipeline/action';
+import { listPage } from '../pipeline/list-page';
 
 const DEFAULT_EXPIRES_IN = 86_400;
 
-export const createCheckoutSession = implement('create_checkout_session', async ({ db, merchant, key, origin }, input) => {
+export const createCheckoutSession = writeAction('create_checkout_session', async ({ db, merchant, key, origin }, input) => {
   const [row] = await db.query<CheckoutSessionRow>(
     `INSERT INTO checkout_sessions (id, merchant_id, amount, currency, description, success_url, cancel_url, status, expires_at, created_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', app_now() + make_interval(secs => $8), $9::json)
@@ -37,11 +37,11 @@ async function findSession({ db, merchant }: ActionContext, id: string) {
   return row;
 }
 
-export const getCheckoutSession = implement('get_checkout_session', async (ctx, input) =>
+export const getCheckoutSession = readAction('get_checkout_session', async (ctx, input) =>
   checkoutSessionObject(await findSession(ctx, input.id), ctx.origin),
 );
 
-export const listCheckoutSessions = implement('list_checkout_sessions', async (ctx, input) => {
+export const listCheckoutSessions = readAction('list_checkout_sessions', async (ctx, input) => {
   const page = await listPage<CheckoutSessionRow>(ctx.db, {
     table: 'checkout_sessions',
     columns: CHECKOUT_COLUMNS,
@@ -53,7 +53,7 @@ export const listCheckoutSessions = implement('list_checkout_sessions', async (c
 });
 
 /** Expires an open session at once; a complete one cannot be expired (409). Expiring twice is harmless. */
-export const expireCheckoutSession = implement('expire_checkout_session', async (ctx, input) => {
+export const expireCheckoutSession = writeAction('expire_checkout_session', async (ctx, input) => {
   const [row] = await ctx.db.query<CheckoutSessionRow>(
     `WITH s AS (
        UPDATE checkout_sessions SET status = 'expired', expires_at = LEAST(expires_at, app_now())

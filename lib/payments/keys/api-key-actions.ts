@@ -1,8 +1,8 @@
 import { ApiError } from '../../contract';
 import { insertRestrictedKey, KEY_COLUMNS, keyObject, rollSecretKey as roll, type KeyRow } from './api-keys';
-import { implement } from '../pipeline/action';
+import { readAction, writeAction } from '../pipeline/action';
 
-export const createRestrictedKey = implement(
+export const createRestrictedKey = writeAction(
   'create_restricted_key',
   ({ db, merchant }, input) => insertRestrictedKey(db, merchant.id, input),
   {
@@ -11,7 +11,7 @@ export const createRestrictedKey = implement(
   },
 );
 /** The calling key, as list_api_keys shows it, and whose it is: a console learns what to show from it. */
-export const getCurrentKey = implement('get_current_key', async ({ db, merchant, key }) => {
+export const getCurrentKey = readAction('get_current_key', async ({ db, merchant, key }) => {
   const [row] = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 AND merchant_id = $2`, [key.id, merchant.id]);
   if (!row) throw new Error(`key ${key.id} authenticated but not found`);
   return {
@@ -21,7 +21,7 @@ export const getCurrentKey = implement('get_current_key', async ({ db, merchant,
 });
 
 /** The keys that work now or until their expiry, newest first. */
-export const listApiKeys = implement('list_api_keys', async ({ db, merchant }) => {
+export const listApiKeys = readAction('list_api_keys', async ({ db, merchant }) => {
   const rows = await db.query<KeyRow>(
     `SELECT ${KEY_COLUMNS} FROM api_keys
      WHERE merchant_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > app_now())
@@ -36,7 +36,7 @@ export const listApiKeys = implement('list_api_keys', async ({ db, merchant }) =
  * current secret key is not revoked here: roll_secret_key replaces it, so a
  * merchant cannot lock itself out by mistake.
  */
-export const revokeApiKey = implement(
+export const revokeApiKey = writeAction(
   'revoke_api_key',
   async ({ db, merchant }, input) => {
     const [row] = await db.query<KeyRow>(
@@ -55,7 +55,7 @@ export const revokeApiKey = implement(
   { atomic: true },
 );
 
-export const rollSecretKey = implement(
+export const rollSecretKey = writeAction(
   'roll_secret_key',
   ({ db, merchant }, input) => roll(db, merchant.id, input.expires_in_seconds ?? 0),
   {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types';
-import { newId } from '../random-id';
-import { generateRestrictedKey, generateSecretKey, hashSecretKey, keyHint } from './secret-keys';
+import { newId } from '../pipeline/random-id';
+import { generateRestrictedKey, generateSecretKey, hashSecretKey, keyHint } from '../pipeline/secret-keys';
 
 interface KeyRow {
   id: string;

@@ -1,35 +1,9 @@
 import { DEFAULT_TIME_ZONE } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
 import { credit } from '../ledger/ledger';
-import { newId } from '../random-id';
-import { generateSecretKey, hashSecretKey, keyHint } from './secret-keys';
-
-export interface Merchant {
-  id: string;
-  name: string;
-  currency: string;
-  /** The IANA zone its periods are read in (update_account_settings; Asia/Jakarta by default). */
-  timeZone: string;
-  /** Which of its payouts wait for approval (read with the key; absent: none do). */
-  payoutApproval?: ApprovalPolicy;
-  /** Set when the merchant is a sandbox of another (read with the key). */
-  sandbox?: SandboxOf;
-}
-
-/** A sandbox merchant's sandbox: its id, its parent, and its test clock's time when it has one (null: the wall clock). */
-export interface SandboxOf {
-  id: string;
-  parentId: string;
-  clockNow: Date | null;
-}
-
-/** The merchant's payout approval policy (update_payout_approval_policy). */
-export interface ApprovalPolicy {
-  required: boolean;
-  /** Payouts above this amount are caught; 0: every payout. */
-  aboveAmount: number;
-  forKeys: 'restricted' | 'all';
-}
+import { newId } from '../pipeline/random-id';
+import type { Merchant } from '../pipeline/caller';
+import { generateSecretKey, hashSecretKey, keyHint } from '../pipeline/secret-keys';
 
 export interface CreatedMerchant extends Merchant {
   secretKey: string;

@@ -1,6 +1,6 @@
 import { ApiError } from '../../contract';
-import { implement } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { readAction } from '../pipeline/action';
+import { listPage } from '../pipeline/list-page';
 
 interface LogRow {
   id: string;
@@ -18,7 +18,7 @@ interface LogRow {
 
 const LOG_COLUMNS = 'id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address';
 
-export const listRequests = implement('list_requests', async ({ db, merchant }, input) => {
+export const listRequests = readAction('list_requests', async ({ db, merchant }, input) => {
   const page = await listPage<LogRow>(db, {
     table: 'request_log',
     columns: LOG_COLUMNS,
@@ -50,7 +50,7 @@ export const listRequests = implement('list_requests', async ({ db, merchant }, 
   };
 });
 
-export const getIdempotentRequest = implement('get_idempotent_request', async ({ db, merchant, settings, storedAnswer }, input) => {
+export const getIdempotentRequest = readAction('get_idempotent_request', async ({ db, merchant, settings, storedAnswer }, input) => {
   const [row] = await db.query<{
     action: string;
     response_status: number;

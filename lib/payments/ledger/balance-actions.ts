@@ -1,12 +1,12 @@
 import { ApiError } from '../../contract';
-import { implement } from '../pipeline/action';
+import { readAction } from '../pipeline/action';
 import { balanceAsOf } from './ledger-figures';
 
 /**
  * get_balance: what can be paid out now, and what is already on its way out; with `as_of`, `available`
  * as it stood at that instant (the ledger keeps `available` only: the other figures stay the current ones).
  */
-export const getBalance = implement('get_balance', async ({ db, merchant }, input) => {
+export const getBalance = readAction('get_balance', async ({ db, merchant }, input) => {
   const asOf = input.as_of === undefined ? undefined : Date.parse(input.as_of);
   if (asOf !== undefined && asOf > (merchant.sandbox?.clockNow?.getTime() ?? Date.now()))
     throw new ApiError('invalid_request', 'as_of must not be in the future', 'as_of');

@@ -1,9 +1,9 @@
 import { ApiError, balanceTransactionId, ledgerEntryOf, SOURCED_TYPES } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { listObject } from '../serialize';
-import { implement } from '../pipeline/action';
+import { listObject } from '../pipeline/api-object';
+import { readAction } from '../pipeline/action';
 import { identityRange } from './daily-figures';
-import { merchantKeySql } from '../merchant-key';
+import { merchantKeySql } from '../../db/merchant-index';
 
 interface LedgerRow {
   id: string | number;
@@ -45,7 +45,7 @@ async function entryOfSource(db: Queryable, merchant: { id: string }, type: stri
 }
 
 /** list_balance_transactions: the merchant's ledger, newest first, cursor pages on the entry's identity. */
-export const listBalanceTransactions = implement('list_balance_transactions', async ({ db, merchant }, input) => {
+export const listBalanceTransactions = readAction('list_balance_transactions', async ({ db, merchant }, input) => {
   const limit = input.limit ?? 10;
   let cursor: number | null = null;
   if (input.starting_after) {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types';
-import { merchantKeySql } from '../merchant-key';
+import { merchantKeySql } from '../../db/merchant-index';
 
 /**
  * Reads and upkeep of the per-day figures (migration 010): triggers add one row per statement and

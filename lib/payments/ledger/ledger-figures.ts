@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types';
-import { merchantKeySql } from '../merchant-key';
+import { merchantKeySql } from '../../db/merchant-index';
 
 /**
  * Reads and upkeep of the ledger figures (migration 041): the money in and out of `available` and the

@@ -1,8 +1,8 @@
 import { ApiError, type ActionRequest } from '../../contract';
 import { approvalExpirySeconds, policyObject } from './approval-policy';
 import { approvePayouts, endWaitingPayouts, lockForDecision, type ApprovalTarget } from './payout-approvals';
-import { listObject } from '../serialize';
-import { implement } from '../pipeline/action';
+import { listObject } from '../pipeline/api-object';
+import { readAction, writeAction } from '../pipeline/action';
 
 /**
  * Payout approvals (docs/api.md, "Payout approvals"): the policy, and
@@ -24,13 +24,13 @@ const fromRow = (r: PolicyRow) => ({
   forKeys: r.payout_approval_for_keys,
 });
 
-export const getPayoutApprovalPolicy = implement('get_payout_approval_policy', async ({ db, merchant, settings }) => {
+export const getPayoutApprovalPolicy = readAction('get_payout_approval_policy', async ({ db, merchant, settings }) => {
   const [row] = await db.query<PolicyRow>(`SELECT ${POLICY_COLUMNS} FROM merchants WHERE id = $1`, [merchant.id]);
   return policyObject(fromRow(row!), approvalExpirySeconds(settings), row!.payout_approval_updated_at);
 });
 
 /** Payouts made after the commit follow the new policy; payouts already waiting keep waiting. */
-export const updatePayoutApprovalPolicy = implement(
+export const updatePayoutApprovalPolicy = writeAction(
   'update_payout_approval_policy',
   async ({ db, merchant, settings }, input) => {
     const [row] = await db.query<PolicyRow>(
@@ -51,12 +51,12 @@ function targetOf(input: Pick<ActionRequest<'approve_payouts'>, 'ids' | 'batch_i
   return { ids: input.ids };
 }
 
-export const approvePayoutsAction = implement('approve_payouts', async ({ db, merchant, key }, input) => {
+export const approvePayoutsAction = writeAction('approve_payouts', async ({ db, merchant, key }, input) => {
   const ids = await lockForDecision(db, merchant.id, key, targetOf(input));
   return listObject(await approvePayouts(db, merchant.id, key, ids), false);
 });
 
-export const rejectPayoutsAction = implement('reject_payouts', async ({ db, merchant, key }, input) => {
+export const rejectPayoutsAction = writeAction('reject_payouts', async ({ db, merchant, key }, input) => {
   const ids = await lockForDecision(db, merchant.id, key, targetOf(input));
   return listObject(await endWaitingPayouts(db, merchant.id, ids, { status: 'rejected', by: key, reason: input.reason }), false);
 });

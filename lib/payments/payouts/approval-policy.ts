@@ -1,6 +1,5 @@
 import { DEFAULT_APPROVAL_EXPIRY_SECONDS, type PayoutApprovalPolicy } from '../../contract';
-import type { CallerKey } from '../pipeline/authenticate';
-import type { ApprovalPolicy, Merchant } from '../keys/merchants';
+import type { ApprovalPolicy, CallerKey, Merchant } from '../pipeline/caller';
 
 /** The statuses a new payout can start in: at once on its way, or waiting for a second key. */
 export type StartStatus = 'pending' | 'awaiting_approval';

@@ -1,7 +1,7 @@
 import { VALIDATION_TTL_SECONDS, type BankAccountValidation } from '../../contract';
 import { lookUpAccount } from './bank-accounts';
-import { newId } from '../random-id';
-import { implement } from '../pipeline/action';
+import { newId } from '../pipeline/random-id';
+import { readAction } from '../pipeline/action';
 
 interface ValidationRow {
   id: string;
@@ -35,7 +35,7 @@ const validationObject = (r: ValidationRow): BankAccountValidation => ({
  * (same id) in that time: the account number only as a keyed digest (never in
  * clear, never logged) and its last four digits.
  */
-export const validateBankAccount = implement('validate_bank_account', async ({ db, merchant, settings }, input) => {
+export const validateBankAccount = readAction('validate_bank_account', async ({ db, merchant, settings }, input) => {
   const digest = settings.secretBox.digest('bank-account', `${input.bank_code}:${input.account_number}`);
   const found = lookUpAccount(input.bank_code, input.account_number);
   // A fresh result replaces an expired one; a live one is answered as it is.

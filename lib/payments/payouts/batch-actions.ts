@@ -2,14 +2,16 @@ import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch, type Payo
 import type { Queryable } from '../../db/types';
 import { approvalExpirySeconds, startStatus } from './approval-policy';
 import { holderForPayout } from './bank-accounts';
-import { assertPayoutWithinLimit, createdBy } from '../pipeline/permissions';
+import { createdBy } from '../pipeline/caller';
+import { assertPayoutWithinLimit } from './payout-limit';
 import { startEventCtes } from './withdraw-statement';
 import { availableNow } from './withdrawal';
-import { newId } from '../random-id';
+import { newId } from '../pipeline/random-id';
 import { batchCounts } from './batch-counts';
 import { batchPayoutIds, compactBatchAnswer, expandBatchAnswer } from './batch-answer';
-import { implement, storedInline, type ActionContext } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { type ActionContext, readAction, storedInline, writeAction } from '../pipeline/action';
+import { listPage } from '../pipeline/list-page';
+import { storeAnswerSql } from '../pipeline/stored-answer';
 
 interface BatchRow {
   id: string;
@@ -30,7 +32,7 @@ const BATCH_COLUMNS = 'id, currency, total_amount, payout_count, created_at';
  * the stored answer; or, when the total is not covered, writes nothing
  * (insufficient_funds for the whole batch). Each payout then settles on its own.
  */
-export const createPayoutBatch = implement(
+export const createPayoutBatch = writeAction(
   'create_payout_batch',
   async ({ db, merchant, key, settings, inline }, input) => {
     input.payouts.forEach((p: BatchItem, i: number) => assertPayoutWithinLimit(key, p.amount, `payouts[${i}].amount`));
@@ -91,7 +93,10 @@ export const createPayoutBatch = implement(
       waitingTotal,
     ];
     // Stored without its payout ids (the payouts hold them): expandStored puts them back on a replay (batch-answer.ts).
-    const stored = answer && inline ? inline.store(compactBatchAnswer(answer), answer.id, params.length + 1, 'batch') : undefined;
+    const stored =
+      answer && inline
+        ? storeAnswerSql(inline.merchantId, inline.key, compactBatchAnswer(answer), answer.id, params.length + 1, 'batch')
+        : undefined;
     const [row] = await db.query<BatchRow>(
       `WITH bal AS (
          UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2 - $16::bigint,
@@ -139,7 +144,7 @@ export const createPayoutBatch = implement(
   { atomic: true, expandStored: expandBatchAnswer },
 );
 
-export const getPayoutBatch = implement('get_payout_batch', async (ctx, input) => {
+export const getPayoutBatch = readAction('get_payout_batch', async (ctx, input) => {
   const [row] = await ctx.db.query<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE id = $1 AND merchant_id = $2`, [
     input.id,
     ctx.merchant.id,
@@ -148,7 +153,7 @@ export const getPayoutBatch = implement('get_payout_batch', async (ctx, input) =
   return batchWithIds(ctx.db, ctx.merchant.id, row);
 });
 
-export const listPayoutBatches = implement('list_payout_batches', async (ctx: ActionContext, input) => {
+export const listPayoutBatches = readAction('list_payout_batches', async (ctx: ActionContext, input) => {
   const page = await listPage<BatchRow>(ctx.db, {
     table: 'payout_batches',
     columns: BATCH_COLUMNS,

@@ -1,28 +1,25 @@
 import { ApiError } from '../../contract';
-import { listObject, PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../serialize';
-import { define, implement } from '../pipeline/action';
-import { conditionsSql, listPage } from '../list-page';
+import { listObject } from '../pipeline/api-object';
+import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from './payout-object';
+import { readAction, writeAction } from '../pipeline/action';
+import { conditionsSql, listPage } from '../pipeline/list-page';
 import { payoutFilterConditions } from './payout-filters';
 import { parseMoneyInt } from '../../db/int8';
-import { prepareWithdrawal, writeWithdrawal } from './withdrawal';
+import { planWithdrawal } from './withdraw-plan';
+import { writeWithdrawal } from './withdrawal';
 import { withdrawGroupWriter } from './withdraw-group';
 import { identityRange, payoutFigures } from '../ledger/daily-figures';
-import { merchantKeySql } from '../merchant-key';
+import { merchantKeySql } from '../../db/merchant-index';
 
 /**
  * withdraw: moves the amount from `available` to `pending_payouts` and creates a
- * pending payout with its ledger entry and event. Decided before the database
- * (withdrawal.ts), then written alone in one statement, or with concurrent ones in
+ * pending payout with its ledger entry and event. Planned before the database
+ * (withdraw-plan.ts), then written alone (withdrawal.ts) in one statement, or with concurrent ones in
  * a group (withdraw-group.ts).
  */
-export const withdraw = define('withdraw', {
-  atomic: true,
-  prepare: prepareWithdrawal,
-  write: writeWithdrawal,
-  group: withdrawGroupWriter,
-});
+export const withdraw = writeAction('withdraw', writeWithdrawal, { plan: planWithdrawal, atomic: true, group: withdrawGroupWriter });
 
-export const getPayout = implement('get_payout', async ({ db, merchant }, input) => {
+export const getPayout = readAction('get_payout', async ({ db, merchant }, input) => {
   const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1 AND merchant_id = $2`, [
     input.id,
     merchant.id,
@@ -32,7 +29,7 @@ export const getPayout = implement('get_payout', async ({ db, merchant }, input)
   return payoutObject(row);
 });
 
-export const listPayouts = implement('list_payouts', async ({ db, merchant }, input) => {
+export const listPayouts = readAction('list_payouts', async ({ db, merchant }, input) => {
   // A date filter is also a range of seq, the list's order: a page deep in the dates is a range scan.
   const range =
     input.created_gte || input.created_lt
@@ -77,7 +74,7 @@ export const listPayouts = implement('list_payouts', async ({ db, merchant }, in
  * matches through their index (a handful of payouts per account); any other filter reads the
  * per-day figures, plus the payouts of a day cut by a boundary (lib/payments/ledger/daily-figures.ts).
  */
-export const summarizePayouts = implement('summarize_payouts', async ({ db, merchant }, input) => {
+export const summarizePayouts = readAction('summarize_payouts', async ({ db, merchant }, input) => {
   let row: { count: number | string; total: number | string };
   if (input.account_last4 !== undefined) {
     const params: unknown[] = [merchant.id];

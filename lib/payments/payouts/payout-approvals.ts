@@ -1,9 +1,9 @@
 import { ApiError } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
-import type { CallerKey } from '../pipeline/authenticate';
-import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
-import { PAYOUT_COLUMNS, payoutCreatedBySql, payoutObject, type PayoutRow } from '../serialize';
-import { notOnTestClockSql } from '../test-clock/wall-clock';
+import type { CallerKey } from '../pipeline/caller';
+import { eventCtes, payoutCreatedBySql, payoutJsonSql } from '../webhooks/event-sql';
+import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from './payout-object';
+import { notOnTestClockSql } from '../pipeline/clock';
 
 /**
  * The end of a payout's wait for approval: approved (to pending, then

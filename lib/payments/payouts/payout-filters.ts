@@ -1,5 +1,5 @@
 import type { ActionRequest } from '../../contract';
-import type { SqlCondition } from '../list-page';
+import type { SqlCondition } from '../pipeline/list-page';
 
 type PayoutFilter = Pick<ActionRequest<'summarize_payouts'>, 'status' | 'created_gte' | 'created_lt' | 'account_last4'>;
 

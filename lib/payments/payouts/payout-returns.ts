@@ -2,7 +2,7 @@ import { PAYOUT_RETURNS, RETURNING_TEST_ACCOUNTS, simulatedOutcome, type PayoutR
 import type { Db, Queryable } from '../../db/types';
 import { creditReturns } from '../ledger/ledger';
 import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
-import { notOnTestClockSql } from '../test-clock/wall-clock';
+import { notOnTestClockSql } from '../pipeline/clock';
 
 /**
  * Returned payouts: the receiving bank sends a paid payout back days later. The payout goes from

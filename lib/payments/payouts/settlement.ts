@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../../db/types';
 import { checkoutSessionJsonSql, eventCtes, payoutJsonSql } from '../webhooks/event-sql';
 import { simulatedOutcome, type SimulatedOutcome } from '../../contract';
 import { paidColumnsSql } from './payout-returns';
-import { notOnTestClockSql } from '../test-clock/wall-clock';
+import { notOnTestClockSql } from '../pipeline/clock';
 
 export interface SettlementResult {
   paid: number;

@@ -1,5 +1,5 @@
 import { prepared } from '../../db/prepared';
-import { PAYOUT_COLUMNS } from '../serialize';
+import { PAYOUT_COLUMNS } from './payout-object';
 import { startEventCtes, type WithdrawalRow } from './withdraw-statement';
 
 /**

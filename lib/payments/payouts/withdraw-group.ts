@@ -1,10 +1,10 @@
 import type { Db, Queryable } from '../../db/types';
-import { createGroupCommit, type GroupMember, type GroupWriter } from '../pipeline/group-commit';
-import type { StoredResult } from '../pipeline/idempotency';
+import type { GroupMember, GroupWriter, StoredResult } from '../pipeline/action';
 import { CLAIM_AND_READ_SQL, writeGroupStatement, type StoredAnswers } from './withdraw-group-statements';
-import { insufficientFunds, type PreparedWithdrawal } from './withdrawal';
+import type { PlannedWithdrawal } from './withdraw-plan';
+import { insufficientFunds, withdrawalAnswer } from './withdrawal';
 
-export type GroupedWithdrawal = GroupMember<PreparedWithdrawal>;
+export type GroupedWithdrawal = GroupMember<PlannedWithdrawal>;
 
 /**
  * How withdrawals are written as a group (group-commit.ts runs the queue and the fallbacks): one
@@ -16,17 +16,18 @@ export type GroupedWithdrawal = GroupMember<PreparedWithdrawal>;
  * request gets the answer it would have had alone, and none before the COMMIT. A request whose key
  * was already in use is answered after the group, alone (its replay, or the key's reuse refused).
  */
-export const withdrawGroupWriter: GroupWriter<PreparedWithdrawal> = {
-  commit: (db, group, { waitSeconds }) => commitGroup(db, group, waitSeconds),
+export const withdrawGroupWriter: GroupWriter<PlannedWithdrawal> = {
+  commit: (db, group, { waitSeconds, alone }) => commitGroup(db, group, waitSeconds, alone),
 };
-
-/** Group commit of withdrawals alone (tests; the core builds its own from the action table). */
-export const createWithdrawGroups = (db: Db, opts: { waitSeconds: number; maxSize?: number; onGroup?: (size: number) => void }) =>
-  createGroupCommit(db, withdrawGroupWriter, opts);
 
 type Outcome = { kind: 'paid'; body: string; id: string } | { kind: 'refused'; body?: string; available: number } | { kind: 'alone' };
 
-async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: number): Promise<PromiseSettledResult<StoredResult>[]> {
+async function commitGroup(
+  db: Db,
+  group: GroupedWithdrawal[],
+  waitSeconds: number,
+  alone: (member: GroupedWithdrawal) => Promise<StoredResult>,
+): Promise<PromiseSettledResult<StoredResult>[]> {
   const outcomes = await db.transaction(
     async (tx) => {
       const { balances, claimed } = await claimAndRead(tx, group);
@@ -35,7 +36,7 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
       if (!taking.some(Boolean)) return group.map((): Outcome => ({ kind: 'alone' }));
       const now = new Date(balances[0]!.now);
       const left = new Map(balances.map((b) => [b.merchant_id, Number(b.available)]));
-      const accepted: PreparedWithdrawal['row'][] = [];
+      const accepted: PlannedWithdrawal['row'][] = [];
       const answers: StoredAnswers = { merchantIds: [], keys: [], statuses: [], bodies: [], refs: [] };
       const store = (w: GroupedWithdrawal, status: number, body: string, ref: string) => {
         if (!w.call) return;
@@ -59,7 +60,7 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
         }
         left.set(row.merchantId, available - row.amount);
         accepted.push(row);
-        const body = JSON.stringify(w.plan.answer(now));
+        const body = JSON.stringify(withdrawalAnswer(w.plan, now));
         store(w, 200, body, row.payoutId);
         return { kind: 'paid', body, id: row.payoutId };
       });
@@ -80,7 +81,7 @@ async function commitGroup(db: Db, group: GroupedWithdrawal[], waitSeconds: numb
   return Promise.allSettled(
     group.map(async (w, i): Promise<StoredResult> => {
       const o = outcomes[i]!;
-      if (o.kind === 'alone') return w.alone();
+      if (o.kind === 'alone') return alone(w);
       if (o.kind === 'paid') return { status: 200, body: o.body, replayed: false, objectId: o.id, errorCode: null };
       const refusal = insufficientFunds(w.plan.row.amount, o.available);
       if (o.body === undefined) throw refusal;

@@ -1,6 +1,7 @@
 import { eventCtes, payoutJsonSql, payoutStartEvents } from '../webhooks/event-sql';
 import type { StartStatus } from './approval-policy';
-import { PAYOUT_COLUMNS } from '../serialize';
+import { storeAnswerSql, type InlineAnswer } from '../pipeline/stored-answer';
+import { PAYOUT_COLUMNS } from './payout-object';
 
 export interface WithdrawalRow {
   payoutId: string;
@@ -30,12 +31,12 @@ export const startEventCtes = (merchantSql?: string) => `
  * `pending_payouts` (or, when it waits for approval, to `awaiting_approval`),
  * its ledger entry, the payout and its events (with their deliveries, by the
  * events trigger), each written only when the balance covered the amount (no
- * row back: refused, nothing written). `store` adds the idempotency answer to
- * the same statement. The transaction then only has COMMIT left: the merchant's
+ * row back: refused, nothing written). Under an idempotency key (`inline`) the
+ * statement also stores `answer`, the payout as answered. The transaction then only has COMMIT left: the merchant's
  * balance row, the one every withdrawal of the merchant waits for, is locked for
  * one round trip. The bench's floor runs this very statement.
  */
-export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number, cte: string) => { sql: string; params: unknown[] }) {
+export function withdrawStatement(w: WithdrawalRow, inline?: Pick<InlineAnswer, 'merchantId' | 'key'>, answer?: string) {
   const waits = w.status === 'awaiting_approval';
   const params: unknown[] = [
     w.merchantId,
@@ -52,7 +53,8 @@ export function withdrawStatement(w: WithdrawalRow, store?: (firstParam: number,
     waits ? 0 : w.amount,
     waits ? w.amount : 0,
   ];
-  const stored = store?.(params.length + 1, 'po');
+  const stored =
+    inline && answer !== undefined ? storeAnswerSql(inline.merchantId, inline.key, answer, w.payoutId, params.length + 1, 'po') : undefined;
   const sql = `WITH bal AS (
       UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $12::bigint,
         awaiting_approval = awaiting_approval + $13::bigint, updated_at = app_now()

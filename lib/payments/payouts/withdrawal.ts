@@ -1,20 +1,9 @@
-import { ApiError, simulatedOutcome, type ActionRequest } from '../../contract';
+import { ApiError } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { storedInline, type PlanContext } from '../pipeline/action';
-import type { InlineAnswer } from '../pipeline/idempotency';
-import { approvalExpirySeconds, startStatus } from './approval-policy';
-import { holderForPayout } from './bank-accounts';
-import { assertPayoutWithinLimit, createdBy } from '../pipeline/permissions';
-import { newId } from '../random-id';
-import { payoutObject, type PayoutObject, type PayoutRow } from '../serialize';
-import { withdrawStatement, type WithdrawalRow } from './withdraw-statement';
-
-/** What a withdrawal will write, decided before any database work: withdraw's plan. */
-export interface PreparedWithdrawal {
-  row: WithdrawalRow;
-  /** Its answer, given the timestamp of the transaction that writes it. */
-  answer(now: Date): PayoutObject;
-}
+import { storedInline, type ActionContext } from '../pipeline/action';
+import { payoutObject, type PayoutObject, type PayoutRow } from './payout-object';
+import type { PlannedWithdrawal } from './withdraw-plan';
+import { withdrawStatement } from './withdraw-statement';
 
 /** The refusal of a withdrawal the available balance does not cover (alone or in a group): it says how much is missing. */
 export const insufficientFunds = (amount: number, available: number) => {
@@ -32,63 +21,30 @@ export async function availableNow(db: Queryable, merchantId: string): Promise<n
   return Number(row?.available ?? 0);
 }
 
-/**
- * The part of withdraw that needs no database: the key's payout limit (a refusal
- * here writes nothing and never enters a group), the payout's id and settlement
- * delay, and its answer. Alone or in a group, a withdrawal is written from this.
- */
-export function prepareWithdrawal(
-  { merchant, key, settings }: Pick<PlanContext, 'merchant' | 'key' | 'settings'>,
-  input: ActionRequest<'withdraw'>,
-): PreparedWithdrawal {
-  assertPayoutWithinLimit(key, input.amount, 'amount');
-  // The bank's holder name (refused here when the sender's does not match it) and whether the payout waits for approval.
-  const accountHolderName = holderForPayout(input.bank_code, input.account_number, input.account_holder_name);
-  const status = startStatus(merchant, key, input.amount);
-  const expirySeconds = status === 'awaiting_approval' ? approvalExpirySeconds(settings) : null;
-  const payoutId = newId('po');
-  const by = createdBy(key);
-  const outcome = simulatedOutcome(input.account_number);
-  const settleDelaySeconds = outcome.kind === 'slow' ? outcome.delaySeconds : settings.settlementDelaySeconds;
-  return {
-    row: {
-      payoutId,
-      merchantId: merchant.id,
-      amount: input.amount,
-      currency: merchant.currency,
-      bankCode: input.bank_code,
-      accountNumber: input.account_number,
-      settleDelaySeconds,
-      createdBy: JSON.stringify(by),
-      status,
-      accountHolderName,
-      approvalExpirySeconds: expirySeconds,
-    },
-    answer: (now) =>
-      payoutObject({
-        id: payoutId,
-        amount: input.amount,
-        currency: merchant.currency,
-        bank_code: input.bank_code,
-        account_number: input.account_number,
-        status,
-        failure_code: null,
-        failure_message: null,
-        created_at: now,
-        settled_at: null,
-        batch_id: null,
-        reference: null,
-        created_by: by,
-        account_holder_name: accountHolderName,
-        approval_expires_at: expirySeconds === null ? null : new Date(now.getTime() + expirySeconds * 1000),
-        approved_by: null,
-        approved_at: null,
-        rejected_by: null,
-        rejected_at: null,
-        rejection_reason: null,
-      }),
-  };
-}
+/** A planned withdrawal's answer, given the timestamp of the transaction that writes it (alone or in a group). */
+export const withdrawalAnswer = ({ row, createdBy }: PlannedWithdrawal, now: Date): PayoutObject =>
+  payoutObject({
+    id: row.payoutId,
+    amount: row.amount,
+    currency: row.currency,
+    bank_code: row.bankCode,
+    account_number: row.accountNumber,
+    status: row.status,
+    failure_code: null,
+    failure_message: null,
+    created_at: now,
+    settled_at: null,
+    batch_id: null,
+    reference: null,
+    created_by: createdBy,
+    account_holder_name: row.accountHolderName,
+    approval_expires_at: row.approvalExpirySeconds === null ? null : new Date(now.getTime() + row.approvalExpirySeconds * 1000),
+    approved_by: null,
+    approved_at: null,
+    rejected_by: null,
+    rejected_at: null,
+    rejection_reason: null,
+  });
 
 /**
  * One withdrawal in one statement (withdraw-statement.ts). Under an idempotency
@@ -96,12 +52,9 @@ export function prepareWithdrawal(
  * transaction's timestamp are), so the statement stores it too and the balance row
  * stays locked for one round trip only.
  */
-export async function writeWithdrawal(db: Queryable, w: PreparedWithdrawal, inline?: InlineAnswer): Promise<PayoutObject> {
-  const answer = inline ? w.answer(inline.now) : undefined;
-  const { sql, params } = withdrawStatement(
-    w.row,
-    answer && inline ? (n, cte) => inline.store(JSON.stringify(answer), answer.id, n, cte) : undefined,
-  );
+export async function writeWithdrawal({ db, inline }: ActionContext, w: PlannedWithdrawal): Promise<PayoutObject> {
+  const answer = inline ? withdrawalAnswer(w, inline.now) : undefined;
+  const { sql, params } = withdrawStatement(w.row, inline, answer && JSON.stringify(answer));
   const [row] = await db.query<PayoutRow>(sql, params);
   if (!row) throw insufficientFunds(w.row.amount, await availableNow(db, w.row.merchantId));
   return answer ? storedInline(answer) : payoutObject(row);

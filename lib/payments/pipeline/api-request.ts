@@ -3,7 +3,7 @@
  * rather than the web Request and Response, so that each mount brings its own
  * small adapter: node's request for the app server, ahead of Next's router
  * (lib/server/node-http.ts), the console's call in process
- * (lib/upstream/in-process-fetch.ts). Allocating a Request, a body stream and a
+ * (console/server/upstream/in-process-fetch.ts). Allocating a Request, a body stream and a
  * Response per call was most of the standalone server's per-request CPU.
  */
 import type { BodyRead, HeaderReader } from '../../contract/body';
@@ -36,3 +36,6 @@ export interface RequestMeta {
 
 /** The payment core: one request in, one answer out. */
 export type PaymentCore = (req: ApiRequest, meta?: RequestMeta) => Promise<ApiResponse>;
+
+/** The core as its process holds it: it also counts the requests it is answering right now. */
+export type CountingCore = PaymentCore & { readonly inFlight: number };

@@ -2,26 +2,15 @@ import { ApiError } from '../../contract';
 import { prepared } from '../../db/prepared';
 import { ALL_ADDRESSES, failuresNowSql, recordFailure, windowEndsInSql } from '../../db/auth-failures';
 import type { Queryable } from '../../db/types';
-import type { Merchant } from '../keys/merchants';
+import type { Logger } from '../../log';
+import type { CallerKey, Merchant } from './caller';
 import { createGroupQueue } from './group-queue';
-import { hashSecretKey, isWellFormedApiKey } from '../keys/secret-keys';
+import { hashSecretKey, isWellFormedApiKey } from './secret-keys';
 
 const unauthorized = () =>
   new ApiError('unauthorized', 'A valid API key is required: Authorization: Bearer sk_test_... (or a restricted rk_test_...)', undefined, {
     'WWW-Authenticate': 'Bearer realm="payments"',
   });
-
-/** The key that made a request: what it may do, and who it is in the objects it creates. */
-export interface CallerKey {
-  id: string;
-  type: 'secret' | 'restricted';
-  name: string | null;
-  /** null: a secret key, which may do everything. */
-  permissions: string[] | null;
-  maxPayoutAmount: number | null;
-  /** Its last use was recorded more than a minute ago (or never): record this one. */
-  lastUseStale: boolean;
-}
 
 /**
  * For each (key hash, client address) of `$1`, `$2`, in order: the key's merchant
@@ -69,12 +58,11 @@ const GLOBAL_FACTOR = 50;
  * Recorded at most once a minute per key, with a conditional update off the
  * request's path: a key's row is never a hot row, and a failure costs nothing.
  */
-export function recordKeyUse(db: Queryable, key: CallerKey, onError: (error: unknown) => void): void {
-  if (!key.lastUseStale) return;
+function recordKeyUse(db: Queryable, key: CallerKey, log: Pick<Logger, 'warn'>, requestId: string | undefined): void {
   db.query(
     `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
     [key.id],
-  ).catch(onError);
+  ).catch((err: unknown) => log.warn({ err, requestId }, 'last use of a key not recorded'));
 }
 
 /**
@@ -89,11 +77,13 @@ export function recordKeyUse(db: Queryable, key: CallerKey, onError: (error: unk
  * failures get 429 too (valid keys still pass: a flood from many addresses must
  * not lock every merchant out).
  *
+ * A key's use is recorded (recordKeyUse) once it has authenticated.
+ *
  * Requests that authenticate while a look-up is in flight are looked up together
  * in the next one (natural batching, group-queue.ts): one statement and one round
  * trip for all of them, and a lone request goes at once.
  */
-export function createAuthenticator(db: Queryable, limitPerMinute: number) {
+export function createAuthenticator(db: Queryable, limitPerMinute: number, log: Pick<Logger, 'warn'>) {
   const lookups = createGroupQueue<{ hash: string; address: string }, AuthRow>({
     maxSize: 500,
     run: async (group) => {
@@ -102,7 +92,11 @@ export function createAuthenticator(db: Queryable, limitPerMinute: number) {
     },
   });
 
-  return async function authenticate(header: string | null, clientAddress: string): Promise<{ merchant: Merchant; key: CallerKey }> {
+  return async function authenticate(
+    header: string | null,
+    clientAddress: string,
+    requestId?: string,
+  ): Promise<{ merchant: Merchant; key: CallerKey }> {
     const match = /^bearer +(\S+) *$/i.exec(header ?? '');
     const key = match?.[1];
     const row = await lookups.submit({ hash: key && isWellFormedApiKey(key) ? hashSecretKey(key) : '', address: clientAddress });
@@ -120,6 +114,7 @@ export function createAuthenticator(db: Queryable, limitPerMinute: number) {
         maxPayoutAmount: row.max_payout_amount,
         lastUseStale: row.last_use_stale,
       };
+      if (key.lastUseStale) recordKeyUse(db, key, log, requestId);
       const payoutApproval = {
         required: row.payout_approval_required,
         aboveAmount: row.payout_approval_above_amount,

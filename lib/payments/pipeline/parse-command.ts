@@ -1,20 +1,18 @@
 import type { z } from 'zod';
 import { ACTION_NAMES, type ActionContract, type ActionName, ApiError, describeFirstIssue } from '../../contract';
-import { actions } from '../actions';
-import type { AnyAction } from './action';
+import type { ActionTable, AnyAction } from './action';
 
 /** A validated command: its action and the input the contract schema accepted. */
 export interface Command {
   name: string;
-  mutates: boolean;
   /** The one permission a restricted key needs for it (ACTIONS[name].permission). */
   permission: ActionContract['permission'];
   action: AnyAction;
   input: unknown;
 }
 
-/** Picks the action named by `action` and validates the whole body against its contract schema. */
-export function parseCommand(body: Record<string, unknown>): Command {
+/** Picks the action named by `action` in the table and validates the whole body against its contract schema. */
+export function parseCommand(actions: ActionTable, body: Record<string, unknown>): Command {
   const name = body.action;
   if (name === undefined) throw new ApiError('invalid_request', 'action is required', 'action');
   if (typeof name !== 'string') throw new ApiError('invalid_request', 'action must be a string', 'action');
@@ -24,7 +22,7 @@ export function parseCommand(body: Record<string, unknown>): Command {
   }
   const parsed = action.contract.request.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error);
-  return { name, mutates: action.contract.mutates, permission: action.contract.permission, action, input: parsed.data };
+  return { name, permission: action.contract.permission, action, input: parsed.data };
 }
 
 function validationError(error: z.ZodError): ApiError {

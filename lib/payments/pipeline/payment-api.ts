@@ -1,17 +1,18 @@
 import type { Db, Queryable } from '../../db/types';
 import type { Logger } from '../../log';
-import { actions } from '../actions';
-import type { AnyAction, CoreSettings, PlanContext } from './action';
+import { inTransaction, type ActionContext, type ActionTable, type StoredResult } from './action';
+import type { CoreSettings } from './core-settings';
 import { assertPermitted } from './permissions';
-import { createAuthenticator, recordKeyUse } from './authenticate';
+import { createAuthenticator } from './authenticate';
 import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER, type ActionName } from '../../contract';
 import { isDatabaseUnavailable } from '../../db/types';
-import { fingerprint, objectIdOf, parseIdempotencyKey, type StoredResult } from './idempotency';
+import { objectIdOf } from './api-object';
+import { idempotentCall } from './idempotency-key';
 import { createGroupCommit, type GroupCommit } from './group-commit';
 import { writeAlone } from './write-plan';
-import type { ApiResponse, PaymentCore } from './api-request';
+import type { ApiRequest, ApiResponse, CountingCore, RequestMeta } from './api-request';
 import { parseCommand } from './parse-command';
-import type { RequestLog } from '../keys/request-log';
+import type { RequestLog } from './request-log';
 import { nextRequestId } from './request-id';
 import { setClock } from './clock';
 
@@ -39,137 +40,141 @@ export interface PaymentApiDeps {
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 /**
- * The payment API as a function from a request to its answer (api-request.ts).
- * Framework agnostic: the app server of `npm start` and `npm run start:api`
- * (lib/server/app-server.ts, ahead of Next's router) serves it on node's request
- * through lib/server/node-http.ts; the console calls it in process.
+ * The payment API over an action table (lib/payments/core.ts assembles it), as a function from a
+ * request to its answer (api-request.ts). Framework agnostic: the app server of `npm start` and
+ * `npm run start:api` (lib/server/app-server.ts, ahead of Next's router) serves it on node's request
+ * through lib/server/node-http.ts; the console calls it in process. It counts the requests it is
+ * answering (`inFlight`: webhook delivery yields to them).
  *
  * Order matters: method, then authentication (a 401 touches nothing else), then
  * body and command validation (not stored), then the key's permission (a 403
- * runs nothing), then the action; state-changing actions with a key run through
- * the idempotency store.
+ * runs nothing), then the action: a read on the database; a write planned, then
+ * written in a transaction of its own (through the idempotency store under a key)
+ * or with others in a group.
  */
-export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
+export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): CountingCore {
   const { db } = deps;
-  const authenticate = createAuthenticator(db, deps.settings.authFailuresPerMinute);
+  const authenticate = createAuthenticator(db, deps.settings.authFailuresPerMinute, deps.log);
   // Concurrent requests of an action that can be written in a group are committed together
   // (group-commit.ts; withdraw today) unless WITHDRAW_GROUP_COMMIT=false.
   const groups = new Map<string, GroupCommit<unknown>>();
   if (deps.settings.withdrawGroupCommit !== false) {
-    for (const action of Object.values(actions) as AnyAction[]) {
-      if (action.group)
+    for (const action of Object.values(actions)) {
+      if ('write' in action && action.group)
         groups.set(
           action.name,
-          createGroupCommit(db, action.group, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup }),
+          createGroupCommit(db, action, { waitSeconds: deps.settings.idempotencyWaitSeconds, onGroup: deps.onGroup }),
         );
     }
   }
   /** A stored answer as its replay gives it back: the action that stored it puts back what it compacted. */
-  const storedAnswer = async (tx: Queryable, merchantId: string, action: string, status: number | null, body: string) => {
-    const expand = status === 200 && Object.hasOwn(actions, action) ? (actions[action as ActionName] as AnyAction).expandStored : undefined;
-    return expand ? expand(tx, merchantId, body) : body;
+  const storedAnswer = async (tx: Queryable, merchantId: string, name: string, status: number | null, body: string) => {
+    const action = status === 200 && Object.hasOwn(actions, name) ? actions[name as ActionName] : undefined;
+    return action && 'write' in action && action.expandStored ? action.expandStored(tx, merchantId, body) : body;
   };
+  let inFlight = 0;
 
-  return async function handle(req, meta = {}) {
-    const started = performance.now();
-    // Every answer and every log line of this request carry its id, so a support ticket finds the log.
-    const requestId = nextRequestId();
-    let action = '-';
-    let response: ApiResponse;
-    let code: string | undefined;
-    // Set once the key is known: only authenticated calls are logged.
-    let who: { merchantId: string; keyId: string } | undefined;
-    let idempotencyKey: string | undefined;
-    // From the action's result (never read back out of the answer's text): for the request log.
-    let objectId: string | null = null;
-    let storedCode: string | null = null;
+  async function handle(req: ApiRequest, meta: RequestMeta = {}): Promise<ApiResponse> {
+    inFlight++;
     try {
-      if (req.method !== 'POST') {
-        throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
+      const started = performance.now();
+      // Every answer and every log line of this request carry its id, so a support ticket finds the log.
+      const requestId = nextRequestId();
+      let action = '-';
+      let response: ApiResponse;
+      let code: string | undefined;
+      // Set once the key is known: only authenticated calls are logged.
+      let who: { merchantId: string; keyId: string } | undefined;
+      let idempotencyKey: string | undefined;
+      // From the action's result (never read back out of the answer's text): for the request log.
+      let objectId: string | null = null;
+      let storedCode: string | null = null;
+      try {
+        if (req.method !== 'POST') {
+          throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
+        }
+        const { merchant, key: callerKey } = await authenticate(
+          req.headers.get('authorization'),
+          meta.clientAddress ?? 'unknown',
+          requestId,
+        );
+        who = { merchantId: merchant.id, keyId: callerKey.id };
+        const body = await readJsonObject(req);
+        const command = parseCommand(actions, body);
+        action = command.name;
+        assertPermitted(callerKey, command);
+        // Links start with it: built only by the actions that hand out a link (checkout sessions).
+        let origin: string | undefined;
+        const ctx: ActionContext = {
+          db,
+          merchant,
+          key: callerKey,
+          settings: deps.settings,
+          get origin() {
+            return (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url));
+          },
+          storedAnswer: (tx, name, status, stored) => storedAnswer(tx, merchant.id, name, status, stored),
+        };
+        const impl = command.action;
+        // A sandbox with a test clock: each of its transactions is stamped with the clock's time, and is written alone.
+        const clock = merchant.sandbox?.clockNow ?? undefined;
+        if ('read' in impl) {
+          const answer = clock
+            ? await db.transaction(async (tx) => {
+                await setClock(tx, clock);
+                return impl.read(inTransaction(ctx, tx), command.input);
+              })
+            : await impl.read(ctx, command.input);
+          response = json(200, JSON.stringify(answer));
+          objectId = objectIdOf(answer);
+        } else {
+          // A write's plan is decided before the database (a refusal there writes and stores nothing), then
+          // written in a transaction: alone, or in a group when the action can be.
+          const plan = impl.plan ? impl.plan(ctx, command.input) : command.input;
+          const call = idempotentCall(req.headers, body, merchant.id, command.name, deps.settings);
+          idempotencyKey = call?.key;
+          const group = clock ? undefined : groups.get(impl.name);
+          const stored: StoredResult = group
+            ? await group.submit({ ctx, plan, call, requestId })
+            : await writeAlone(db, impl, ctx, plan, call, requestId, clock);
+          response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
+          objectId = stored.objectId;
+          storedCode = stored.errorCode;
+        }
+      } catch (error) {
+        const apiError = toApiError(error, deps.log, action, requestId);
+        code = apiError.code;
+        response = json(apiError.status, JSON.stringify(withRequestId(apiError, requestId)), apiError.headers);
       }
-      const { merchant, key: callerKey } = await authenticate(req.headers.get('authorization'), meta.clientAddress ?? 'unknown');
-      who = { merchantId: merchant.id, keyId: callerKey.id };
-      recordKeyUse(db, callerKey, (err) => deps.log.warn({ err, requestId }, 'last use of a key not recorded'));
-      const body = await readJsonObject(req);
-      const command = parseCommand(body);
-      action = command.name;
-      assertPermitted(callerKey, command);
-      // Links start with it: built only by the actions that hand out a link (checkout sessions).
-      let origin: string | undefined;
-      const planContext: PlanContext = {
-        merchant,
-        key: callerKey,
-        settings: deps.settings,
-        get origin() {
-          return (origin ??= deps.settings.publicBaseUrl ?? requestOrigin(req.url));
-        },
-        storedAnswer: (tx, name, status, stored) => storedAnswer(tx, merchant.id, name, status, stored),
-      };
-      // Every action in two steps: its plan, decided before the database (a refusal here writes and stores
-      // nothing), then written in a transaction: alone, or in a group when the action can be.
-      const impl = command.action;
-      const plan = impl.prepare(planContext, command.input);
-      // A sandbox with a test clock: each of its transactions is stamped with the clock's time, and is written alone.
-      const clock = merchant.sandbox?.clockNow ?? undefined;
-      if (!command.mutates) {
-        const answer = clock
-          ? await db.transaction(async (tx) => {
-              await setClock(tx, clock);
-              return impl.write(tx, plan);
-            })
-          : await impl.write(db, plan);
-        response = json(200, JSON.stringify(answer));
-        objectId = objectIdOf(answer);
-      } else {
-        const key = parseIdempotencyKey(req.headers);
-        idempotencyKey = key;
-        const call =
-          key === undefined
-            ? undefined
-            : {
-                merchantId: merchant.id,
-                key,
-                action: command.name,
-                fingerprint: fingerprint(body),
-                ttlSeconds: deps.settings.idempotencyTtlSeconds,
-                waitSeconds: deps.settings.idempotencyWaitSeconds,
-              };
-        const alone = () => writeAlone(db, impl, plan, call, requestId, clock);
-        const group = clock ? undefined : groups.get(impl.name);
-        const stored: StoredResult = group ? await group.submit({ plan, call, requestId, alone }) : await alone();
-        response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
-        objectId = stored.objectId;
-        storedCode = stored.errorCode;
+      response.headers[REQUEST_ID_HEADER] = requestId;
+      const ms = performance.now() - started;
+      deps.log.debug({ requestId, action, status: response.status, ms: Math.round(ms) }, 'request');
+      const replayed = response.headers[REPLAYED_HEADER] === 'true';
+      deps.onRequest?.({ action, status: response.status, code, replayed, ms });
+      if (who && deps.requestLog) {
+        deps.requestLog.record({
+          id: requestId,
+          merchantId: who.merchantId,
+          keyId: who.keyId,
+          at: new Date(),
+          action,
+          status: response.status,
+          ms,
+          // A refusal inside the idempotent transaction comes back as a stored result with its code, not a throw.
+          errorCode: code ?? storedCode,
+          idempotencyKey: idempotencyKey ?? null,
+          replayed,
+          objectId: response.status === 200 ? objectId : null,
+          clientAddress: meta.clientAddress ?? null,
+        });
       }
-    } catch (error) {
-      const apiError = toApiError(error, deps.log, action, requestId);
-      code = apiError.code;
-      response = json(apiError.status, JSON.stringify(withRequestId(apiError, requestId)), apiError.headers);
+      return response;
+    } finally {
+      inFlight--;
     }
-    response.headers[REQUEST_ID_HEADER] = requestId;
-    const ms = performance.now() - started;
-    deps.log.debug({ requestId, action, status: response.status, ms: Math.round(ms) }, 'request');
-    const replayed = response.headers[REPLAYED_HEADER] === 'true';
-    deps.onRequest?.({ action, status: response.status, code, replayed, ms });
-    if (who && deps.requestLog) {
-      deps.requestLog.record({
-        id: requestId,
-        merchantId: who.merchantId,
-        keyId: who.keyId,
-        at: new Date(),
-        action,
-        status: response.status,
-        ms,
-        // A refusal inside the idempotent transaction comes back as a stored result with its code, not a throw.
-        errorCode: code ?? storedCode,
-        idempotencyKey: idempotencyKey ?? null,
-        replayed,
-        objectId: response.status === 200 ? objectId : null,
-        clientAddress: meta.clientAddress ?? null,
-      });
-    }
-    return response;
-  };
+  }
+
+  return Object.defineProperty(handle, 'inFlight', { get: () => inFlight }) as CountingCore;
 }
 
 /** Where links in answers point without PUBLIC_BASE_URL: the request's own origin, from its Host header. */

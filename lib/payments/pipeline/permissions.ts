@@ -1,5 +1,5 @@
 import { ApiError, holds, type ActionPermission } from '../../contract';
-import type { CallerKey } from './authenticate';
+import type { CallerKey } from './caller';
 
 /**
  * A restricted key may call an action only with the permission the contract names
@@ -13,17 +13,3 @@ export function assertPermitted(key: CallerKey, command: { name: string; permiss
   }
   throw new ApiError('permission_denied', `This restricted key lacks the permission ${command.permission}, which ${command.name} needs.`);
 }
-
-/** A restricted key's max_payout_amount: each payout above it is refused before anything is debited. */
-export function assertPayoutWithinLimit(key: CallerKey, amount: number, param: string): void {
-  if (key.maxPayoutAmount !== null && amount > key.maxPayoutAmount) {
-    throw new ApiError(
-      'payout_limit_exceeded',
-      `${param} ${amount} is above this key's max_payout_amount of ${key.maxPayoutAmount}.`,
-      param,
-    );
-  }
-}
-
-/** Who made an object, as its `created_by` shows it (a snapshot: the key may be revoked later). */
-export const createdBy = (key: CallerKey) => ({ key_id: key.id, key_name: key.name, type: key.type });

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../random-id';
+import { randomBase62 } from './random-id';
 
 /**
  * Request ids: unique, not secret. A random prefix per process and a counter cost

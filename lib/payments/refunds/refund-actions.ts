@@ -1,14 +1,14 @@
 import { ApiError } from '../../contract';
 import { createRefund } from './refunds';
 import { settleRefund } from './refund-settlement';
-import { REFUND_COLUMNS, refundObject, type RefundRow } from '../serialize';
-import { implement } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { REFUND_COLUMNS, refundObject, type RefundRow } from './refund-object';
+import { readAction, writeAction } from '../pipeline/action';
+import { listPage } from '../pipeline/list-page';
 
 /** create_refund: the bound on the session and the debit of available (refunds.ts). */
-export const createRefundAction = implement('create_refund', async (ctx, input) => createRefund(ctx, input));
+export const createRefundAction = writeAction('create_refund', async (ctx, input) => createRefund(ctx, input));
 
-export const getRefund = implement('get_refund', async ({ db, merchant }, input) => {
+export const getRefund = readAction('get_refund', async ({ db, merchant }, input) => {
   const [row] = await db.query<RefundRow>(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE id = $1 AND merchant_id = $2`, [
     input.id,
     merchant.id,
@@ -18,7 +18,7 @@ export const getRefund = implement('get_refund', async ({ db, merchant }, input)
   return refundObject(row);
 });
 
-export const listRefunds = implement('list_refunds', async ({ db, merchant }, input) => {
+export const listRefunds = readAction('list_refunds', async ({ db, merchant }, input) => {
   const page = await listPage<RefundRow>(db, {
     table: 'refunds',
     columns: REFUND_COLUMNS,
@@ -35,7 +35,7 @@ export const listRefunds = implement('list_refunds', async ({ db, merchant }, in
 });
 
 /** simulate_refund: settles a pending refund now. Locked first, so the settlement job cannot settle it too. */
-export const simulateRefund = implement('simulate_refund', async ({ db, merchant }, input) => {
+export const simulateRefund = writeAction('simulate_refund', async ({ db, merchant }, input) => {
   const [due] = await db.query<{ status: string; fails: boolean }>(
     `SELECT status, fails FROM refunds WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
     [input.id, merchant.id],

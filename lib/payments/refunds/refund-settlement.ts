@@ -1,7 +1,7 @@
 import { REFUND_FAILURES } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
 import { eventCtes, refundJsonSql } from '../webhooks/event-sql';
-import { notOnTestClockSql } from '../test-clock/wall-clock';
+import { notOnTestClockSql } from '../pipeline/clock';
 
 export interface DueRefund {
   id: string;

@@ -2,9 +2,9 @@ import { ApiError, REFUND_FAILING_TEST_CARD, type ActionRequest } from '../../co
 import type { Queryable } from '../../db/types';
 import type { ActionContext } from '../pipeline/action';
 import { eventCtes, refundJsonSql } from '../webhooks/event-sql';
-import { createdBy } from '../pipeline/permissions';
-import { newId } from '../random-id';
-import { REFUND_COLUMNS, refundObject, type RefundObject, type RefundRow } from '../serialize';
+import { createdBy } from '../pipeline/caller';
+import { newId } from '../pipeline/random-id';
+import { REFUND_COLUMNS, refundObject, type RefundObject, type RefundRow } from './refund-object';
 
 /**
  * create_refund in the request's transaction, in two conditional statements:

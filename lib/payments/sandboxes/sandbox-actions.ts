@@ -1,6 +1,6 @@
 import { ApiError } from '../../contract';
-import { implement } from '../pipeline/action';
-import { listObject } from '../serialize';
+import { readAction, writeAction } from '../pipeline/action';
+import { listObject } from '../pipeline/api-object';
 import {
   createSandbox as insertSandbox,
   LIVE_SQL,
@@ -18,7 +18,7 @@ import { wipeActivity } from './wipe';
  * manages no sandboxes.
  */
 
-export const createSandbox = implement(
+export const createSandbox = writeAction(
   'create_sandbox',
   ({ db, merchant, settings }, input) => {
     if (merchant.sandbox) throw new ApiError('permission_denied', "A sandbox cannot create sandboxes: use its parent's key.");
@@ -27,7 +27,7 @@ export const createSandbox = implement(
   { oneTimeSecret: 'secret_key' },
 );
 
-export const listSandboxes = implement('list_sandboxes', async ({ db, merchant }, input) => {
+export const listSandboxes = readAction('list_sandboxes', async ({ db, merchant }, input) => {
   const limit = input.limit ?? 10;
   let cursor: number | null = null;
   if (input.starting_after) {
@@ -46,7 +46,7 @@ export const listSandboxes = implement('list_sandboxes', async ({ db, merchant }
   return listObject(rows.slice(0, limit).map(sandboxObject), rows.length > limit);
 });
 
-export const getSandbox = implement('get_sandbox', async ({ db, merchant }, input) => {
+export const getSandbox = readAction('get_sandbox', async ({ db, merchant }, input) => {
   const [row] = await db.query<SandboxRow>(`SELECT ${SANDBOX_COLUMNS} FROM sandboxes WHERE id = $1 AND parent_id = $2 AND ${LIVE_SQL}`, [
     input.id,
     merchant.id,
@@ -60,7 +60,7 @@ export const getSandbox = implement('get_sandbox', async ({ db, merchant }, inpu
  * reads this row), and the purge job deletes its rows a few seconds later, off the request's path, so
  * that a delete costs the same with a thousand payouts as with none.
  */
-export const deleteSandbox = implement(
+export const deleteSandbox = writeAction(
   'delete_sandbox',
   async ({ db, merchant }, input) => {
     const [row] = await db.query<{ id: string }>(
@@ -78,7 +78,7 @@ export const deleteSandbox = implement(
  * would behind any change of its balance), then its activity is deleted and its balance set to the
  * opening amount with a fresh opening entry. Its id, keys, settings and clock stay.
  */
-export const resetSandbox = implement('reset_sandbox', async ({ db, merchant }, input) => {
+export const resetSandbox = writeAction('reset_sandbox', async ({ db, merchant }, input) => {
   const sandbox = await lockSandbox(db, merchant.id, input.id);
   await db.query('SELECT 1 FROM balances WHERE merchant_id = $1 FOR UPDATE', [sandbox.merchant_id]);
   await wipeActivity(db, sandbox.merchant_id);

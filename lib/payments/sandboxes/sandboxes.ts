@@ -1,8 +1,8 @@
 import { ApiError, DEFAULT_SANDBOX_BALANCE, DEFAULT_SANDBOX_LIMIT, SANDBOX_EXPIRY, type Sandbox } from '../../contract';
 import type { Queryable } from '../../db/types';
-import { generateSecretKey, hashSecretKey, keyHint } from '../keys/secret-keys';
-import { newId } from '../random-id';
-import { iso } from '../serialize';
+import { generateSecretKey, hashSecretKey, keyHint } from '../pipeline/secret-keys';
+import { newId } from '../pipeline/random-id';
+import { iso } from '../pipeline/api-object';
 
 /** A sandbox: a merchant of its own, made by its parent (docs/testing-your-integration.md). */
 

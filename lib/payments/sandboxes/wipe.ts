@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types';
-import { merchantKeySql, MERCHANT_HASHED_TABLES } from '../merchant-key';
+import { merchantKeySql, MERCHANT_HASHED_TABLES } from '../../db/merchant-index';
 
 /**
  * Deleting a sandbox's rows (reset_sandbox, and the purge of a deleted or expired sandbox). Every

@@ -1,5 +1,5 @@
 import { ApiError, MAX_CLOCK_ADVANCE_SECONDS } from '../../contract';
-import { implement } from '../pipeline/action';
+import { readAction, writeAction } from '../pipeline/action';
 import { advanceClock } from './advance';
 
 /** get_test_clock and advance_test_clock (docs/testing-your-integration.md, "The test clock"): the sandbox's own key moves its clock. */
@@ -7,13 +7,13 @@ import { advanceClock } from './advance';
 const noClock = () =>
   new ApiError('invalid_request', 'This merchant has no test clock: only a sandbox made with test_clock: true has one.', 'action');
 
-export const getTestClock = implement('get_test_clock', async ({ db, merchant }) => {
+export const getTestClock = readAction('get_test_clock', async ({ db, merchant }) => {
   if (!merchant.sandbox?.clockNow) throw noClock();
   const [row] = await db.query<{ clock_now: Date }>('SELECT clock_now FROM sandboxes WHERE id = $1', [merchant.sandbox.id]);
   return { object: 'test_clock' as const, sandbox_id: merchant.sandbox.id, now: new Date(row!.clock_now).toISOString() };
 });
 
-export const advanceTestClock = implement('advance_test_clock', async ({ db, merchant }, input) => {
+export const advanceTestClock = writeAction('advance_test_clock', async ({ db, merchant }, input) => {
   if (!merchant.sandbox?.clockNow) throw noClock();
   if ((input.seconds === undefined) === (input.to === undefined)) {
     throw new ApiError('invalid_request', 'Give either seconds or to, not both.', input.seconds === undefined ? 'seconds' : 'to');

@@ -9,17 +9,11 @@ import {
 import { returnPayouts } from '../payouts/payout-returns';
 import { payInTransaction, paymentRefusal, SUCCEEDING_TEST_CARD } from '../checkout/checkout-payment';
 import { credit } from '../ledger/ledger';
-import { newId } from '../random-id';
-import {
-  CHECKOUT_COLUMNS,
-  checkoutSessionObject,
-  PAYOUT_COLUMNS,
-  payoutObject,
-  type CheckoutSessionRow,
-  type PayoutRow,
-} from '../serialize';
+import { newId } from '../pipeline/random-id';
+import { CHECKOUT_COLUMNS, checkoutSessionObject, type CheckoutSessionRow } from '../checkout/checkout-session-object';
+import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from '../payouts/payout-object';
 import { settleSet, type DuePayout } from '../payouts/settlement';
-import { implement } from '../pipeline/action';
+import { writeAction } from '../pipeline/action';
 import { getBalance } from '../ledger/balance-actions';
 
 /**
@@ -33,7 +27,7 @@ import { getBalance } from '../ledger/balance-actions';
  * job claims it, then the payout: the job cannot settle it too, and the two never wait on each other crosswise.
  * `returned`: the bank sends a paid payout back, as a due return of a returning test account would.
  */
-export const simulatePayout = implement('simulate_payout', async ({ db, merchant }, input) => {
+export const simulatePayout = writeAction('simulate_payout', async ({ db, merchant }, input) => {
   const code = input.failure_code;
   const returns = input.outcome === 'returned';
   if (code !== undefined && (returns ? !(code in PAYOUT_RETURNS) : input.outcome === 'paid' || !(code in PAYOUT_FAILURES))) {
@@ -71,7 +65,7 @@ export const simulatePayout = implement('simulate_payout', async ({ db, merchant
 });
 
 /** simulate_checkout_payment: pays an open session of this merchant as the hosted page would. */
-export const simulateCheckoutPayment = implement('simulate_checkout_payment', async ({ db, merchant, origin }, input) => {
+export const simulateCheckoutPayment = writeAction('simulate_checkout_payment', async ({ db, merchant, origin }, input) => {
   const [own] = await db.query('SELECT 1 FROM checkout_sessions WHERE id = $1 AND merchant_id = $2', [input.id, merchant.id]);
   if (!own) throw new ApiError('not_found', `No such checkout session: ${input.id}`, 'id');
   const outcome = await payInTransaction(db, input.id, input.card_number ?? SUCCEEDING_TEST_CARD, origin);
@@ -81,7 +75,7 @@ export const simulateCheckoutPayment = implement('simulate_checkout_payment', as
 });
 
 /** create_test_topup: money in, with a ledger entry of its own kind; answers the balance after it. */
-export const createTestTopup = implement('create_test_topup', async (ctx, input) => {
+export const createTestTopup = writeAction('create_test_topup', async (ctx, input) => {
   await credit(ctx.db, ctx.merchant.id, input.amount, 'topup', newId('tu'));
-  return getBalance.write(ctx.db, getBalance.prepare(ctx, { action: 'get_balance' }));
+  return getBalance.read(ctx, { action: 'get_balance' });
 });

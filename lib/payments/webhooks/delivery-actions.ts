@@ -1,6 +1,6 @@
 import { ApiError, type EventType, type WebhookDeliveryStatus } from '../../contract';
-import { implement } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { readAction, writeAction } from '../pipeline/action';
+import { listPage } from '../pipeline/list-page';
 
 interface DeliveryRow {
   id: string;
@@ -38,7 +38,7 @@ const deliveryObject = (r: DeliveryRow) => ({
   created_at: iso(r.created_at)!,
 });
 
-export const listWebhookDeliveries = implement('list_webhook_deliveries', async ({ db, merchant }, input) => {
+export const listWebhookDeliveries = readAction('list_webhook_deliveries', async ({ db, merchant }, input) => {
   const page = await listPage<DeliveryRow>(db, {
     table: 'webhook_deliveries',
     columns: DELIVERY_COLUMNS,
@@ -51,7 +51,7 @@ export const listWebhookDeliveries = implement('list_webhook_deliveries', async 
 });
 
 /** One more delivery of an event to an endpoint of the merchant, due now. */
-export const resendEvent = implement(
+export const resendEvent = writeAction(
   'resend_event',
   async ({ db, merchant }, input) => {
     const [row] = await db.query<DeliveryRow>(

@@ -3,7 +3,7 @@ import type { Db } from '../../db/types';
 import type { Logger } from '../../log';
 import { eventObject } from './event-object';
 import { CLAIM_SQL, recordAttempts, type Claimed, type Outcome } from './delivery-store';
-import type { SecretBox } from './secret-box';
+import type { SecretBox } from '../pipeline/core-settings';
 import { sendWebhook, webhookAgents } from './send-webhook';
 import { webhookHeaders } from './signing';
 

@@ -1,9 +1,9 @@
 import { ApiError, MAX_WEBHOOK_ENDPOINTS, type CreatedBy } from '../../contract';
-import { createdBy } from '../pipeline/permissions';
-import { newId } from '../random-id';
+import { createdBy } from '../pipeline/caller';
+import { newId } from '../pipeline/random-id';
 import { newWebhookSecret } from './signing';
-import { implement, type ActionContext } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { type ActionContext, readAction, writeAction } from '../pipeline/action';
+import { listPage } from '../pipeline/list-page';
 
 interface EndpointRow {
   id: string;
@@ -43,7 +43,7 @@ const notFound = (id: string) => new ApiError('not_found', `No such webhook endp
  * The merchant's count of endpoints is raised by a conditional update in the
  * same statement as the insert, so concurrent creations cannot pass the limit.
  */
-export const createWebhookEndpoint = implement(
+export const createWebhookEndpoint = writeAction(
   'create_webhook_endpoint',
   async ({ db, merchant, key, settings }, input) => {
     const secret = newWebhookSecret();
@@ -75,7 +75,7 @@ export const createWebhookEndpoint = implement(
   { atomic: true, oneTimeSecret: true },
 );
 
-export const listWebhookEndpoints = implement('list_webhook_endpoints', async ({ db, merchant }, input) => {
+export const listWebhookEndpoints = readAction('list_webhook_endpoints', async ({ db, merchant }, input) => {
   const page = await listPage<EndpointRow>(db, {
     table: 'webhook_endpoints',
     columns: ENDPOINT_COLUMNS,
@@ -95,12 +95,12 @@ async function findEndpoint({ db, merchant }: ActionContext, id: string) {
   return row;
 }
 
-export const getWebhookEndpoint = implement('get_webhook_endpoint', async (ctx, input) =>
+export const getWebhookEndpoint = readAction('get_webhook_endpoint', async (ctx, input) =>
   endpointObject(await findEndpoint(ctx, input.id)),
 );
 
 /** Disabling ends the endpoint's pending deliveries (they are not sent later); enabling clears the reason. */
-export const updateWebhookEndpoint = implement(
+export const updateWebhookEndpoint = writeAction(
   'update_webhook_endpoint',
   async ({ db, merchant }, input) => {
     const [row] = await db.query<EndpointRow>(
@@ -121,7 +121,7 @@ export const updateWebhookEndpoint = implement(
   { atomic: true },
 );
 
-export const deleteWebhookEndpoint = implement(
+export const deleteWebhookEndpoint = writeAction(
   'delete_webhook_endpoint',
   async ({ db, merchant }, input) => {
     const [row] = await db.query<{ id: string }>(
@@ -137,7 +137,7 @@ export const deleteWebhookEndpoint = implement(
 );
 
 /** The old secret keeps signing, alongside the new one, for 24 hours; a second rotation drops the oldest. */
-export const rotateWebhookSecret = implement(
+export const rotateWebhookSecret = writeAction(
   'rotate_webhook_secret',
   async ({ db, merchant, settings }, input) => {
     const secret = newWebhookSecret();

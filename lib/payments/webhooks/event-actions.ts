@@ -1,9 +1,9 @@
 import { ApiError } from '../../contract';
 import { EVENT_COLUMNS, eventObject, type EventRow } from './event-object';
-import { implement } from '../pipeline/action';
-import { listPage } from '../list-page';
+import { readAction } from '../pipeline/action';
+import { listPage } from '../pipeline/list-page';
 
-export const listEvents = implement('list_events', async ({ db, merchant }, input) => {
+export const listEvents = readAction('list_events', async ({ db, merchant }, input) => {
   const page = await listPage<EventRow>(db, {
     table: 'events',
     columns: EVENT_COLUMNS,
@@ -15,7 +15,7 @@ export const listEvents = implement('list_events', async ({ db, merchant }, inpu
   return { ...page, data: page.data.map(eventObject) };
 });
 
-export const getEvent = implement('get_event', async ({ db, merchant }, input) => {
+export const getEvent = readAction('get_event', async ({ db, merchant }, input) => {
   const [row] = await db.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1 AND merchant_id = $2`, [input.id, merchant.id]);
   if (!row) throw new ApiError('not_found', `No such event: ${input.id}`, 'id');
   return eventObject(row);

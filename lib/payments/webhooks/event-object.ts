@@ -1,5 +1,5 @@
 import type { EventType } from '../../contract';
-import { iso } from '../serialize';
+import { iso } from '../pipeline/api-object';
 import { eventDataSql } from './event-sql';
 
 /** An event as list_events, get_event and a webhook delivery read and answer it. */

@@ -1,14 +1,20 @@
 import type { EventType } from '../../contract';
-import { payoutCreatedBySql } from '../serialize';
 
 /**
  * The SQL that writes events, as parts of the statements that make the changes
  * they report (a transactional outbox: no change without its event, none without
  * its change). An event's `data.object` is built here, in the statement, from the
  * row it changed, so it is the object as get_payout / get_checkout_session
- * answers right after the change (serialize.ts builds the same object in
+ * answers right after the change (payout-object.ts and its kin build the same object in
  * TypeScript; tests/payments/events.test.ts keeps the two equal).
  */
+
+/**
+ * A payout's `created_by` (`t`: the payouts' alias, or '' unqualified): its own, or, for a batch's payout stored
+ * without it (migration 075), its batch's.
+ */
+export const payoutCreatedBySql = (t = '') =>
+  `COALESCE(${t ? `${t}.` : ''}created_by, (SELECT b.created_by FROM payout_batches b WHERE b.id = ${t ? `${t}.` : ''}batch_id))`;
 
 /** ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it (both truncate microseconds). */
 const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -1,4 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import type { SecretBox } from '../pipeline/core-settings';
+
+const keyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
 
 /**
  * Seals webhook signing secrets for storage (AES-256-GCM). They must be usable
@@ -8,17 +11,8 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes }
  *
  * Several keys, newest first: the first seals, each unseals what it sealed (the
  * sealed value names its key), so a new key is added in front and the old one
- * dropped once nothing sealed with it is left.
+ * dropped once nothing sealed with it is left. The shape it has is the core's (pipeline/core-settings.ts).
  */
-export interface SecretBox {
-  seal(plaintext: string): string;
-  open(sealed: string): string;
-  /** A keyed digest (HMAC-SHA256 under the current key) for looking a value up without keeping it: bank accounts. */
-  digest(purpose: string, value: string): string;
-}
-
-const keyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
-
 export function createSecretBox(keys: Buffer[]): SecretBox {
   if (keys.length === 0 || keys.some((k) => k.length !== 32)) throw new Error('secret box: every key must be 32 bytes');
   const byId = new Map(keys.map((k) => [keyId(k), k]));

@@ -1,18 +1,18 @@
 // /checkout-sessions/[id]: one checkout session (amount, description, status, times, its link), and its refunds. Server-rendered.
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { ConsoleShell } from '@/components/console-shell';
-import { CopyLink } from '@/components/copy-link';
-import { CopyText } from '@/components/copy-text';
-import { RefundPanel } from '@/components/refund-panel';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { CopyLink } from '@/console/browser/components/copy-link';
+import { CopyText } from '@/console/browser/components/copy-text';
+import { RefundPanel } from '@/console/browser/components/refund-panel';
 import { env } from '@/lib/config/env';
 import { formatMoney, refundMark } from '@/lib/format';
-import { viewerCan } from '@/lib/client/viewer';
+import { viewerCan } from '@/console/browser/viewer';
 import { isId } from '@/lib/contract';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
-import { requireSession } from '@/lib/session/session';
-import { Time } from '@/components/time-zone';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
+import { requireSession } from '@/console/server/session/session';
+import { Time } from '@/console/browser/components/time-zone';
 
 export const metadata = { title: 'Checkout session · Merchant Console' };
 

@@ -1,15 +1,15 @@
 // /logs/idempotency?key=…: what the idempotency store holds for a key (get_idempotent_request): "did my retry
 // create a second payout?" answered with the stored status and body, first seen, replays and expiry.
 import Link from 'next/link';
-import { ConsoleShell } from '@/components/console-shell';
-import { viewerCan } from '@/lib/client/viewer';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { viewerCan } from '@/console/browser/viewer';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
 import { idempotencyKeySchema } from '@/lib/contract';
 
-import { requireSession } from '@/lib/session/session';
-import { UpstreamError } from '@/lib/upstream/upstream-error';
-import { Time } from '@/components/time-zone';
+import { requireSession } from '@/console/server/session/session';
+import { UpstreamError } from '@/console/server/upstream/upstream-error';
+import { Time } from '@/console/browser/components/time-zone';
 
 export const metadata = { title: 'Idempotent request · Merchant Console' };
 

@@ -2,16 +2,16 @@
 // the balance entry that returned a failed amount, its events and webhook deliveries.
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { ConsoleShell } from '@/components/console-shell';
-import { CopyText } from '@/components/copy-text';
-import { PayoutDetail } from '@/components/payout-detail';
-import { PayoutTimeline } from '@/components/payout-timeline';
-import { payoutTimeline } from '@/lib/console/payout-timeline';
-import { payoutIdParam } from '@/lib/console/request-schemas';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
-import { viewerCan } from '@/lib/client/viewer';
-import { requireSession } from '@/lib/session/session';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { CopyText } from '@/console/browser/components/copy-text';
+import { PayoutDetail } from '@/console/browser/components/payout-detail';
+import { PayoutTimeline } from '@/console/browser/components/payout-timeline';
+import { payoutTimeline } from '@/console/server/data/payout-timeline';
+import { payoutIdParam } from '@/console/server/routes/request-schemas';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
+import { viewerCan } from '@/console/browser/viewer';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Payout · Merchant Console' };
 

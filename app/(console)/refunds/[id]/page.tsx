@@ -1,11 +1,11 @@
 // /refunds/[id]: a refund is shown on its checkout session's page; the balance history links here by the refund's id.
 import { notFound, redirect } from 'next/navigation';
-import { ConsoleShell } from '@/components/console-shell';
-import { viewerCan } from '@/lib/client/viewer';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { viewerCan } from '@/console/browser/viewer';
 import { isId } from '@/lib/contract';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
-import { requireSession } from '@/lib/session/session';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
+import { requireSession } from '@/console/server/session/session';
 
 export default async function RefundPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();

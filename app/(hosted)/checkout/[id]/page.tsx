@@ -1,7 +1,7 @@
 // /checkout/[id]: the hosted checkout page a customer pays on. Public: no merchant key, no session.
 // The API's side (app/(hosted)): its data comes from the API runtime of this process, never from the console.
 import { notFound } from 'next/navigation';
-import { HostedPayForm } from '@/components/hosted-pay-form';
+import { HostedPayForm } from './hosted-pay-form';
 import { isId } from '@/lib/contract';
 import { formatMoney } from '@/lib/format';
 import { hostedCheckout } from '@/lib/server/hosted-checkout';

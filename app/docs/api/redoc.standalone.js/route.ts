@@ -1,5 +1,5 @@
 // GET /docs/api/redoc.standalone.js: Redoc's standalone bundle, from the installed npm package (no CDN).
-import { redocBundle } from '@/lib/console/api-reference';
+import { redocBundle } from '@/console/server/routes/api-reference';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,12 +1,12 @@
 // /webhooks/events/[id]: one event as the API answers get_event, and as it was delivered.
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { pageTimeZone } from '@/lib/console/merchant-zone';
-import { pageData } from '@/lib/console/page-data';
-import { ConsoleShell } from '@/components/console-shell';
-import { eventIdParam } from '@/lib/console/request-schemas';
-import { viewerCan } from '@/lib/client/viewer';
-import { requireSession } from '@/lib/session/session';
+import { pageTimeZone } from '@/console/server/data/merchant-zone';
+import { pageData } from '@/console/server/data/page-data';
+import { ConsoleShell } from '@/console/browser/components/console-shell';
+import { eventIdParam } from '@/console/server/routes/request-schemas';
+import { viewerCan } from '@/console/browser/viewer';
+import { requireSession } from '@/console/server/session/session';
 
 export const metadata = { title: 'Event · Merchant Console' };
 

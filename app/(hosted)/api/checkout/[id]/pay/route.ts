@@ -1,9 +1,9 @@
 // POST /api/checkout/[id]/pay: a customer pays a hosted checkout session with a test card. No merchant key involved.
 // The hosted page's own route, on the API's side: served only where the API runs.
 import { ApiError } from '@/lib/contract';
-import { jsonResponse } from '@/lib/console/errors';
-import { payCheckoutSchema } from '@/lib/console/request-schemas';
-import { consoleRoute, readJson } from '@/lib/console/route-handler';
+import { jsonResponse } from '@/console/server/routes/errors';
+import { payCheckoutSchema } from '@/console/server/routes/request-schemas';
+import { consoleRoute, readJson } from '@/console/server/routes/route-handler';
 import { hostedCheckout } from '@/lib/server/hosted-checkout';
 
 export const dynamic = 'force-dynamic';

@@ -1,9 +1,0 @@
-// GET /api/payouts/summary?status&created_gte&created_lt&account_last4: the count and total of a filter (summarize_payouts).
-import { queryObject, summarizePayoutsQuery } from '@/lib/console/request-schemas';
-import { ok, sessionRoute } from '@/lib/console/route-handler';
-
-export const dynamic = 'force-dynamic';
-
-export const GET = sessionRoute({ mutates: false }, async ({ req, session }) => {
-  return ok((await session.api.summarizePayouts(summarizePayoutsQuery.parse(queryObject(req.url)))).data);
-});

@@ -1,0 +1,232 @@
+'use client';
+import Link from 'next/link';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { payoutSummaryQuery, payoutsQuery } from '@/console/browser/queries/queries';
+import { consoleKeys } from '@/console/browser/queries/query-keys';
+import { useIdempotentMutation } from '@/console/browser/queries/use-idempotent-mutation';
+import { createdByLabel, formatMoney } from '@/lib/format';
+import type { List, Payout } from '@/lib/contract';
+import { ErrorText } from './error-text';
+import { RetryingNote } from './intent-status';
+import { EmptyState } from './empty-state';
+import { DataTable } from './data-table';
+import { Time } from './time-zone';
+
+type Decision = { decision: 'approve' | 'reject'; ids?: string[]; batch_id?: string; reason?: string };
+
+const WAITING = { status: 'awaiting_approval' as const };
+
+/**
+ * The payouts waiting for approval: their count and total, who asked for each,
+ * and (with payouts:approve) approve or reject the chosen ones or a whole batch.
+ * Each decision is one intent with one idempotency key: a double click or a lost
+ * answer acts once. A key never decides its own payouts (the API refuses it too).
+ */
+export function ApprovalsPanel({
+  canApprove,
+  ownKeyId,
+  retentionSeconds,
+}: {
+  canApprove: boolean;
+  ownKeyId: string;
+  retentionSeconds: number;
+}) {
+  const list = useQuery(payoutsQuery('awaiting_approval', 100));
+  const summary = useQuery(payoutSummaryQuery(WAITING));
+  const intent = useIdempotentMutation<Decision, List<Payout>>({
+    path: '/api/approvals',
+    storageKey: 'console.approvals-intent',
+    invalidates: [consoleKeys.payouts.all(), consoleKeys.balance()],
+    retentionSeconds,
+  });
+  const [selected, setSelected] = useState<{ ids: string[]; batchId?: string }>({ ids: [] });
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const { mutation } = intent;
+  const payouts = list.data?.data ?? [];
+  const decidable = payouts.filter((p) => p.created_by?.key_id !== ownKeyId);
+  const batches = [...new Set(decidable.map((p) => p.batch_id).filter((b): b is string => b !== null))];
+  const chosen = payouts.filter((p) => selected.ids.includes(p.id));
+  const chosenTotal = chosen.reduce((sum, p) => sum + p.amount, 0);
+
+  const toggle = (id: string) => setSelected((s) => ({ ids: s.ids.includes(id) ? s.ids.filter((x) => x !== id) : [...s.ids, id] }));
+  const target = (): Pick<Decision, 'ids' | 'batch_id'> => (selected.batchId ? { batch_id: selected.batchId } : { ids: selected.ids });
+  const done = () => {
+    intent.reset();
+    setSelected({ ids: [] });
+    setRejecting(false);
+    setReason('');
+  };
+  const reject = () => {
+    if (reason.trim() === '') return setReasonError('Say why these payouts are rejected: the requester sees the reason.');
+    setReasonError(null);
+    intent.send({ decision: 'reject', ...target(), reason: reason.trim() });
+  };
+  const busy = mutation.isPending;
+
+  return (
+    <div>
+      <p data-testid="approvals-summary" aria-live="polite">
+        {summary.data
+          ? `${summary.data.count} ${summary.data.count === 1 ? 'payout waits' : 'payouts wait'} for approval, ${formatMoney(summary.data.total_amount, summary.data.currency)} in all.`
+          : 'Counting the payouts that wait…'}
+      </p>
+      {summary.data && payouts.length > 0 && summary.data.count > payouts.length && (
+        // The list is one page; say so rather than let a long queue look shorter than it is.
+        <p data-testid="approvals-shown">
+          Showing the newest {payouts.length} of {summary.data.count}: decided ones leave the list and the next ones take their place.
+        </p>
+      )}
+      {list.isError && (
+        <p className="error" role="alert">
+          The payouts could not be loaded: <ErrorText error={list.error} />
+        </p>
+      )}
+      {list.isSuccess && payouts.length === 0 && (
+        <EmptyState>
+          <p>No payout is waiting for approval.</p>
+        </EmptyState>
+      )}
+      {payouts.length > 0 && (
+        <DataTable
+          label="Payouts waiting for approval"
+          rows={payouts}
+          rowKey={(p) => p.id}
+          rowProps={(p) => ({ 'data-testid': 'approval-row', 'data-payout-id': p.id })}
+          columns={[
+            canApprove && {
+              header: 'Choose',
+              cell: (p) =>
+                p.created_by?.key_id === ownKeyId ? (
+                  <span className="muted">Yours: another key decides</span>
+                ) : (
+                  <input
+                    type="checkbox"
+                    aria-label={`Choose the payout of ${formatMoney(p.amount, p.currency)} to ${p.account_holder_name ?? 'unknown holder'}`}
+                    checked={selected.ids.includes(p.id)}
+                    disabled={busy}
+                    onChange={() => toggle(p.id)}
+                  />
+                ),
+            },
+            { header: 'Amount', cell: (p) => formatMoney(p.amount, p.currency) },
+            {
+              header: 'Account holder',
+              cell: (p) => p.account_holder_name ?? <span className="error">No such account</span>,
+              testId: 'holder-name',
+            },
+            { header: 'Bank', cell: (p) => `${p.bank_code} •••• ${p.account_last4}` },
+            { header: 'Requested by', cell: (p) => createdByLabel(p.created_by), testId: 'requested-by' },
+            { header: 'Requested', cell: (p) => <Time iso={p.created_at} /> },
+            { header: 'Expires', cell: (p) => (p.approval_expires_at ? <Time iso={p.approval_expires_at} /> : '—') },
+            {
+              header: 'Payout',
+              cell: (p) => (
+                <>
+                  <Link href={`/payouts/${p.id}`}>Details</Link>
+                  {p.batch_id && <span className="muted"> (batch {p.batch_id})</span>}
+                </>
+              ),
+            },
+          ]}
+        />
+      )}
+      {canApprove && payouts.length > 0 && !mutation.isSuccess && (
+        <div className="approvals-actions">
+          <button type="button" className="secondary" disabled={busy} onClick={() => setSelected({ ids: decidable.map((p) => p.id) })}>
+            Choose all
+          </button>
+          {batches.map((b) => (
+            <button
+              key={b}
+              type="button"
+              className="secondary"
+              disabled={busy}
+              onClick={() => setSelected({ ids: decidable.filter((p) => p.batch_id === b).map((p) => p.id), batchId: b })}
+            >
+              Choose batch {b}
+            </button>
+          ))}
+          <p role="status" data-testid="selection">
+            {chosen.length === 0
+              ? 'Nothing chosen.'
+              : `${chosen.length} chosen, ${formatMoney(chosenTotal, chosen[0]!.currency)}${selected.batchId ? ` (the whole batch ${selected.batchId})` : ''}.`}
+          </p>
+          <button type="button" disabled={busy || chosen.length === 0} onClick={() => intent.send({ decision: 'approve', ...target() })}>
+            Approve {chosen.length > 0 ? chosen.length : ''}
+          </button>
+          {!rejecting ? (
+            <button type="button" className="secondary" disabled={busy || chosen.length === 0} onClick={() => setRejecting(true)}>
+              Reject…
+            </button>
+          ) : (
+            <>
+              <div className="field">
+                <label htmlFor="reject-reason">Reason for rejecting</label>
+                <textarea
+                  id="reject-reason"
+                  value={reason}
+                  maxLength={500}
+                  onChange={(e) => setReason(e.target.value)}
+                  aria-invalid={reasonError ? true : undefined}
+                  aria-describedby={reasonError ? 'reject-reason-error' : undefined}
+                />
+                {reasonError && (
+                  <span id="reject-reason-error" className="error">
+                    {reasonError}
+                  </span>
+                )}
+              </div>
+              <button type="button" disabled={busy || chosen.length === 0} onClick={reject}>
+                Reject {chosen.length}
+              </button>
+              <button type="button" className="secondary" disabled={busy} onClick={() => setRejecting(false)}>
+                Cancel
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {busy &&
+        (intent.outcomeUnknown ? (
+          <RetryingNote failureCount={mutation.failureCount} />
+        ) : (
+          <p className="muted" role="status">
+            Sending…
+          </p>
+        ))}
+      {mutation.isError && (
+        <div role="alert">
+          <p className={intent.outcomeUnknown ? 'warning' : 'error'} data-testid="decision-refused">
+            {intent.outcomeUnknown ? 'Outcome unknown: ' : 'Nothing was changed: '}
+            <ErrorText error={mutation.error} />
+          </p>
+          {intent.outcomeUnknown ? (
+            <button type="button" onClick={() => mutation.variables && intent.send(mutation.variables)}>
+              Check again
+            </button>
+          ) : (
+            <button type="button" onClick={done}>
+              Start over
+            </button>
+          )}
+        </div>
+      )}
+      {mutation.isSuccess && (
+        <div className="success" role="status" data-testid="decision-done">
+          <p>
+            {mutation.data.data.length} {mutation.data.data.length === 1 ? 'payout' : 'payouts'}{' '}
+            {mutation.data.data[0]?.status === 'rejected'
+              ? 'rejected: the money is back in your available balance.'
+              : 'approved: on their way to the bank.'}
+          </p>
+          <button type="button" onClick={done}>
+            Done
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import 'server-only';
+import Papa from 'papaparse';
+import type { BalanceTransaction } from '../../../lib/contract';
+import type { MerchantApi } from '../upstream/merchant-api';
+import { csvStream, cursorPages } from './csv-stream';
+
+export const STATEMENT_CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'type',
+  'amount',
+  'currency',
+  'balance_after',
+  'source',
+  'bank_reference',
+] as const;
+
+/** Lines per API page while exporting: memory holds one page, whatever the statement's length. */
+const PAGE_SIZE = 100;
+
+/** The statement's lines, [from, to), newest first, one cursor page at a time (list_balance_transactions). */
+export const statementLinePages = (api: MerchantApi, from: string, to: string) =>
+  cursorPages(
+    async (after) =>
+      (
+        await api.listBalanceTransactions({
+          created_gte: from,
+          created_lt: to,
+          limit: PAGE_SIZE,
+          ...(after ? { starting_after: after } : {}),
+        })
+      ).data,
+  );
+
+/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first), except a plain signed integer: a payout's -21000 stays a number. */
+const FORMULA = /^(?!-?[0-9]+$)[=+\-@\t\r]/;
+
+/** Lines as CSV: amounts as exact signed integers of the smallest unit; formula-like cells neutralised (escapeFormulae). */
+export function statementLinesCsv(rows: BalanceTransaction[], header = true): string {
+  return Papa.unparse(
+    {
+      fields: [...STATEMENT_CSV_COLUMNS],
+      data: rows.map((t) => [
+        t.id,
+        t.created_at,
+        t.type,
+        String(t.amount),
+        t.currency,
+        String(t.balance_after),
+        t.source,
+        t.bank_reference ?? '',
+      ]),
+    },
+    { escapeFormulae: FORMULA, header },
+  );
+}
+
+export const statementLinesStream = (pages: AsyncIterator<BalanceTransaction[]>) => csvStream(pages, statementLinesCsv);

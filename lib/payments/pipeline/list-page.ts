@@ -1,0 +1,86 @@
+import type { Queryable } from '../../db/types';
+import { ApiError } from '../../contract';
+import { merchantKeySql, MERCHANT_HASHED_TABLES } from '../../db/merchant-index';
+import { listObject } from './api-object';
+
+/** A condition on rows, `sql` with one `?` for `value`; an undefined value is no condition. */
+export interface SqlCondition {
+  sql: string;
+  value: unknown;
+}
+
+/** The conditions as ` AND …` with their values appended to `params` (placeholders numbered after them). */
+export function conditionsSql(conditions: SqlCondition[], params: unknown[]): string {
+  let sql = '';
+  for (const c of conditions) {
+    if (c.value === undefined) continue;
+    params.push(c.value);
+    sql += ` AND ${c.sql.replace('?', `$${params.length}`)}`;
+  }
+  return sql;
+}
+
+/**
+ * One page of a merchant's rows, newest first, after the cursor `startingAfter`.
+ * Ordered by the table's identity column `seq`, which ties never share.
+ */
+export async function listPage<Row>(
+  db: Queryable,
+  opts: {
+    table:
+      | 'payouts'
+      | 'checkout_sessions'
+      | 'payout_batches'
+      | 'events'
+      | 'webhook_endpoints'
+      | 'webhook_deliveries'
+      | 'request_log'
+      | 'refunds';
+    columns: string;
+    /**
+     * The FROM clause, when not the table alone: a join that keeps `seq` and `merchant_id` unqualified; it may
+     * use $1 (the merchant) and $2 (the cursor's seq, or null), and `bind` for values of its own.
+     */
+    from?: (bind: (value: unknown) => string) => string;
+    merchantId: string;
+    limit?: number;
+    /**
+     * `seq + 0`: the same order, which no index can give, so the planner reads the filter's own index and sorts its
+     * rows instead of walking the newest rows for them (a batch's index is unordered, migration 070).
+     */
+    orderBy?: 'seq' | 'seq + 0';
+    startingAfter?: string;
+    /** Columns that must equal a value (undefined values are no condition). */
+    where?: Record<string, unknown>;
+    /** Further conditions: SQL with `?` standing for its value (undefined values are no condition). */
+    conditions?: SqlCondition[];
+  },
+) {
+  const limit = opts.limit ?? 10;
+  let cursor: number | null = null;
+  if (opts.startingAfter) {
+    const [row] = await db.query<{ seq: number }>(`SELECT seq FROM ${opts.table} WHERE id = $1 AND merchant_id = $2`, [
+      opts.startingAfter,
+      opts.merchantId,
+    ]);
+    if (!row) throw new ApiError('not_found', `No such object: ${opts.startingAfter}`, 'starting_after');
+    cursor = row.seq;
+  }
+  const params: unknown[] = [opts.merchantId, cursor, limit + 1];
+  const from = opts.from ? opts.from((value) => `$${params.push(value)}`) : opts.table;
+  let conditions = '';
+  for (const [column, value] of Object.entries(opts.where ?? {})) {
+    if (value === undefined) continue;
+    params.push(value);
+    conditions += ` AND ${column} = $${params.length}`;
+  }
+  conditions += conditionsSql(opts.conditions ?? [], params);
+  const merchantKey = MERCHANT_HASHED_TABLES.has(opts.table) ? ` AND ${merchantKeySql('$1')}` : '';
+  const rows = await db.query<Row>(
+    `SELECT ${opts.columns} FROM ${from}
+     WHERE merchant_id = $1${merchantKey} AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
+     ORDER BY ${opts.orderBy ?? 'seq'} DESC LIMIT $3`,
+    params,
+  );
+  return listObject(rows.slice(0, limit), rows.length > limit);
+}
