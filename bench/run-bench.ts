@@ -103,7 +103,11 @@ const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '
 const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0' && KINDS.includes('standalone'));
 /** The modes whose servers run the rounds: none for a section that has servers of its own. */
 const ROUND_MODES: Mode[] =
-  ONLY_BUSY || ONLY_VOLUME || ONLY_SETTLEMENT || ONLY_SANDBOXES || ONLY_STORAGE ? [] : ONLY_FIGURES ? MODES.filter((m) => m === 'postgres') : MODES;
+  ONLY_BUSY || ONLY_VOLUME || ONLY_SETTLEMENT || ONLY_SANDBOXES || ONLY_STORAGE
+    ? []
+    : ONLY_FIGURES
+      ? MODES.filter((m) => m === 'postgres')
+      : MODES;
 /** The servers of a mode's rounds (bench/server-cases.ts): the floor and the servers, beside them the variants that each measure one cost. */
 function variantsOf(mode: Mode): Variant[] {
   const beside = KINDS.includes('standalone');
