@@ -53,11 +53,11 @@ module.exports = {
     {
       name: 'core-domains-below-the-assembly',
       comment:
-        'No folder of lib/payments imports its root (core.ts: the action table and the core assembled from it) or the test-mode ' +
-        'actions, which sit on top of the domains they drive.',
+        'No folder of lib/payments imports its root (core.ts: the action table and the core assembled from it), the test-mode ' +
+        'actions or the test clock, which sit on top of the domains they drive.',
       severity: 'error',
-      from: { path: '^lib/payments/[^/]+/', pathNot: '^lib/payments/test-mode/' },
-      to: { path: ['^lib/payments/[^/]+$', '^lib/payments/test-mode/'] },
+      from: { path: '^lib/payments/[^/]+/', pathNot: '^lib/payments/test-(mode|clock)/' },
+      to: { path: ['^lib/payments/[^/]+$', '^lib/payments/test-(mode|clock)/'] },
     },
     {
       name: 'core-no-folder-cycle',

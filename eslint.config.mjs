@@ -18,7 +18,7 @@ export default defineConfig([
   {
     // No React runs in the tests, scripts or benchmarks: their `use…` names are Playwright's fixture `use` and
     // set-up helpers (useTestApi registers beforeAll/afterAll), which the hooks rules would take for React hooks.
-    files: ['tests/**', 'testing/**', 'scripts/**', 'bench/**', 'ops/**'],
+    files: ['tests/**', 'testing/**', 'scripts/**', 'bench/**', 'ops/**', 'packages/playwright/**', 'examples/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },
   },
   prettier,

@@ -5,6 +5,7 @@ import { ROOT } from '../testing/server-process';
 import { busyMerchantReport } from './busy-merchant-report';
 import type { BusyMerchantFigures } from './busy-merchant';
 import type { ModeFigures } from './server-cases';
+import { sandboxReport, type SandboxFigures } from './sandboxes';
 import { settlementReport, type SettlementFigures } from './settlement';
 import type { VolumeFigures } from './volume';
 import { volumeReport } from './volume-report';
@@ -20,6 +21,7 @@ export interface BenchRun {
   /** The per-day figures at 64 connections (their 8-connection pair is in the modes' rounds). */
   figures64: ModeFigures['figures'];
   settlement?: SettlementFigures;
+  sandboxes?: SandboxFigures;
   volume: VolumeFigures[];
   sections: { name: string; seconds: number }[];
   /** A narrowed run prints its figures but leaves bench/results/latest.json to full runs. */
@@ -107,6 +109,7 @@ export function report(run: BenchRun) {
       );
   }
   if (settlement) lines.push('', ...settlementReport(settlement));
+  if (run.sandboxes) lines.push('', ...sandboxReport(run.sandboxes));
   for (const v of volume) lines.push('', ...volumeReport(v));
   lines.push('', "Where the run's time went (wall seconds; target for the whole `npm run bench`: ≤ 600)", '| section | s |', '|---|---:|');
   for (const x of sections) lines.push(`| ${x.name} | ${x.seconds} |`);
@@ -133,6 +136,7 @@ export function report(run: BenchRun) {
         requestLog,
         figures,
         settlement,
+        sandboxes: run.sandboxes,
         sections,
       },
       null,

@@ -13,6 +13,7 @@ import { writeBenchmarksPage } from './write-benchmarks-md';
 import { busyMerchant } from './busy-merchant';
 import { figuresCost } from './figures-cost';
 import { serverCases, type Mode, type ModeFigures, type Variant } from './server-cases';
+import { sandboxBench, type SandboxFigures } from './sandboxes';
 import { settlementBench, type SettlementFigures } from './settlement';
 import { storageBreakdown, writeStorageResults } from './storage-breakdown';
 import { volumeBench, type VolumeFigures } from './volume';
@@ -66,6 +67,8 @@ const NARROWED = [
   'BENCH_ONLY_FIGURES',
   'BENCH_SETTLEMENT',
   'BENCH_ONLY_SETTLEMENT',
+  'BENCH_SANDBOXES',
+  'BENCH_ONLY_SANDBOXES',
   'BENCH_STORAGE',
   'BENCH_ONLY_STORAGE',
 ].some((name) => process.env[name]);
@@ -85,10 +88,14 @@ const VOLUME_EMBEDDED_SIZE = Number(process.env.BENCH_VOLUME_EMBEDDED_SIZE ?? 10
  * settlement on and the drain; BENCH_SETTLEMENT=0 leaves it out.
  */
 const ONLY_SETTLEMENT = process.env.BENCH_ONLY_SETTLEMENT === '1';
+/** BENCH_ONLY_SANDBOXES=1: create_sandbox and delete_sandbox alone (bench/sandboxes.ts; PostgreSQL); BENCH_SANDBOXES=0 leaves them out. */
+const ONLY_SANDBOXES = process.env.BENCH_ONLY_SANDBOXES === '1';
 /** BENCH_ONLY_STORAGE=1: a settled payout's bytes alone (bench/storage-breakdown.ts; PostgreSQL); BENCH_STORAGE=0 leaves it out. */
 const ONLY_STORAGE = process.env.BENCH_ONLY_STORAGE === '1';
-const ONLY_ONE = ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES || ONLY_SETTLEMENT || ONLY_STORAGE;
+const ONLY_ONE =
+  ONLY_BUSY || ONLY_WEBHOOKS || ONLY_REQUEST_LOG || ONLY_VOLUME || ONLY_FIGURES || ONLY_SETTLEMENT || ONLY_SANDBOXES || ONLY_STORAGE;
 const STORAGE = postgresUrl !== undefined && (ONLY_STORAGE || (!ONLY_ONE && process.env.BENCH_STORAGE !== '0'));
+const SANDBOXES = postgresUrl !== undefined && (ONLY_SANDBOXES || (!ONLY_ONE && process.env.BENCH_SANDBOXES !== '0'));
 const SETTLEMENT = postgresUrl !== undefined && (ONLY_SETTLEMENT || (!ONLY_ONE && process.env.BENCH_SETTLEMENT !== '0'));
 const FIGURES = postgresUrl !== undefined && (ONLY_FIGURES || (!ONLY_ONE && process.env.BENCH_FIGURES !== '0'));
 const VOLUME = ONLY_VOLUME || (!ONLY_ONE && process.env.BENCH_VOLUME === '1');
@@ -96,7 +103,11 @@ const WEBHOOKS = ONLY_WEBHOOKS || (!ONLY_ONE && process.env.BENCH_WEBHOOKS !== '
 const REQUEST_LOG = ONLY_REQUEST_LOG || (!ONLY_ONE && process.env.BENCH_REQUEST_LOG !== '0' && KINDS.includes('standalone'));
 /** The modes whose servers run the rounds: none for a section that has servers of its own. */
 const ROUND_MODES: Mode[] =
-  ONLY_BUSY || ONLY_VOLUME || ONLY_SETTLEMENT || ONLY_STORAGE ? [] : ONLY_FIGURES ? MODES.filter((m) => m === 'postgres') : MODES;
+  ONLY_BUSY || ONLY_VOLUME || ONLY_SETTLEMENT || ONLY_SANDBOXES || ONLY_STORAGE
+    ? []
+    : ONLY_FIGURES
+      ? MODES.filter((m) => m === 'postgres')
+      : MODES;
 /** The servers of a mode's rounds (bench/server-cases.ts): the floor and the servers, beside them the variants that each measure one cost. */
 function variantsOf(mode: Mode): Variant[] {
   const beside = KINDS.includes('standalone');
@@ -149,6 +160,7 @@ async function main() {
         }),
       )
     : undefined;
+  const sandboxes: SandboxFigures | undefined = SANDBOXES ? await timed('sandboxes', () => sandboxBench()) : undefined;
   // Bytes per settled payout and the HOT share, reported without a target; written to bench/results/storage.json.
   if (STORAGE) await writeStorageResults(await timed("a settled payout's bytes", () => storageBreakdown()), provenance);
   const volume: VolumeFigures[] = [];
@@ -163,9 +175,9 @@ async function main() {
   await dropSchemas();
   sections.push({ name: 'the whole run', seconds: Math.round((performance.now() - runStarted) / 100) / 10 });
   const settings = { connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS };
-  report({ provenance, settings, modes, busy, figures64, settlement, volume, sections, narrowed: NARROWED });
+  report({ provenance, settings, modes, busy, figures64, settlement, sandboxes, volume, sections, narrowed: NARROWED });
   // docs/benchmarks.md is the results files, rendered: rewritten whenever this run wrote one.
-  if (!NARROWED || volume.length > 0 || STORAGE) process.stdout.write(`Written to ${writeBenchmarksPage()}\n`);
+  if (!NARROWED || volume.length > 0 || STORAGE || sandboxes) process.stdout.write(`Written to ${writeBenchmarksPage()}\n`);
 }
 
 main().catch((error) => {

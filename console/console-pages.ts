@@ -12,6 +12,7 @@ export const CONSOLE_PAGE_TREES: readonly string[] = [
   '/payouts',
   '/refunds',
   '/reports',
+  '/sandboxes',
   '/settings',
   '/webhooks'
 ];

@@ -13,8 +13,8 @@ export const ROOT = '(root)';
 export const LAYERS: readonly (readonly string[])[] = [
   ['pipeline'],
   ['ledger'],
-  ['account', 'checkout', 'keys', 'payouts', 'refunds', 'statements', 'webhooks'],
-  ['test-mode', ROOT],
+  ['account', 'checkout', 'keys', 'payouts', 'refunds', 'sandboxes', 'statements', 'webhooks'],
+  ['test-clock', 'test-mode', ROOT],
 ];
 
 export interface FolderGraph {

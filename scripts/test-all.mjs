@@ -6,7 +6,8 @@
 //   3. Playwright: the console and the hosted checkout in real Chromium, against a fresh
 //      production build (.next-e2e) on a fresh embedded database (see playwright.config.ts);
 //      then again with the console and the API as two processes on two databases (E2E_SPLIT): the
-//      API by npm start, the console by `next start` as a team deploying Next.js starts it
+//      API by npm start, the console by `next start` as a team deploying Next.js starts it;
+//      then examples/playwright from the packed fixtures package, as a team installs it
 //   4. stress, quick size: real server processes under load, kill -9, hostile input
 //      (npm run test:stress is the full size; see docs/prove.md)
 // Each step appends its counts; the run fails if any step fails.
@@ -80,9 +81,9 @@ vitestStep('unit and integration tests (vitest)', 'vitest', []);
 //    and API as two processes on two databases, the console (`next start`) reaching the API over HTTP
 //    through the SDK (E2E_SPLIT, playwright.config.ts).
 
-function playwrightStep(title, name, env) {
+function playwrightStep(title, name, env, command = [bin('playwright'), 'test', '--reporter=list,json']) {
   const report = path.join(tmp, `${name}.json`);
-  if (built) step(title, bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: report, ...env });
+  if (built) step(title, command[0], command.slice(1), { PLAYWRIGHT_JSON_OUTPUT_FILE: report, ...env });
   if (!fs.existsSync(report)) return void (totals.failed += 1);
   const { stats } = JSON.parse(fs.readFileSync(report, 'utf8'));
   totals.passed += stats.expected + stats.flaky;
@@ -98,6 +99,13 @@ function playwrightStep(title, name, env) {
 
 playwrightStep('end-to-end tests (Playwright, Chromium)', 'playwright', {});
 playwrightStep('end-to-end tests, console and API split (Playwright, Chromium)', 'playwright-split', { E2E_SPLIT: '1' });
+// examples/playwright as a team runs it: the SDK and the fixtures package packed and installed with
+// @playwright/test outside this repository, four workers (a sandbox each) against npm start.
+playwrightStep('the Playwright example (packed fixtures, four workers, npm start)', 'example-playwright', { NEXT_DIST_DIR: '.next-e2e' }, [
+  process.execPath,
+  'scripts/example-playwright.mjs',
+  path.join(tmp, 'example-playwright.json'),
+]);
 
 // 4. stress, quick size
 vitestStep('stress, quick size (vitest.stress.config.ts)', 'stress', ['--config', 'vitest.stress.config.ts'], { STRESS_SIZE: 'quick' });

@@ -32,8 +32,8 @@ export interface InProcessApi {
   url: string;
   db: Db;
   merchant: CreatedMerchant;
-  /** One command with the merchant's key, over real HTTP; no checks of the answer. */
-  call(body: Record<string, unknown>, idempotencyKey?: string): Promise<{ status: number; text: string; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** One command with the merchant's key (or another: a sandbox's, say), over real HTTP; no checks of the answer. */
+  call(body: Record<string, unknown>, idempotencyKey?: string, key?: string): Promise<{ status: number; text: string; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Writes the request log's buffer now. */
   flushRequestLog(): Promise<void>;
   /** Stops the server and the request log; the database stays open. */
@@ -59,8 +59,8 @@ export async function startInProcessApi(db: Db, opts: InProcessApiOptions = {}):
     url,
     db,
     merchant,
-    async call(body, idempotencyKey) {
-      const headers: Record<string, string> = { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json' };
+    async call(body, idempotencyKey, key = merchant.secretKey) {
+      const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       if (idempotencyKey) headers['x-service-idempotency'] = idempotencyKey;
       const res = await fetch(url + API_PATH, { method: 'POST', headers, body: JSON.stringify(body) });
       const text = await res.text();

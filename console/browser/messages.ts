@@ -74,6 +74,7 @@ const BY_CODE: Record<ErrorCode | 'network_error', string> = {
   invalid_idempotency_key: 'The request could not be matched to its retries. Reload the page and try again.',
   invalid_card: 'The card number is not valid. Check the 16 digits.',
   webhook_endpoint_limit: 'You already have 16 webhook endpoints. Delete one before adding another.',
+  sandbox_limit: 'You have as many sandboxes as you may have at once. Delete one before making another.',
   unauthorized: 'Your session has ended. Sign in again.',
   invalid_secret_key: 'That API key was not accepted. Check it and try again.',
   card_declined: 'The card was declined. Try another card.',

@@ -20,6 +20,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/api-keys', label: 'API keys', needs: 'secret_key' },
   { href: '/logs', label: 'Logs', needs: 'requests:read' },
   { href: '/settings', label: 'Settings', needs: 'secret_key' },
+  { href: '/sandboxes', label: 'Sandboxes', needs: 'sandboxes:write' },
 ];
 
 /** The entry a path belongs to: itself or any page under it (/payouts/po_… is under Payouts). */

@@ -5,6 +5,8 @@ export interface Viewer {
   merchantName: string;
   /** A test-mode key (sk_test_ or rk_test_): the console shows its banner. */
   testMode: boolean;
+  /** Signed in with a sandbox's key: the console says so on every page (absent in sessions sealed before sandboxes). */
+  sandbox?: boolean;
   key: Pick<CurrentKey, 'id' | 'type' | 'name' | 'permissions'>;
 }
 

@@ -66,6 +66,8 @@ const envSchema = z.object({
       .max(90 * 86_400),
     7 * 86_400,
   ),
+  /** Live sandboxes one merchant may have at once (create_sandbox past it: 400 sandbox_limit). */
+  SANDBOX_LIMIT: withDefault(z.coerce.number().int().min(0).max(100_000), 200),
   /** Proxies in front of the app whose X-Forwarded-For entries are believed; 0 uses the socket's address. */
   TRUSTED_PROXY_HOPS: withDefault(z.coerce.number().int().min(0).max(10), 0),
   /** Failed authentications allowed per client address per minute before 429. */

@@ -62,6 +62,15 @@ import {
 import { accountSettingsSchema, updateAccountSettingsFields } from './account-settings';
 import { balanceAsOfFields, statementFields, statementSchema } from './statements';
 import { refundFields, refundListFields, refundListSchema, refundSchema, simulateRefundFields } from './refunds';
+import {
+  advanceTestClockFields,
+  createSandboxFields,
+  deletedSandboxSchema,
+  sandboxListSchema,
+  sandboxSchema,
+  sandboxWithKeySchema,
+  testClockSchema,
+} from './sandboxes';
 
 /**
  * Every action of `POST /v1/index.php`: its request (the whole body, `action`
@@ -488,6 +497,60 @@ export const ACTIONS = {
     permission: 'secret_key',
     summary:
       'Changes the time zone (an IANA name; Asia/Jakarta by default) and the low-balance threshold (an integer, or null for none); fields not given keep their value.',
+  }),
+  // Sandboxes (docs/testing-your-integration.md): isolated merchants of this one, for test runs.
+  create_sandbox: define({
+    request: command('create_sandbox', createSandboxFields),
+    response: sandboxWithKeySchema,
+    mutates: true,
+    permission: 'sandboxes:write',
+    summary:
+      'An isolated merchant of this one (its own key, balance, payouts, events, endpoints, logs), for a test run; its sk_test_ key is in this answer only (null on a replay). Expires after expires_in_seconds (24 h by default, at most 7 days). A sandbox cannot create sandboxes.',
+  }),
+  list_sandboxes: define({
+    request: command('list_sandboxes', listFields('sbx')),
+    response: sandboxListSchema,
+    mutates: false,
+    permission: 'sandboxes:write',
+    summary: "This merchant's live sandboxes, newest first, in cursor pages; never a key.",
+  }),
+  get_sandbox: define({
+    request: command('get_sandbox', { id: idField('sbx') }),
+    response: sandboxSchema,
+    mutates: false,
+    permission: 'sandboxes:write',
+    summary: 'One live sandbox of this merchant; never its key.',
+  }),
+  delete_sandbox: define({
+    request: command('delete_sandbox', { id: idField('sbx') }),
+    response: deletedSandboxSchema,
+    mutates: true,
+    permission: 'sandboxes:write',
+    summary: 'Deletes a sandbox: its key answers 401 from the next request on, and its data is purged by the server within seconds.',
+  }),
+  reset_sandbox: define({
+    request: command('reset_sandbox', { id: idField('sbx') }),
+    response: sandboxSchema,
+    mutates: true,
+    permission: 'sandboxes:write',
+    summary:
+      'Wipes a sandbox: its payouts, batches, checkout sessions, refunds, events, webhook endpoints and logs are gone and its balance is back to where it began; its id, keys and settings stay.',
+  }),
+  // A sandbox's test clock: called with the sandbox's own key.
+  get_test_clock: define({
+    request: command('get_test_clock', {}),
+    response: testClockSchema,
+    mutates: false,
+    permission: 'any_key',
+    summary: "The time on this sandbox's test clock (a sandbox made with test_clock: true); 400 for a merchant without one.",
+  }),
+  advance_test_clock: define({
+    request: command('advance_test_clock', advanceTestClockFields),
+    response: testClockSchema,
+    mutates: true,
+    permission: 'secret_key',
+    summary:
+      "Moves this sandbox's test clock forward by `seconds` or to `to` (never back, at most 31 days a call) and, before answering, runs what falls due on the way in time order: payouts settle, paid or failed or returned by the test accounts, approvals expire, refunds settle; their events and webhooks go out at once.",
   }),
 } as const satisfies Record<string, ActionContract>;
 

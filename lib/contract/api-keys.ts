@@ -48,7 +48,15 @@ export const apiKeyWithSecretSchema = apiKeySchema.extend({ secret: z.string().n
  * get_current_key: the calling key (never its secret) and whose it is, so a client can show what it may do,
  * and in which zone (any key may ask, so a console shows every key's times in the merchant's zone).
  */
-export const currentKeySchema = apiKeySchema.extend({ merchant: z.object({ id: z.string(), name: z.string(), time_zone: z.string() }) });
+export const currentKeySchema = apiKeySchema.extend({
+  merchant: z.object({
+    id: z.string(),
+    name: z.string(),
+    time_zone: z.string(),
+    /** The sandbox this merchant is (create_sandbox), or null for a merchant of its own: the console marks a sandbox's session. */
+    sandbox_id: z.string().nullable(),
+  }),
+});
 
 export type ApiKey = z.infer<typeof apiKeySchema>;
 export type CurrentKey = z.infer<typeof currentKeySchema>;

@@ -17,6 +17,11 @@ export const ERROR_CODES = {
     type: 'invalid_request_error',
     description: 'The merchant already has 16 webhook endpoints; delete one first.',
   },
+  sandbox_limit: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'The merchant already has as many live sandboxes as SANDBOX_LIMIT allows (200 by default); delete one first.',
+  },
   unauthorized: { status: 401, type: 'authentication_error', description: 'No valid key (API) or no live session (console).' },
   invalid_secret_key: { status: 401, type: 'authentication_error', description: 'Console sign-in: the key was not accepted.' },
   card_declined: { status: 402, type: 'card_error', description: 'Hosted checkout: the test card was declined.' },

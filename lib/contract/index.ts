@@ -21,3 +21,4 @@ export * from './refunds';
 export * from './payout-approvals';
 export * from './account-settings';
 export * from './time-zone';
+export * from './sandboxes';

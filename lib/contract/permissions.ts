@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'refunds:write',
   // Payout approvals: approve or reject payouts that other keys created.
   'payouts:approve',
+  // Sandboxes: create, list, reset and delete this merchant's sandboxes (never act as them).
+  'sandboxes:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

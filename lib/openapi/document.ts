@@ -3,6 +3,8 @@ import {
   apiKeyWithSecretSchema,
   currentKeySchema,
   deletedWebhookEndpointSchema,
+  deletedSandboxSchema,
+  sandboxWithKeySchema,
   payoutBatchListItemSchema,
   webhookEndpointWithSecretSchema,
   ACTION_NAMES,
@@ -49,6 +51,8 @@ const NAMED_ANSWERS = new Map<z.ZodType, string>([
   [deletedWebhookEndpointSchema, 'DeletedWebhookEndpoint'],
   [apiKeyWithSecretSchema, 'ApiKeyWithSecret'],
   [currentKeySchema, 'CurrentApiKey'],
+  [sandboxWithKeySchema, 'SandboxWithKey'],
+  [deletedSandboxSchema, 'DeletedSandbox'],
 ]);
 
 /** Objects that are only ever inside an answer: a component of their own (a named SDK type), not a copy inlined. */

@@ -31,6 +31,8 @@ import {
 import { getAccountSettings, updateAccountSettings } from './account/settings-actions';
 import { getStatement, summarizeBalance } from './statements/statement-actions';
 import { createRefundAction, getRefund, listRefunds, simulateRefund } from './refunds/refund-actions';
+import { createSandbox, deleteSandbox, getSandbox, listSandboxes, resetSandbox } from './sandboxes/sandbox-actions';
+import { advanceTestClock, getTestClock } from './test-clock/clock-actions';
 
 /** The core's implementation of every action of the contract: a missing one does not compile. */
 export const actions: ActionTable = {
@@ -82,6 +84,14 @@ export const actions: ActionTable = {
   validate_bank_account: validateBankAccount,
   get_account_settings: getAccountSettings,
   update_account_settings: updateAccountSettings,
+  // Sandboxes.
+  create_sandbox: createSandbox,
+  list_sandboxes: listSandboxes,
+  get_sandbox: getSandbox,
+  delete_sandbox: deleteSandbox,
+  reset_sandbox: resetSandbox,
+  get_test_clock: getTestClock,
+  advance_test_clock: advanceTestClock,
 };
 
 /** The payment core: the pipeline over every action (the composition roots and the tests build it here). */

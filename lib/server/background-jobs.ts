@@ -14,6 +14,7 @@ import { payoutStatesVacuum } from '../payments/payouts/payout-states-vacuum';
 import { settleDueRefunds } from '../payments/refunds/refund-settlement';
 import { returnDuePayouts } from '../payments/payouts/payout-returns';
 import { expireUnapprovedPayouts, purgeExpiredValidations } from '../payments/payouts/payout-approvals';
+import { purgeSandboxes } from '../payments/sandboxes/sandbox-purge';
 
 /**
  * The API runtime's work after commit, from rows the requests wrote: settling due
@@ -87,6 +88,15 @@ export function startBackgroundJobs(
           log.error({ err, merchantId }, 'unapproved payouts could not be expired; retrying on the next tick'),
         );
         if (expired > 0) log.info({ expired }, 'unapproved payouts expired');
+      },
+    },
+    {
+      // Deleted and expired sandboxes: every row of their merchants, a few seconds after their keys stopped working.
+      name: 'sandbox_purge',
+      everyMs: tickMs,
+      async run() {
+        const purged = await purgeSandboxes(db);
+        if (purged > 0) log.info({ purged }, 'deleted or expired sandboxes purged');
       },
     },
     { name: 'bank_account_validation_purge', everyMs: 10 * 60_000, run: async () => void (await purgeExpiredValidations(db)) },

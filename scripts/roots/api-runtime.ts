@@ -126,6 +126,7 @@ export function assembleCore(
       idempotencyWaitSeconds: settings.IDEMPOTENCY_WAIT_SECONDS,
       settlementDelaySeconds: settings.SETTLEMENT_DELAY_SECONDS,
       payoutApprovalExpirySeconds: settings.PAYOUT_APPROVAL_EXPIRY_SECONDS,
+      sandboxLimit: settings.SANDBOX_LIMIT,
       authFailuresPerMinute: settings.AUTH_FAILURES_PER_MINUTE,
       publicBaseUrl: settings.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
       secretBox: opts.secretBox,

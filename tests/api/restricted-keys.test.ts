@@ -18,7 +18,8 @@ async function stateOf(api: TestApi) {
             (SELECT available FROM balances WHERE merchant_id = $1) AS available,
             (SELECT string_agg(secret_sealed, ',' ORDER BY id) FROM webhook_endpoints) AS secrets,
             (SELECT count(*) FROM webhook_endpoints WHERE disabled)::int AS disabled,
-            (SELECT count(*) FROM refunds)::int AS refunds, (SELECT count(*) FROM refunds WHERE status = 'pending')::int AS pending_refunds`,
+            (SELECT count(*) FROM refunds)::int AS refunds, (SELECT count(*) FROM refunds WHERE status = 'pending')::int AS pending_refunds,
+            (SELECT count(*) FROM sandboxes WHERE deleted_at IS NULL)::int AS sandboxes`,
     [api.merchant.id],
   );
   return row;
@@ -54,6 +55,7 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
     expect((await s({ action: 'update_payout_approval_policy', required: true, for_keys: 'all' })).status).toBe(200);
     const [toApprove, toReject] = [(await s(withdrawal(10_000))).body, (await s(withdrawal(10_000))).body];
     expect([toApprove.status, toReject.status]).toEqual(['awaiting_approval', 'awaiting_approval']);
+    const [kept, doomedSandbox] = [(await s({ action: 'create_sandbox' })).body, (await s({ action: 'create_sandbox' })).body];
     // A valid request for every action: a new action without one does not compile.
     const requests: Record<ActionName, Record<string, unknown>> = {
       get_balance: {},
@@ -102,6 +104,14 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
       validate_bank_account: { bank_code: 'BCA', account_number: '1234567890' },
       get_account_settings: {},
       update_account_settings: { time_zone: 'Asia/Jakarta' },
+      create_sandbox: {},
+      list_sandboxes: {},
+      get_sandbox: { id: kept.id },
+      delete_sandbox: { id: doomedSandbox.id },
+      reset_sandbox: { id: kept.id },
+      // Only a sandbox with a test clock has one: any key may ask, this merchant's is a 400.
+      get_test_clock: {},
+      advance_test_clock: { seconds: 1 },
     };
     for (const permission of PERMISSIONS) {
       const key = await restricted([permission], {}, `only ${permission}`);
@@ -112,7 +122,8 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
         const res = await call({ action: name, ...requests[name] });
         if (allowed) {
           expect(res.status, `${permission} may call ${name}: ${res.text}`).not.toBe(403);
-          if (name !== 'get_idempotent_request') expect(res.status, `${permission} calling ${name}: ${res.text}`).toBe(200);
+          if (name !== 'get_idempotent_request' && name !== 'get_test_clock')
+            expect(res.status, `${permission} calling ${name}: ${res.text}`).toBe(200);
         } else {
           expect([res.status, res.body.error.code, res.body.error.type], `${permission} calling ${name}`).toEqual([
             403,

@@ -120,6 +120,17 @@ describe('answers of the real API against the OpenAPI document', () => {
     await call('get_account_settings', {});
     await call('update_account_settings', { time_zone: 'Asia/Jakarta' });
     await call('update_payout_approval_policy', { required: false });
+    // Sandboxes.
+    const sandbox = (await call('create_sandbox', { name: 'OpenAPI' }, { idempotencyKey: 'oa-sbx' })).body;
+    await call('create_sandbox', { name: 'OpenAPI' }, { idempotencyKey: 'oa-sbx' });
+    await call('list_sandboxes', {});
+    await call('get_sandbox', { id: sandbox.id });
+    await call('reset_sandbox', { id: sandbox.id });
+    await call('delete_sandbox', { id: sandbox.id });
+    const clocked = (await call('create_sandbox', { test_clock: true })).body;
+    const sandboxCall = (name: string, body: Record<string, unknown>) => callApi(api().url, clocked.secret_key, { action: name, ...body });
+    check('get_test_clock', await sandboxCall('get_test_clock', {}));
+    check('advance_test_clock', await sandboxCall('advance_test_clock', { seconds: 60 }));
     expect(new Set(seen.filter((s) => s.res.status === 200).map((s) => s.action))).toEqual(new Set(ACTION_NAMES));
   });
 

@@ -36,6 +36,11 @@ export function ConsoleShell({
           Test mode: payouts and payments are simulated; no real money moves.
         </div>
       )}
+      {viewer.sandbox && (
+        <div className="test-banner" role="status" data-testid="sandbox-banner">
+          Sandbox: a copy of an account made for tests. Its data is wiped when it is reset, deleted or expires.
+        </div>
+      )}
       {viewerCan(viewer, 'balance:read') && <LowBalanceBanner />}
       <header className="topbar">
         <div className="brand">

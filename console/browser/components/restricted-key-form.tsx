@@ -24,6 +24,7 @@ const PERMISSION_TEXT: Record<(typeof PERMISSIONS)[number], string> = {
   'refunds:read': 'See refunds',
   'refunds:write': 'Refund payments',
   'payouts:approve': 'Approve or reject payouts other keys made',
+  'sandboxes:write': 'Create, reset and delete test sandboxes',
 };
 
 /** Make a restricted key: a name, permissions, an optional payout limit; its secret is shown once. */

@@ -131,6 +131,11 @@ export const createRestrictedKeySchema = z.strictObject({
   idempotency_key: idempotencyKeySchema,
 });
 export const apiKeyIdParam = idField('key');
+export const sandboxIdParam = idField('sbx');
+export const sandboxOpSchema = z.strictObject({
+  op: z.enum(['reset', 'delete'], { error: 'op must be reset or delete' }),
+  idempotency_key: idempotencyKeySchema,
+});
 export const revokeApiKeySchema = z.strictObject({ idempotency_key: idempotencyKeySchema });
 export const rollSecretKeySchema = z.strictObject({
   expires_in_seconds: ACTIONS.roll_secret_key.request.shape.expires_in_seconds.unwrap(),

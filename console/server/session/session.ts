@@ -54,6 +54,7 @@ export async function startSession(secretKey: string, current: CurrentKey): Prom
   const viewer: Viewer = {
     merchantName: current.merchant.name,
     testMode: /^(sk|rk)_test_/.test(secretKey),
+    sandbox: current.merchant.sandbox_id !== null,
     key: { id: current.id, type: current.type, name: current.name, permissions: current.permissions },
   };
   const sealed = await seal({ sid, secretKey, viewer }, sessionSecrets(), SESSION_TTL_SECONDS);

@@ -74,6 +74,10 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
       client.call(secretKey, 'reject_payouts', input, { idempotencyKey }),
     validateBankAccount: (input: Omit<ActionRequest<'validate_bank_account'>, 'action'>) =>
       client.call(secretKey, 'validate_bank_account', input),
+    // Sandboxes of this merchant (sandboxes:write): listed, reset and deleted; the console never holds their keys.
+    listSandboxes: (query: ListQuery) => client.call(secretKey, 'list_sandboxes', query),
+    resetSandbox: (id: string, idempotencyKey: string) => client.call(secretKey, 'reset_sandbox', { id }, { idempotencyKey }),
+    deleteSandbox: (id: string, idempotencyKey: string) => client.call(secretKey, 'delete_sandbox', { id }, { idempotencyKey }),
     // The merchant's settings: its time zone and low-balance threshold (the secret key changes them).
     getAccountSettings: () => client.call(secretKey, 'get_account_settings', {}),
     updateAccountSettings: (input: Omit<ActionRequest<'update_account_settings'>, 'action'>, idempotencyKey: string) =>

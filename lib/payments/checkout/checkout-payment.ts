@@ -81,8 +81,8 @@ export async function payInTransaction(tx: Queryable, id: string, cardNumber: st
   }
   const [session] = await tx.query<{ merchant_id: string; amount: number; success_url: string | null }>(
     `WITH s AS (
-       UPDATE checkout_sessions SET status = 'complete', completed_at = now(), payment_card_last4 = $2
-       WHERE id = $1 AND status = 'open' AND expires_at > now() RETURNING *),
+       UPDATE checkout_sessions SET status = 'complete', completed_at = app_now(), payment_card_last4 = $2
+       WHERE id = $1 AND status = 'open' AND expires_at > app_now() RETURNING *),
      ${eventCtes({ from: 's', type: 'checkout_session.completed', data: checkoutSessionJsonSql('s', '$3') })}
      SELECT merchant_id, amount, success_url FROM s`,
     [id, card.slice(-4), origin],

@@ -11,7 +11,7 @@ const DEFAULT_EXPIRES_IN = 86_400;
 export const createCheckoutSession = writeAction('create_checkout_session', async ({ db, merchant, key, origin }, input) => {
   const [row] = await db.query<CheckoutSessionRow>(
     `INSERT INTO checkout_sessions (id, merchant_id, amount, currency, description, success_url, cancel_url, status, expires_at, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', now() + make_interval(secs => $8), $9::json)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', app_now() + make_interval(secs => $8), $9::json)
      RETURNING ${CHECKOUT_COLUMNS}`,
     [
       newId('cs'),
@@ -56,7 +56,7 @@ export const listCheckoutSessions = readAction('list_checkout_sessions', async (
 export const expireCheckoutSession = writeAction('expire_checkout_session', async (ctx, input) => {
   const [row] = await ctx.db.query<CheckoutSessionRow>(
     `WITH s AS (
-       UPDATE checkout_sessions SET status = 'expired', expires_at = LEAST(expires_at, now())
+       UPDATE checkout_sessions SET status = 'expired', expires_at = LEAST(expires_at, app_now())
        WHERE id = $1 AND merchant_id = $2 AND status = 'open' RETURNING *),
      ${eventCtes({ from: 's', type: 'checkout_session.expired', data: checkoutSessionJsonSql('s', '$3') })}
      SELECT ${CHECKOUT_COLUMNS} FROM s`,

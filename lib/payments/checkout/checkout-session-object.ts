@@ -20,7 +20,7 @@ export interface CheckoutSessionRow {
 
 /** An open session past its expiry reads as expired even before the sweeper marks it. */
 export const CHECKOUT_COLUMNS = `id, amount, currency, description, success_url, cancel_url,
-  CASE WHEN status = 'open' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
+  CASE WHEN status = 'open' AND expires_at <= app_now() THEN 'expired' ELSE status END AS status,
   expires_at, created_at, completed_at, payment_card_last4 AS card_last4, amount_refunded, created_by`;
 
 export const checkoutSessionObject = (r: CheckoutSessionRow, origin: string) => ({

@@ -14,14 +14,17 @@ export const createRestrictedKey = writeAction(
 export const getCurrentKey = readAction('get_current_key', async ({ db, merchant, key }) => {
   const [row] = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 AND merchant_id = $2`, [key.id, merchant.id]);
   if (!row) throw new Error(`key ${key.id} authenticated but not found`);
-  return { ...keyObject(row), merchant: { id: merchant.id, name: merchant.name, time_zone: merchant.timeZone } };
+  return {
+    ...keyObject(row),
+    merchant: { id: merchant.id, name: merchant.name, time_zone: merchant.timeZone, sandbox_id: merchant.sandbox?.id ?? null },
+  };
 });
 
 /** The keys that work now or until their expiry, newest first. */
 export const listApiKeys = readAction('list_api_keys', async ({ db, merchant }) => {
   const rows = await db.query<KeyRow>(
     `SELECT ${KEY_COLUMNS} FROM api_keys
-     WHERE merchant_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+     WHERE merchant_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > app_now())
      ORDER BY created_at DESC, id`,
     [merchant.id],
   );
@@ -37,7 +40,7 @@ export const revokeApiKey = writeAction(
   'revoke_api_key',
   async ({ db, merchant }, input) => {
     const [row] = await db.query<KeyRow>(
-      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, app_now())
        WHERE id = $1 AND merchant_id = $2 AND (type = 'restricted' OR expires_at IS NOT NULL) RETURNING ${KEY_COLUMNS}`,
       [input.id, merchant.id],
     );

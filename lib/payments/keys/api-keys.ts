@@ -57,7 +57,7 @@ export async function rollSecretKey(db: Queryable, merchantId: string, graceSeco
   const secret = generateSecretKey();
   const [row] = await db.query<KeyRow>(
     `WITH old AS (
-       UPDATE api_keys SET expires_at = now() + make_interval(secs => $5), revoked_at = CASE WHEN $5 = 0 THEN now() END
+       UPDATE api_keys SET expires_at = app_now() + make_interval(secs => $5), revoked_at = CASE WHEN $5 = 0 THEN app_now() END
        WHERE merchant_id = $2 AND type = 'secret' AND revoked_at IS NULL AND expires_at IS NULL)
      INSERT INTO api_keys (id, merchant_id, key_hash, hint, type) VALUES ($1, $2, $3, $4, 'secret') RETURNING ${KEY_COLUMNS}`,
     [newId('key'), merchantId, hashSecretKey(secret), keyHint(secret), graceSeconds],

@@ -61,7 +61,7 @@ export const getIdempotentRequest = readAction('get_idempotent_request', async (
   }>(
     `SELECT action, response_status, response_body, created_at, replay_count, created_at + make_interval(secs => $3) AS expires_at
      FROM idempotency_keys
-     WHERE merchant_id = $1 AND key = $2 AND response_status IS NOT NULL AND created_at > now() - make_interval(secs => $3)`,
+     WHERE merchant_id = $1 AND key = $2 AND response_status IS NOT NULL AND created_at > app_now() - make_interval(secs => $3)`,
     [merchant.id, input.idempotency_key, settings.idempotencyTtlSeconds],
   );
   if (!row)

@@ -8,7 +8,8 @@ import { balanceAsOf } from './ledger-figures';
  */
 export const getBalance = readAction('get_balance', async ({ db, merchant }, input) => {
   const asOf = input.as_of === undefined ? undefined : Date.parse(input.as_of);
-  if (asOf !== undefined && asOf > Date.now()) throw new ApiError('invalid_request', 'as_of must not be in the future', 'as_of');
+  if (asOf !== undefined && asOf > (merchant.sandbox?.clockNow?.getTime() ?? Date.now()))
+    throw new ApiError('invalid_request', 'as_of must not be in the future', 'as_of');
   // pending_payouts is kept with the balance (lib/payments/ledger/ledger.ts): one row, whatever the backlog.
   const [row] = await db.query<{
     currency: string;

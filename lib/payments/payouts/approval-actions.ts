@@ -35,7 +35,7 @@ export const updatePayoutApprovalPolicy = writeAction(
   async ({ db, merchant, settings }, input) => {
     const [row] = await db.query<PolicyRow>(
       `UPDATE merchants SET payout_approval_required = $2, payout_approval_above_amount = $3, payout_approval_for_keys = $4,
-         payout_approval_updated_at = now() WHERE id = $1 RETURNING ${POLICY_COLUMNS}`,
+         payout_approval_updated_at = app_now() WHERE id = $1 RETURNING ${POLICY_COLUMNS}`,
       [merchant.id, input.required, input.above_amount ?? 0, input.for_keys ?? 'restricted'],
     );
     return policyObject(fromRow(row!), approvalExpirySeconds(settings), row!.payout_approval_updated_at);

@@ -41,11 +41,11 @@ export const validateBankAccount = readAction('validate_bank_account', async ({ 
   // A fresh result replaces an expired one; a live one is answered as it is.
   const [fresh] = await db.query<ValidationRow>(
     `INSERT INTO bank_account_validations (id, merchant_id, bank_code, account_digest, account_last4, status, account_holder_name, failure_code, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9))
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, app_now() + make_interval(secs => $9))
      ON CONFLICT (merchant_id, bank_code, account_digest) DO UPDATE
        SET id = EXCLUDED.id, status = EXCLUDED.status, account_holder_name = EXCLUDED.account_holder_name,
-           failure_code = EXCLUDED.failure_code, created_at = now(), expires_at = EXCLUDED.expires_at
-       WHERE bank_account_validations.expires_at <= now()
+           failure_code = EXCLUDED.failure_code, created_at = app_now(), expires_at = EXCLUDED.expires_at
+       WHERE bank_account_validations.expires_at <= app_now()
      RETURNING ${COLUMNS}`,
     [
       newId('bav'),

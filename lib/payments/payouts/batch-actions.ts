@@ -100,7 +100,7 @@ export const createPayoutBatch = writeAction(
     const [row] = await db.query<BatchRow>(
       `WITH bal AS (
          UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $2 - $16::bigint,
-           awaiting_approval = awaiting_approval + $16::bigint, updated_at = now()
+           awaiting_approval = awaiting_approval + $16::bigint, updated_at = app_now()
          WHERE merchant_id = $1 AND available >= $2 RETURNING available),
        items AS (
          SELECT * FROM unnest($6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::float8[], $13::text[], $14::text[], $15::float8[])
@@ -113,9 +113,9 @@ export const createPayoutBatch = writeAction(
        po AS (
          INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, batch_id, reference, created_by,
                               account_holder_name, approval_expires_at)
-         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, i.status, now() + make_interval(secs => i.delay), $3, i.reference,
+         SELECT i.id, $1, i.amount, $4, i.bank_code, i.account_number, i.status, app_now() + make_interval(secs => i.delay), $3, i.reference,
                 CASE WHEN i.expiry IS NOT NULL THEN $12::json END,
-                i.holder, now() + make_interval(secs => i.expiry)
+                i.holder, app_now() + make_interval(secs => i.expiry)
          FROM items i, bal ORDER BY i.n
          RETURNING *),
        ${startEventCtes('$1')},

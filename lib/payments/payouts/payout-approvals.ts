@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../../db/types';
 import type { CallerKey } from '../pipeline/caller';
 import { eventCtes, payoutCreatedBySql, payoutJsonSql } from '../webhooks/event-sql';
 import { PAYOUT_COLUMNS, payoutObject, type PayoutRow } from './payout-object';
+import { notOnTestClockSql } from '../pipeline/clock';
 
 /**
  * The end of a payout's wait for approval: approved (to pending, then
@@ -29,7 +30,7 @@ interface Candidate {
  * expiry (409), and made by another key (403: four eyes). Nothing is written here.
  */
 export async function lockForDecision(tx: Queryable, merchantId: string, key: CallerKey, target: ApprovalTarget): Promise<string[]> {
-  const cols = `id, status, ${payoutCreatedBySql()}->>'key_id' AS creator, approval_expires_at <= now() AS due`;
+  const cols = `id, status, ${payoutCreatedBySql()}->>'key_id' AS creator, approval_expires_at <= app_now() AS due`;
   let rows: Candidate[];
   let param: (i: number, id: string) => string;
   if ('ids' in target) {
@@ -93,12 +94,12 @@ const inOrder = (rows: PayoutRow[], ids: string[]) => {
 export async function approvePayouts(tx: Queryable, merchantId: string, key: CallerKey, ids: string[]) {
   const rows = await tx.query<PayoutRow>(
     `WITH u AS (
-       UPDATE payouts SET status = 'pending', approved_by = $3::json, approved_at = now(), settle_after = now() + (settle_after - created_at)
+       UPDATE payouts SET status = 'pending', approved_by = $3::json, approved_at = app_now(), settle_after = app_now() + (settle_after - created_at)
        WHERE merchant_id = $1 AND id = ANY($2::text[]) AND status = 'awaiting_approval'
        RETURNING *),
      tot AS (SELECT COALESCE(sum(amount), 0)::bigint AS total FROM u),
      bal AS (
-       UPDATE balances b SET awaiting_approval = b.awaiting_approval - tot.total, pending_payouts = b.pending_payouts + tot.total, updated_at = now()
+       UPDATE balances b SET awaiting_approval = b.awaiting_approval - tot.total, pending_payouts = b.pending_payouts + tot.total, updated_at = app_now()
        FROM tot WHERE b.merchant_id = $1 RETURNING 1),
      ${eventCtes({ from: 'u', type: 'payout.approved', data: payoutJsonSql('u') })}
      SELECT ${PAYOUT_COLUMNS} FROM u`,
@@ -122,12 +123,12 @@ export async function endWaitingPayouts(
   const rejected = end.status === 'rejected';
   const rows = await tx.query<PayoutRow>(
     `WITH u AS (
-       UPDATE payouts SET status = $3, rejected_by = $4::json, rejected_at = CASE WHEN $3 = 'rejected' THEN now() END, rejection_reason = $5
+       UPDATE payouts SET status = $3, rejected_by = $4::json, rejected_at = CASE WHEN $3 = 'rejected' THEN app_now() END, rejection_reason = $5
        WHERE merchant_id = $1 AND id = ANY($2::text[]) AND status = 'awaiting_approval'
        RETURNING *),
      tot AS (SELECT COALESCE(sum(amount), 0)::bigint AS total FROM u),
      bal AS (
-       UPDATE balances b SET available = b.available + tot.total, awaiting_approval = b.awaiting_approval - tot.total, updated_at = now()
+       UPDATE balances b SET available = b.available + tot.total, awaiting_approval = b.awaiting_approval - tot.total, updated_at = app_now()
        FROM tot WHERE b.merchant_id = $1 RETURNING b.available - tot.total AS opening),
      entry AS (
        INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
@@ -153,7 +154,8 @@ export async function expireUnapprovedPayouts(
   batchSize = 500,
 ): Promise<number> {
   const merchants = await db.query<{ merchant_id: string }>(
-    `SELECT DISTINCT merchant_id FROM (SELECT merchant_id FROM payout_states WHERE state = 'awaiting_approval' AND due_at <= now()
+    `SELECT DISTINCT merchant_id FROM (SELECT merchant_id FROM payout_states WHERE state = 'awaiting_approval' AND due_at <= app_now()
+       AND ${notOnTestClockSql('payout_states')}
        ORDER BY due_at LIMIT $1) due ORDER BY merchant_id`,
     [batchSize],
   );
@@ -163,8 +165,8 @@ export async function expireUnapprovedPayouts(
       expired += await db.transaction(async (tx) => {
         const due = await tx.query<{ id: string }>(
           `SELECT id FROM payouts WHERE seq IN (
-             SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = 'awaiting_approval' AND due_at <= now())
-             AND status = 'awaiting_approval' AND approval_expires_at <= now()
+             SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = 'awaiting_approval' AND due_at <= app_now())
+             AND status = 'awaiting_approval' AND approval_expires_at <= app_now()
            ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
           [merchantId, batchSize],
         );
@@ -189,7 +191,7 @@ export async function expireUnapprovedPayouts(
 export async function purgeExpiredValidations(db: Db, batchSize = 1000): Promise<number> {
   const [row] = await db.query<{ purged: number }>(
     `WITH d AS (DELETE FROM bank_account_validations WHERE id IN (
-       SELECT id FROM bank_account_validations WHERE expires_at <= now() LIMIT $1) RETURNING 1)
+       SELECT id FROM bank_account_validations WHERE expires_at <= app_now() LIMIT $1) RETURNING 1)
      SELECT count(*)::int AS purged FROM d`,
     [batchSize],
   );

@@ -2,6 +2,7 @@ import { PAYOUT_RETURNS, RETURNING_TEST_ACCOUNTS, simulatedOutcome, type PayoutR
 import type { Db, Queryable } from '../../db/types';
 import { creditReturns } from '../ledger/ledger';
 import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
+import { notOnTestClockSql } from '../pipeline/clock';
 
 /**
  * Returned payouts: the receiving bank sends a paid payout back days later. The payout goes from
@@ -16,7 +17,7 @@ import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
  * Jakarta (the banks' day), the payout's seq on at least 10 digits. Unique by construction, since
  * the seq is, with no index for every settlement to keep.
  */
-const BANK_REFERENCE_SQL = `'TRF' || to_char(now() AT TIME ZONE 'Asia/Jakarta', 'YYMMDD') || lpad(seq::text, greatest(10, length(seq::text)), '0')`;
+const BANK_REFERENCE_SQL = `'TRF' || to_char(app_now() AT TIME ZONE 'Asia/Jakarta', 'YYMMDD') || lpad(seq::text, greatest(10, length(seq::text)), '0')`;
 
 /**
  * What a payout gains when it is paid, for the SET of the settlement's update, on the rows where
@@ -29,7 +30,7 @@ export const paidColumnsSql = (paid: string) => {
     RETURNING_TEST_ACCOUNTS.length === 0
       ? 'NULL'
       : `CASE WHEN account_number IN (${RETURNING_TEST_ACCOUNTS.map((n) => `'${n}'`).join(', ')})
-       THEN now() + (settle_after - COALESCE(approved_at, created_at)) END`;
+       THEN app_now() + (settle_after - COALESCE(approved_at, created_at)) END`;
   return `bank_reference = CASE WHEN ${paid} THEN ${BANK_REFERENCE_SQL} END, return_after = CASE WHEN ${paid} THEN ${returnAfter} END`;
 };
 
@@ -43,7 +44,7 @@ export async function returnPayouts(tx: Queryable, returns: PayoutReturn[]): Pro
   if (returns.length === 0) return [];
   const rows = await tx.query<{ id: string; merchant_id: string; amount: number }>(
     `WITH u AS (
-       UPDATE payouts p SET status = 'returned', failure_code = f.code, failure_message = f.message, returned_at = now(), return_after = NULL
+       UPDATE payouts p SET status = 'returned', failure_code = f.code, failure_message = f.message, returned_at = app_now(), return_after = NULL
        FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, code, message)
        WHERE p.id = f.id AND p.status = 'paid' RETURNING p.*),
      ${eventCtes({ from: 'u', type: 'payout.returned', data: payoutJsonSql('u') })}
@@ -67,7 +68,7 @@ export async function returnDuePayouts(db: Db, batchSize = 500, maxBatches = 10)
   for (let i = 0; i < maxBatches; i++) {
     const returned = await db.transaction(async (tx) => {
       const due = await tx.query<{ id: string; account_number: string }>(
-        `SELECT id, account_number FROM payouts WHERE return_after <= now() AND status = 'paid'
+        `SELECT id, account_number FROM payouts WHERE return_after <= app_now() AND status = 'paid' AND ${notOnTestClockSql('payouts')}
          ORDER BY return_after LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batchSize],
       );

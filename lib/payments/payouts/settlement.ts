@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../db/types';
 import { checkoutSessionJsonSql, eventCtes, payoutJsonSql } from '../webhooks/event-sql';
 import { simulatedOutcome, type SimulatedOutcome } from '../../contract';
 import { paidColumnsSql } from './payout-returns';
+import { notOnTestClockSql } from '../pipeline/clock';
 
 export interface SettlementResult {
   paid: number;
@@ -71,7 +72,7 @@ async function settleBatch(tx: Queryable, limit: number, onPostponed: Postponed)
 }
 
 export const CLAIM_SQL = `SELECT p.id, p.merchant_id, p.amount, p.account_number, p.settle_attempts
-     FROM (SELECT seq, due_at FROM payout_states WHERE state = 'pending' AND due_at <= now()
+     FROM (SELECT seq, due_at FROM payout_states WHERE state = 'pending' AND due_at <= app_now() AND ${notOnTestClockSql('payout_states')}
            ORDER BY due_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED) s
      JOIN payouts p ON p.seq = s.seq ORDER BY s.due_at, s.seq`;
 
@@ -110,7 +111,7 @@ async function settleClaimed(tx: Queryable, due: DuePayout[], onPostponed: Postp
 async function postpone(tx: Queryable, payouts: DuePayout[]) {
   await tx.query(
     `UPDATE payouts SET settle_attempts = settle_attempts + 1,
-       settle_after = now() + make_interval(secs => LEAST(3600, 10 * power(2, settle_attempts)))
+       settle_after = app_now() + make_interval(secs => LEAST(3600, 10 * power(2, settle_attempts)))
      WHERE id = ANY($1::text[])`,
     [payouts.map((p) => p.id)],
   );
@@ -149,7 +150,7 @@ export const SETTLE_SQL = `
   WITH f AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, code, message)),
   u AS (
     UPDATE payouts p SET status = CASE WHEN f.code IS NULL THEN 'paid' ELSE 'failed' END,
-      failure_code = f.code, failure_message = f.message, settled_at = now(), ${paidColumnsSql('f.code IS NULL')}
+      failure_code = f.code, failure_message = f.message, settled_at = app_now(), ${paidColumnsSql('f.code IS NULL')}
     FROM f WHERE p.id = f.id AND p.status = 'pending'
     RETURNING p.*),
   ${eventCtes({
@@ -163,7 +164,7 @@ export const SETTLE_SQL = `
   locked AS MATERIALIZED (
     SELECT merchant_id FROM balances WHERE merchant_id IN (SELECT merchant_id FROM m) ORDER BY merchant_id FOR UPDATE),
   b AS (
-    UPDATE balances b SET pending_payouts = b.pending_payouts - m.settled, available = b.available + m.reversed, updated_at = now()
+    UPDATE balances b SET pending_payouts = b.pending_payouts - m.settled, available = b.available + m.reversed, updated_at = app_now()
     FROM m JOIN locked USING (merchant_id) WHERE b.merchant_id = m.merchant_id
     RETURNING b.merchant_id, b.available, m.reversed),
   -- One entry per failed payout, in payout order, each with the balance as if credited one by one.
@@ -185,7 +186,7 @@ export async function expireCheckoutSessions(db: Db, origin: string, batchSize =
   const [row] = await db.query<{ expired: number }>(
     `WITH u AS (
        UPDATE checkout_sessions SET status = 'expired' WHERE id IN (
-         SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= now()
+         SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= app_now() AND ${notOnTestClockSql('checkout_sessions')}
          ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING *),
      ${eventCtes({ from: 'u', type: 'checkout_session.expired', data: checkoutSessionJsonSql('u', '$1') })}

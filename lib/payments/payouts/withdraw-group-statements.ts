@@ -22,11 +22,11 @@ export const CLAIM_AND_READ_SQL = prepared(`WITH claimed AS (
     INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ORDER BY 1, 2
     ON CONFLICT (merchant_id, key) DO UPDATE
-      SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
+      SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = app_now(),
           response_status = NULL, response_body = NULL, answer_ref = NULL
-      WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
+      WHERE idempotency_keys.created_at <= app_now() - make_interval(secs => $5)
     RETURNING merchant_id, key)
-  SELECT b.merchant_id, b.available, now() AS now,
+  SELECT b.merchant_id, b.available, app_now() AS now,
          ARRAY(SELECT c.key FROM claimed c WHERE c.merchant_id = b.merchant_id) AS claimed,
          set_config('lock_timeout', '0', true) AS unbounded
   FROM balances b WHERE b.merchant_id = ANY($6::text[])`);
@@ -44,7 +44,7 @@ const WRITE_GROUP_SQL = prepared(`WITH req AS (
       SELECT count(*) AS n FROM (SELECT 1 FROM balances WHERE merchant_id = ANY(ARRAY(SELECT merchant_id FROM tot)) ORDER BY merchant_id FOR UPDATE) l),
     bal AS (
       UPDATE balances b SET available = b.available - tot.total, pending_payouts = b.pending_payouts + tot.total - tot.waiting,
-        awaiting_approval = b.awaiting_approval + tot.waiting, updated_at = now()
+        awaiting_approval = b.awaiting_approval + tot.waiting, updated_at = app_now()
       FROM tot WHERE b.merchant_id = tot.merchant_id AND b.available >= tot.total AND (SELECT n FROM locked) >= 0
       RETURNING b.merchant_id, b.available + tot.total AS opening),
     entry AS (
@@ -54,8 +54,8 @@ const WRITE_GROUP_SQL = prepared(`WITH req AS (
     po AS (
       INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by,
                            account_holder_name, approval_expires_at)
-      SELECT r.id, r.merchant_id, r.amount, r.currency, r.bank_code, r.account_number, r.status, now() + make_interval(secs => r.delay), r.created_by,
-             r.holder, now() + make_interval(secs => r.expiry)
+      SELECT r.id, r.merchant_id, r.amount, r.currency, r.bank_code, r.account_number, r.status, app_now() + make_interval(secs => r.delay), r.created_by,
+             r.holder, app_now() + make_interval(secs => r.expiry)
       FROM req r JOIN bal ON bal.merchant_id = r.merchant_id ORDER BY r.ord
       RETURNING merchant_id, ${PAYOUT_COLUMNS}),
     ${startEventCtes()},

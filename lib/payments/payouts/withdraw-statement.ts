@@ -57,7 +57,7 @@ export function withdrawStatement(w: WithdrawalRow, inline?: Pick<InlineAnswer, 
     inline && answer !== undefined ? storeAnswerSql(inline.merchantId, inline.key, answer, w.payoutId, params.length + 1, 'po') : undefined;
   const sql = `WITH bal AS (
       UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $12::bigint,
-        awaiting_approval = awaiting_approval + $13::bigint, updated_at = now()
+        awaiting_approval = awaiting_approval + $13::bigint, updated_at = app_now()
       WHERE merchant_id = $1 AND available >= $2 RETURNING available),
     entry AS (
       INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
@@ -65,8 +65,8 @@ export function withdrawStatement(w: WithdrawalRow, inline?: Pick<InlineAnswer, 
     po AS (
       INSERT INTO payouts (id, merchant_id, amount, currency, bank_code, account_number, status, settle_after, created_by,
                            account_holder_name, approval_expires_at)
-      SELECT $3, $1, $2, $4, $5, $6, $9, now() + make_interval(secs => $7), $8::json,
-             $10, now() + make_interval(secs => $11::float8) FROM bal
+      SELECT $3, $1, $2, $4, $5, $6, $9, app_now() + make_interval(secs => $7), $8::json,
+             $10, app_now() + make_interval(secs => $11::float8) FROM bal
       RETURNING ${PAYOUT_COLUMNS}),
     ${startEventCtes('$1')}${
       stored

@@ -96,10 +96,10 @@ export interface WriteAction<N extends ActionName = ActionName, Plan = ActionReq
   /** Writes in one statement that writes nothing when the action refuses: no savepoint needed around it. */
   atomic?: boolean;
   /**
-   * The answer carries a secret shown once (`secret`): the idempotency store keeps
-   * the answer with `secret: null`, so a replay shows the object without it.
+   * The answer carries a secret shown once (`secret`, or the field named here): the idempotency store
+   * keeps the answer with that field null, so a replay shows the object without it.
    */
-  oneTimeSecret?: boolean;
+  oneTimeSecret?: boolean | 'secret_key';
   /** Concurrent requests of this action may be written together, one transaction per group (group-commit.ts). */
   group?: GroupWriter<Plan>;
   /** The answer is stored compacted under an idempotency key: a replay puts it back (a batch's payout ids). */

@@ -23,10 +23,13 @@ export const AUTH_SQL = prepared(`SELECT m.id, m.name, m.currency, m.time_zone, 
          m.payout_approval_required, m.payout_approval_above_amount, m.payout_approval_for_keys,
          (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale,
          ${failuresNowSql('r.address')} AS failures, ${failuresNowSql('$3')} AS all_failures,
-         ${windowEndsInSql} AS retry_after
+         ${windowEndsInSql} AS retry_after, s.id AS sandbox_id, s.parent_id AS sandbox_parent_id, s.clock_now
   FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(hash, address, ord)
-  LEFT JOIN api_keys k ON k.key_hash = r.hash AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
-  LEFT JOIN merchants m ON m.id = k.merchant_id
+  LEFT JOIN api_keys k ON k.key_hash = r.hash AND k.revoked_at IS NULL
+  -- A sandbox's key works while the sandbox is neither deleted nor expired; a rolled key's grace ends on its test clock.
+  LEFT JOIN sandboxes s ON s.merchant_id = k.merchant_id
+  LEFT JOIN merchants m ON m.id = k.merchant_id AND (k.expires_at IS NULL OR k.expires_at > COALESCE(s.clock_now, now()))
+    AND (s.id IS NULL OR (s.deleted_at IS NULL AND s.expires_at > now()))
   ORDER BY r.ord`);
 
 interface AuthRow extends Partial<Omit<Merchant, 'timeZone'>> {
@@ -43,6 +46,9 @@ interface AuthRow extends Partial<Omit<Merchant, 'timeZone'>> {
   failures: number;
   all_failures: number;
   retry_after: number;
+  sandbox_id: string | null;
+  sandbox_parent_id: string | null;
+  clock_now: Date | null;
 }
 
 /** Every address together may fail this many times the per-address limit per minute. */
@@ -114,7 +120,10 @@ export function createAuthenticator(db: Queryable, limitPerMinute: number, log: 
         aboveAmount: row.payout_approval_above_amount,
         forKeys: row.payout_approval_for_keys,
       };
-      return { merchant: { id: row.id, name: row.name!, currency: row.currency!, timeZone: row.time_zone, payoutApproval }, key };
+      const sandbox = row.sandbox_id
+        ? { id: row.sandbox_id, parentId: row.sandbox_parent_id!, clockNow: row.clock_now === null ? null : new Date(row.clock_now) }
+        : undefined;
+      return { merchant: { id: row.id, name: row.name!, currency: row.currency!, timeZone: row.time_zone, payoutApproval, sandbox }, key };
     }
     if (row.all_failures >= limitPerMinute * GLOBAL_FACTOR) throw limited();
     await recordFailure(db, [clientAddress, ALL_ADDRESSES]);

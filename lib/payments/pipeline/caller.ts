@@ -8,6 +8,15 @@ export interface Merchant {
   timeZone: string;
   /** Which of its payouts wait for approval (read with the key; absent: none do). */
   payoutApproval?: ApprovalPolicy;
+  /** Set when the merchant is a sandbox of another (read with the key). */
+  sandbox?: SandboxOf;
+}
+
+/** A sandbox merchant's sandbox: its id, its parent, and its test clock's time when it has one (null: the wall clock). */
+export interface SandboxOf {
+  id: string;
+  parentId: string;
+  clockNow: Date | null;
 }
 
 /** The merchant's payout approval policy (update_payout_approval_policy). */

@@ -5,6 +5,8 @@ export interface CoreSettings {
   settlementDelaySeconds: number;
   /** An unapproved payout expires after this long (PAYOUT_APPROVAL_EXPIRY_SECONDS; 7 days by default). */
   payoutApprovalExpirySeconds?: number;
+  /** Live sandboxes a merchant may have at once (SANDBOX_LIMIT; 200 by default). */
+  sandboxLimit?: number;
   /** Public origin for links the API hands out (checkout URLs); the request's own origin when unset. */
   publicBaseUrl?: string;
   /** Seals the webhook signing secrets the database keeps (webhooks/secret-box.ts makes one). */

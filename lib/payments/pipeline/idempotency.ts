@@ -6,6 +6,7 @@ import { inTransaction, STORED_INLINE, type AnyWriteAction, type RequestContext,
 import { objectIdOf } from './api-object';
 import type { IdempotentCall } from './idempotency-key';
 import type { InlineAnswer } from './stored-answer';
+import { setClock } from './clock';
 
 /**
  * Claims (merchant, key): a new key, or one past retention, returns a row; a key in
@@ -15,10 +16,10 @@ import type { InlineAnswer } from './stored-answer';
 export const CLAIM_SQL = prepared(`INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
   VALUES ($1, $2, $3, $4)
   ON CONFLICT (merchant_id, key) DO UPDATE
-    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = now(),
+    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = app_now(),
         response_status = NULL, response_body = NULL, answer_ref = NULL
-    WHERE idempotency_keys.created_at <= now() - make_interval(secs => $5)
-  RETURNING now() AS now, set_config('lock_timeout', '0', true) AS unbounded`);
+    WHERE idempotency_keys.created_at <= app_now() - make_interval(secs => $5)
+  RETURNING app_now() AS now, set_config('lock_timeout', '0', true) AS unbounded`);
 
 /**
  * Writes a plan at most once per (merchant, key) within the retention period.
@@ -40,10 +41,13 @@ export async function runIdempotent(
   ctx: RequestContext,
   plan: unknown,
   requestId: string,
+  /** A sandbox's test clock: the transaction is stamped with its time (clock.ts), the claim's retention included. */
+  clock?: Date,
 ): Promise<StoredResult> {
   try {
     return await db.transaction(
       async (tx) => {
+        if (clock) await setClock(tx, clock);
         const claimed = await tx.query<{ now: Date }>(CLAIM_SQL, [
           call.merchantId,
           call.key,
@@ -67,7 +71,8 @@ export async function runIdempotent(
           const answer = await action.write(inTransaction(ctx, tx, inline), plan);
           body = JSON.stringify(answer);
           // A secret shown once is never kept in the idempotency store.
-          if (action.oneTimeSecret) storedBody = JSON.stringify({ ...answer, secret: null });
+          const secretField = action.oneTimeSecret === true ? 'secret' : action.oneTimeSecret;
+          if (secretField) storedBody = JSON.stringify({ ...answer, [secretField]: null });
           storedInline = STORED_INLINE in answer;
           objectId = objectIdOf(answer);
         } catch (error) {
@@ -145,7 +150,7 @@ export function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number, b
   return deleteInBatches(db, {
     table: 'idempotency_keys',
     key: '(merchant_id, key)',
-    select: 'SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1)',
+    select: 'SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= app_now() - make_interval(secs => $1)',
     params: [ttlSeconds],
     batchSize,
   });

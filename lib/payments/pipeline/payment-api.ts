@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../db/types';
 import type { Logger } from '../../log';
-import type { ActionContext, ActionTable, StoredResult } from './action';
+import { inTransaction, type ActionContext, type ActionTable, type StoredResult } from './action';
 import type { CoreSettings } from './core-settings';
 import { assertPermitted } from './permissions';
 import { createAuthenticator } from './authenticate';
@@ -14,6 +14,7 @@ import type { ApiRequest, ApiResponse, CountingCore, RequestMeta } from './api-r
 import { parseCommand } from './parse-command';
 import type { RequestLog } from './request-log';
 import { nextRequestId } from './request-id';
+import { setClock } from './clock';
 
 /** What the core tells its host about each request it answered (metrics); never a key or a body. */
 export interface RequestOutcome {
@@ -115,8 +116,15 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
           storedAnswer: (tx, name, status, stored) => storedAnswer(tx, merchant.id, name, status, stored),
         };
         const impl = command.action;
+        // A sandbox with a test clock: each of its transactions is stamped with the clock's time, and is written alone.
+        const clock = merchant.sandbox?.clockNow ?? undefined;
         if ('read' in impl) {
-          const answer = await impl.read(ctx, command.input);
+          const answer = clock
+            ? await db.transaction(async (tx) => {
+                await setClock(tx, clock);
+                return impl.read(inTransaction(ctx, tx), command.input);
+              })
+            : await impl.read(ctx, command.input);
           response = json(200, JSON.stringify(answer));
           objectId = objectIdOf(answer);
         } else {
@@ -125,10 +133,10 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
           const plan = impl.plan ? impl.plan(ctx, command.input) : command.input;
           const call = idempotentCall(req.headers, body, merchant.id, command.name, deps.settings);
           idempotencyKey = call?.key;
-          const group = groups.get(impl.name);
+          const group = clock ? undefined : groups.get(impl.name);
           const stored: StoredResult = group
             ? await group.submit({ ctx, plan, call, requestId })
-            : await writeAlone(db, impl, ctx, plan, call, requestId);
+            : await writeAlone(db, impl, ctx, plan, call, requestId, clock);
           response = json(stored.status, stored.body, stored.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
           objectId = stored.objectId;
           storedCode = stored.errorCode;

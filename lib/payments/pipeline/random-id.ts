@@ -15,4 +15,5 @@ export function randomBase62(length: number): string {
 }
 
 /** Resource ids: a type prefix and 24 random characters (`po_...`, `cs_...`, `acct_...`). */
-export const newId = (prefix: 'po' | 'pb' | 'cs' | 'tu' | 'acct' | 'key' | 'sess' | 'we' | 're' | 'bav') => `${prefix}_${randomBase62(24)}`;
+export const newId = (prefix: 'po' | 'pb' | 'cs' | 'tu' | 'acct' | 'key' | 'sess' | 'we' | 're' | 'bav' | 'sbx') =>
+  `${prefix}_${randomBase62(24)}`;

@@ -3,6 +3,7 @@ import { inTransaction, type AnyWriteAction, type RequestContext, type StoredRes
 import { objectIdOf } from './api-object';
 import type { IdempotentCall } from './idempotency-key';
 import { runIdempotent } from './idempotency';
+import { setClock } from './clock';
 
 /**
  * A plan written alone, in a transaction of its own: without a key, or claiming the key and storing
@@ -16,8 +17,13 @@ export async function writeAlone(
   plan: unknown,
   call: IdempotentCall | undefined,
   requestId: string,
+  /** A sandbox's test clock: the transaction is stamped with its time. */
+  clock?: Date,
 ): Promise<StoredResult> {
-  if (call) return runIdempotent(db, call, action, ctx, plan, requestId);
-  const answer = await db.transaction((tx) => action.write(inTransaction(ctx, tx), plan));
+  if (call) return runIdempotent(db, call, action, ctx, plan, requestId, clock);
+  const answer = await db.transaction(async (tx) => {
+    if (clock) await setClock(tx, clock);
+    return action.write(inTransaction(ctx, tx), plan);
+  });
   return { status: 200, body: JSON.stringify(answer), replayed: false, objectId: objectIdOf(answer), errorCode: null };
 }

@@ -1,6 +1,7 @@
 import { REFUND_FAILURES } from '../../contract';
 import type { Db, Queryable } from '../../db/types';
 import { eventCtes, refundJsonSql } from '../webhooks/event-sql';
+import { notOnTestClockSql } from '../pipeline/clock';
 
 export interface DueRefund {
   id: string;
@@ -39,7 +40,7 @@ export async function settleDueRefunds(
     const done = await db.transaction(async (tx) => {
       const [refund] = await tx.query<DueRefund>(
         `SELECT id, merchant_id, fails, settle_attempts FROM refunds
-         WHERE status = 'pending' AND settle_after <= now()
+         WHERE status = 'pending' AND settle_after <= app_now() AND ${notOnTestClockSql('refunds')}
          ORDER BY settle_after, seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
       if (!refund) return false;
@@ -53,7 +54,7 @@ export async function settleDueRefunds(
         await tx.query('ROLLBACK TO SAVEPOINT one_refund');
         await tx.query(
           `UPDATE refunds SET settle_attempts = settle_attempts + 1,
-             settle_after = now() + make_interval(secs => LEAST(3600, 10 * power(2, settle_attempts))) WHERE id = $1`,
+             settle_after = app_now() + make_interval(secs => LEAST(3600, 10 * power(2, settle_attempts))) WHERE id = $1`,
           [refund.id],
         );
         total.postponed++;
@@ -77,9 +78,9 @@ export async function settleRefund(tx: Queryable, refundId: string, outcome: Ref
   if (outcome === 'succeeded') {
     const [row] = await tx.query<{ n: number }>(
       `WITH u AS (
-         UPDATE refunds SET status = 'succeeded', settled_at = now() WHERE id = $1 AND status = 'pending' RETURNING *),
+         UPDATE refunds SET status = 'succeeded', settled_at = app_now() WHERE id = $1 AND status = 'pending' RETURNING *),
        bal AS (
-         UPDATE balances b SET pending_refunds = b.pending_refunds - u.amount, updated_at = now() FROM u
+         UPDATE balances b SET pending_refunds = b.pending_refunds - u.amount, updated_at = app_now() FROM u
          WHERE b.merchant_id = u.merchant_id RETURNING b.merchant_id),
        ${eventCtes({ from: 'u', type: 'refund.succeeded', data: refundJsonSql('u') })}
        SELECT (SELECT count(*) FROM bal)::int AS n`,
@@ -93,14 +94,14 @@ export async function settleRefund(tx: Queryable, refundId: string, outcome: Ref
   // being created on the same session, holding it and waiting for the balance, deadlocked with it.
   const [row] = await tx.query<{ n: number }>(
     `WITH u AS (
-       UPDATE refunds SET status = 'failed', failure_code = $2, failure_message = $3, settled_at = now()
+       UPDATE refunds SET status = 'failed', failure_code = $2, failure_message = $3, settled_at = app_now()
        WHERE id = $1 AND status = 'pending' RETURNING *),
      cs AS (
        UPDATE checkout_sessions s SET amount_refunded = s.amount_refunded - u.amount,
          status = CASE WHEN s.status = 'refunded' THEN 'complete' ELSE s.status END
        FROM u WHERE s.id = u.checkout_session_id RETURNING s.id),
      bal AS (
-       UPDATE balances b SET pending_refunds = b.pending_refunds - u.amount, available = b.available + u.amount, updated_at = now()
+       UPDATE balances b SET pending_refunds = b.pending_refunds - u.amount, available = b.available + u.amount, updated_at = app_now()
        FROM u JOIN cs ON cs.id = u.checkout_session_id
        WHERE b.merchant_id = u.merchant_id RETURNING b.merchant_id, b.available, u.amount, u.id AS refund_id),
      entry AS (

@@ -37,14 +37,14 @@ export async function createRefund(
   const fails = session.payment_card_last4 === REFUND_FAILING_TEST_CARD.slice(-4);
   const [row] = await db.query<RefundRow>(
     `WITH bal AS (
-       UPDATE balances SET available = available - $2, pending_refunds = pending_refunds + $2, updated_at = now()
+       UPDATE balances SET available = available - $2, pending_refunds = pending_refunds + $2, updated_at = app_now()
        WHERE merchant_id = $1 AND available >= $2 RETURNING available),
      entry AS (
        INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
        SELECT $1, -$2::bigint, available, 'refund', $3 FROM bal),
      re AS (
        INSERT INTO refunds (id, merchant_id, checkout_session_id, amount, currency, status, reason, fails, settle_after, created_by)
-       SELECT $3, $1, $4, $2, $5, 'pending', $6, $7, now() + make_interval(secs => $8), $9::json FROM bal
+       SELECT $3, $1, $4, $2, $5, 'pending', $6, $7, app_now() + make_interval(secs => $8), $9::json FROM bal
        RETURNING ${REFUND_COLUMNS}),
      ${eventCtes({ from: 're', type: 'refund.created', data: refundJsonSql('re'), merchantSql: '$1' })}
      SELECT * FROM re`,

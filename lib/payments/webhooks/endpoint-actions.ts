@@ -19,7 +19,7 @@ interface EndpointRow {
 
 /** Never the secret, sealed or not: it is shown once, by the action that makes it. */
 const ENDPOINT_COLUMNS = `id, url, description, enabled_events, disabled, disabled_reason,
-  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at, created_at, created_by`;
+  CASE WHEN previous_secret_expires_at > app_now() THEN previous_secret_expires_at END AS previous_secret_expires_at, created_at, created_by`;
 
 const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -142,7 +142,7 @@ export const rotateWebhookSecret = writeAction(
   async ({ db, merchant, settings }, input) => {
     const secret = newWebhookSecret();
     const [row] = await db.query<EndpointRow>(
-      `UPDATE webhook_endpoints SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = now() + interval '24 hours',
+      `UPDATE webhook_endpoints SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = app_now() + interval '24 hours',
          secret_sealed = $3
        WHERE id = $1 AND merchant_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
       [input.id, merchant.id, settings.secretBox.seal(secret)],

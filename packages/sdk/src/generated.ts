@@ -181,7 +181,7 @@ export type ResendEventRequest = {
 export type CreateRestrictedKeyRequest = {
   action: "create_restricted_key";
   name: string;
-  permissions: Array<"balance:read" | "payouts:read" | "payouts:write" | "checkout_sessions:read" | "checkout_sessions:write" | "events:read" | "webhooks:write" | "requests:read" | "refunds:read" | "refunds:write" | "payouts:approve">;
+  permissions: Array<"balance:read" | "payouts:read" | "payouts:write" | "checkout_sessions:read" | "checkout_sessions:write" | "events:read" | "webhooks:write" | "requests:read" | "refunds:read" | "refunds:write" | "payouts:approve" | "sandboxes:write">;
   max_payout_amount?: number;
 };
 
@@ -299,6 +299,46 @@ export type UpdateAccountSettingsRequest = {
   action: "update_account_settings";
   time_zone?: string;
   low_balance_threshold?: number | null;
+};
+
+export type CreateSandboxRequest = {
+  action: "create_sandbox";
+  name?: string;
+  balance?: number;
+  copy_settings?: boolean;
+  expires_in_seconds?: number;
+  test_clock?: boolean;
+};
+
+export type ListSandboxesRequest = {
+  action: "list_sandboxes";
+  limit?: number;
+  starting_after?: string;
+};
+
+export type GetSandboxRequest = {
+  action: "get_sandbox";
+  id: string;
+};
+
+export type DeleteSandboxRequest = {
+  action: "delete_sandbox";
+  id: string;
+};
+
+export type ResetSandboxRequest = {
+  action: "reset_sandbox";
+  id: string;
+};
+
+export type GetTestClockRequest = {
+  action: "get_test_clock";
+};
+
+export type AdvanceTestClockRequest = {
+  action: "advance_test_clock";
+  seconds?: number;
+  to?: string;
 };
 
 export type Balance = {
@@ -590,6 +630,7 @@ export type CurrentApiKey = {
     id: string;
     name: string;
     time_zone: string;
+    sandbox_id: string | null;
   };
 };
 
@@ -727,6 +768,47 @@ export type AccountSettings = {
   low_balance_threshold: number | null;
 };
 
+export type SandboxWithKey = {
+  object: "sandbox";
+  id: string;
+  merchant_id: string;
+  name: string;
+  balance: number;
+  created_at: string;
+  expires_at: string;
+  test_clock: string | null;
+  secret_key: string | null;
+};
+
+export type SandboxList = {
+  object: "list";
+  data: Sandbox[];
+  has_more: boolean;
+};
+
+export type Sandbox = {
+  object: "sandbox";
+  id: string;
+  merchant_id: string;
+  name: string;
+  balance: number;
+  created_at: string;
+  expires_at: string;
+  test_clock: string | null;
+};
+
+export type DeletedSandbox = {
+  object: "sandbox";
+  id: string;
+  deleted: true;
+};
+
+export type TestClock = {
+  object: "test_clock";
+  sandbox_id: string;
+  now: string;
+};
+
 export type PayoutBatchListItem = {
   object: "payout_batch";
   id: string;
@@ -758,12 +840,12 @@ export type ErrorBody = {
 };
 
 /** Every code of the one error table (lib/contract/errors.ts), the console's included. Clients branch on `code`. */
-export type ErrorCode = "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "unauthorized" | "invalid_secret_key" | "card_declined" | "permission_denied" | "payout_limit_exceeded" | "cross_origin_request" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "payout_not_paid" | "checkout_session_not_paid" | "refund_not_pending" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_invalid_response" | "service_unavailable" | "upstream_unavailable" | "self_approval_not_allowed" | "payout_not_awaiting_approval" | "account_name_mismatch";
+export type ErrorCode = "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "sandbox_limit" | "unauthorized" | "invalid_secret_key" | "card_declined" | "permission_denied" | "payout_limit_exceeded" | "cross_origin_request" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "checkout_session_not_open" | "payout_not_pending" | "payout_not_paid" | "checkout_session_not_paid" | "refund_not_pending" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "refund_amount_exceeded" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_invalid_response" | "service_unavailable" | "upstream_unavailable" | "self_approval_not_allowed" | "payout_not_awaiting_approval" | "account_name_mismatch";
 
 export type Error400 = {
   error: {
     type: "invalid_request_error" | "idempotency_error";
-    code: "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit";
+    code: "invalid_json" | "invalid_request" | "unknown_action" | "invalid_idempotency_key" | "invalid_card" | "webhook_endpoint_limit" | "sandbox_limit";
     message: string;
     /** The field (or header) the error is about, e.g. `amount` or `payouts[17].account_number`. */
     param?: string;
@@ -951,11 +1033,18 @@ export interface Actions {
   validate_bank_account: { params: Omit<ValidateBankAccountRequest, 'action'>; response: BankAccountValidation; mutates: false };
   get_account_settings: { params: Omit<GetAccountSettingsRequest, 'action'>; response: AccountSettings; mutates: false };
   update_account_settings: { params: Omit<UpdateAccountSettingsRequest, 'action'>; response: AccountSettings; mutates: true };
+  create_sandbox: { params: Omit<CreateSandboxRequest, 'action'>; response: SandboxWithKey; mutates: true };
+  list_sandboxes: { params: Omit<ListSandboxesRequest, 'action'>; response: SandboxList; mutates: false };
+  get_sandbox: { params: Omit<GetSandboxRequest, 'action'>; response: Sandbox; mutates: false };
+  delete_sandbox: { params: Omit<DeleteSandboxRequest, 'action'>; response: DeletedSandbox; mutates: true };
+  reset_sandbox: { params: Omit<ResetSandboxRequest, 'action'>; response: Sandbox; mutates: true };
+  get_test_clock: { params: Omit<GetTestClockRequest, 'action'>; response: TestClock; mutates: false };
+  advance_test_clock: { params: Omit<AdvanceTestClockRequest, 'action'>; response: TestClock; mutates: true };
 }
 
 export type ActionName = keyof Actions;
 /** Actions that change state: they always carry an idempotency key. */
-export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "create_payout_batch", "create_checkout_session", "expire_checkout_session", "simulate_payout", "simulate_checkout_payment", "create_test_topup", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "resend_event", "create_restricted_key", "revoke_api_key", "roll_secret_key", "create_refund", "simulate_refund", "update_payout_approval_policy", "approve_payouts", "reject_payouts", "update_account_settings"]);
+export const MUTATING_ACTIONS: ReadonlySet<ActionName> = new Set(["withdraw", "create_payout_batch", "create_checkout_session", "expire_checkout_session", "simulate_payout", "simulate_checkout_payment", "create_test_topup", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "resend_event", "create_restricted_key", "revoke_api_key", "roll_secret_key", "create_refund", "simulate_refund", "update_payout_approval_policy", "approve_payouts", "reject_payouts", "update_account_settings", "create_sandbox", "delete_sandbox", "reset_sandbox", "advance_test_clock"]);
 
 /** One method per action, camelCase; each calls `request` with its action name. */
 export abstract class ActionMethods<Options, Result> {
@@ -1052,4 +1141,18 @@ export abstract class ActionMethods<Options, Result> {
   getAccountSettings(options?: Options) { return this.request("get_account_settings", {}, options); }
   /** Changes the time zone (an IANA name; Asia/Jakarta by default) and the low-balance threshold (an integer, or null for none); fields not given keep their value. */
   updateAccountSettings(params: Actions["update_account_settings"]['params'] = {}, options?: Options) { return this.request("update_account_settings", params, options); }
+  /** An isolated merchant of this one (its own key, balance, payouts, events, endpoints, logs), for a test run; its sk_test_ key is in this answer only (null on a replay). Expires after expires_in_seconds (24 h by default, at most 7 days). A sandbox cannot create sandboxes. */
+  createSandbox(params: Actions["create_sandbox"]['params'] = {}, options?: Options) { return this.request("create_sandbox", params, options); }
+  /** This merchant's live sandboxes, newest first, in cursor pages; never a key. */
+  listSandboxes(params: Actions["list_sandboxes"]['params'] = {}, options?: Options) { return this.request("list_sandboxes", params, options); }
+  /** One live sandbox of this merchant; never its key. */
+  getSandbox(params: Actions["get_sandbox"]['params'], options?: Options) { return this.request("get_sandbox", params, options); }
+  /** Deletes a sandbox: its key answers 401 from the next request on, and its data is purged by the server within seconds. */
+  deleteSandbox(params: Actions["delete_sandbox"]['params'], options?: Options) { return this.request("delete_sandbox", params, options); }
+  /** Wipes a sandbox: its payouts, batches, checkout sessions, refunds, events, webhook endpoints and logs are gone and its balance is back to where it began; its id, keys and settings stay. */
+  resetSandbox(params: Actions["reset_sandbox"]['params'], options?: Options) { return this.request("reset_sandbox", params, options); }
+  /** The time on this sandbox's test clock (a sandbox made with test_clock: true); 400 for a merchant without one. */
+  getTestClock(options?: Options) { return this.request("get_test_clock", {}, options); }
+  /** Moves this sandbox's test clock forward by `seconds` or to `to` (never back, at most 31 days a call) and, before answering, runs what falls due on the way in time order: payouts settle, paid or failed or returned by the test accounts, approvals expire, refunds settle; their events and webhooks go out at once. */
+  advanceTestClock(params: Actions["advance_test_clock"]['params'] = {}, options?: Options) { return this.request("advance_test_clock", params, options); }
 }
