@@ -5,6 +5,7 @@ import { prepared } from '../../db/prepared';
 import { PG_LOCK_NOT_AVAILABLE, pgErrorCode, type Db, type Queryable } from '../../db/types';
 import type { HeaderReader } from './api-request';
 import { ApiError, IDEMPOTENCY_HEADER } from '../../contract';
+import { notOnTestClockSql } from '../test-clock/wall-clock';
 
 /** Visible ASCII only (no spaces or control characters), 1 to 255 of them. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -228,7 +229,8 @@ export function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number, b
   return deleteInBatches(db, {
     table: 'idempotency_keys',
     key: '(merchant_id, key)',
-    select: 'SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= app_now() - make_interval(secs => $1)',
+    // A sandbox with a test clock keeps its keys by its clock (advance_test_clock makes them new); its purge deletes them.
+    select: `SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1) AND ${notOnTestClockSql('idempotency_keys')}`,
     params: [ttlSeconds],
     batchSize,
   });
