@@ -135,7 +135,8 @@ describe.each(backends)('restricted keys ($name)', (backend) => {
         }
       }
     }
-  });
+    // Every permission against every action, each refusal with the state read before and after: a minute of work on a busy machine.
+  }, 120_000);
 
   it('checks the key before the permission, and keeps the key actions to the secret key', async () => {
     const all = await restricted([...PERMISSIONS], {}, 'Everything');

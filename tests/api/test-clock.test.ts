@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals';
+import { purgeExpiredIdempotencyKeys } from '@/lib/payments/pipeline/idempotency';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
 import { backends } from '../../testing/databases';
 
@@ -76,6 +77,8 @@ describe.each(backends)('test clock ($name)', (backend) => {
   it('treats an idempotency key older than 24 hours on the clock as new', async () => {
     const { call } = await clocked();
     const first = await call(withdrawal(10_000), 'same-key');
+    // The wall-clock purge leaves a clocked sandbox's keys to its clock, however old they are by the wall clock.
+    await purgeExpiredIdempotencyKeys(api().db, 0);
     await call({ action: 'advance_test_clock', seconds: DAY - 1 });
     const replay = await call(withdrawal(10_000), 'same-key');
     expect(replay.headers.get('x-service-idempotent-replayed')).toBe('true');
@@ -127,5 +130,9 @@ describe.each(backends)('test clock ($name)', (backend) => {
     // An instant past the wall clock but not past the sandbox's clock is not in the future.
     expect((await call({ action: 'get_balance', as_of: new Date(clockNow).toISOString() })).status).toBe(200);
     expect((await call({ action: 'get_balance', as_of: new Date(clockNow + 1000).toISOString() })).status).toBe(400);
+    // The last days end at the clock's today: thirty top-ups of 1,000, one a day, the last seven in the summary.
+    const summary = (await call({ action: 'summarize_balance', days: 7 })).body;
+    expect(summary.days.at(-1).closing_balance).toBe(1_030_000);
+    expect(summary.days.reduce((sum: number, d: { money_in: number }) => sum + d.money_in, 0)).toBeGreaterThanOrEqual(6_000);
   });
 });

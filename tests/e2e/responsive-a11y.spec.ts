@@ -81,12 +81,14 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/webhooks/events/:event', 'Payout created'],
   ['/approvals?:waiting', 'Approvals'],
   ['/settings', 'Payout approvals'],
+  ['/sandboxes', 'Live sandboxes'],
 ];
 
 for (const [index, [path, heading]] of CONSOLE_PAGES.entries()) {
   test(`signed in: ${path}`, async ({ signedInBlank: page, payments }) => {
     test.slow();
     let target = path;
+    if (path === '/sandboxes') await payments({ action: 'create_sandbox', name: 'Checkout flow tests, worker 3', test_clock: true });
     if (path.includes(':failed')) {
       const failed = await payments(
         { action: 'withdraw', amount: 12_345, bank_code: 'BCA', account_number: '4000000001' },

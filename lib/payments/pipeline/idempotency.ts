@@ -6,7 +6,7 @@ import { inTransaction, STORED_INLINE, type AnyWriteAction, type RequestContext,
 import { objectIdOf } from './api-object';
 import type { IdempotentCall } from './idempotency-key';
 import type { InlineAnswer } from './stored-answer';
-import { setClock } from './clock';
+import { notOnTestClockSql, setClock } from './clock';
 
 /**
  * Claims (merchant, key): a new key, or one past retention, returns a row; a key in
@@ -150,7 +150,8 @@ export function purgeExpiredIdempotencyKeys(db: Queryable, ttlSeconds: number, b
   return deleteInBatches(db, {
     table: 'idempotency_keys',
     key: '(merchant_id, key)',
-    select: 'SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= app_now() - make_interval(secs => $1)',
+    // A sandbox with a test clock keeps its keys by its clock (advance_test_clock makes them new); its purge deletes them.
+    select: `SELECT merchant_id, key FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1) AND ${notOnTestClockSql('idempotency_keys')}`,
     params: [ttlSeconds],
     batchSize,
   });

@@ -13,5 +13,6 @@ export const summarizeBalance = readAction('summarize_balance', async ({ db, mer
   object: 'balance_summary' as const,
   currency: merchant.currency,
   time_zone: merchant.timeZone,
-  days: await balanceDays(db, merchant, input.days),
+  // A sandbox with a test clock: its days end at its clock's today.
+  days: await balanceDays(db, merchant, input.days, merchant.sandbox?.clockNow?.getTime()),
 }));
