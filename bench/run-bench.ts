@@ -13,7 +13,7 @@ import { writeBenchmarksPage } from './write-benchmarks-md';
 import { busyMerchant } from './busy-merchant';
 import { figuresCost } from './figures-cost';
 import { serverCases, type Mode, type ModeFigures, type Variant } from './server-cases';
-import { sandboxBench, type SandboxFigures } from './sandboxes';
+import { sandboxBench, writeSandboxResults, type SandboxFigures } from './sandboxes';
 import { settlementBench, type SettlementFigures } from './settlement';
 import { storageBreakdown, writeStorageResults } from './storage-breakdown';
 import { volumeBench, type VolumeFigures } from './volume';
@@ -161,6 +161,7 @@ async function main() {
       )
     : undefined;
   const sandboxes: SandboxFigures | undefined = SANDBOXES ? await timed('sandboxes', () => sandboxBench()) : undefined;
+  if (sandboxes) writeSandboxResults(sandboxes, provenance);
   // Bytes per settled payout and the HOT share, reported without a target; written to bench/results/storage.json.
   if (STORAGE) await writeStorageResults(await timed("a settled payout's bytes", () => storageBreakdown()), provenance);
   const volume: VolumeFigures[] = [];

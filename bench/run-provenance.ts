@@ -12,6 +12,8 @@ export interface BenchMachine {
   platform: string;
   /** The PostgreSQL server's version, when the run had one. */
   postgres?: string;
+  /** The 1-minute load average when the run began: a busy machine moves absolute figures (ratios less). */
+  loadAverage?: number;
 }
 
 export interface RunProvenance {
@@ -54,6 +56,7 @@ export async function runProvenance(databaseUrl: string | undefined): Promise<Ru
       node: process.version,
       platform: `${os.platform()} ${os.release()}`,
       postgres: await postgresVersion(databaseUrl),
+      loadAverage: Math.round(os.loadavg()[0]! * 10) / 10,
     },
   };
 }

@@ -2,11 +2,14 @@
 // create_sandbox one after another (p50) and 64 at once (wall time), delete_sandbox of sandboxes holding
 // 1,000 payouts each (p50), and the purge of their rows; get_balance's p50 on the same server is the floor.
 // Alone: BENCH_ONLY_SANDBOXES=1 npm run bench, or DATABASE_URL=postgres://… npx tsx bench/sandboxes.ts
+import fs from 'node:fs';
+import path from 'node:path';
 import { openDb } from '../lib/db/open-db';
 import { purgeSandboxes } from '../lib/payments/sandboxes/sandbox-purge';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
 import { startInProcessApi } from '../testing/in-process-api';
 import { median } from './paired';
+import { runProvenance, type RunProvenance } from './run-provenance';
 
 export interface SandboxFigures {
   floorP50Ms: number;
@@ -17,7 +20,14 @@ export interface SandboxFigures {
   purgeMsPerSandbox: number;
 }
 
-const TARGETS = { createP50Ms: 50, parallel64Ms: 3000, deleteP50Ms: 50 } as const;
+export const SANDBOX_TARGETS = { createP50Ms: 50, parallel64Ms: 3000, deleteP50Ms: 50 } as const;
+const TARGETS = SANDBOX_TARGETS;
+
+/** bench/results/sandboxes.json, rendered on docs/benchmarks.md: written by every run that measured them. */
+export const SANDBOX_RESULTS = path.join(__dirname, 'results/sandboxes.json');
+export function writeSandboxResults(figures: SandboxFigures, provenance: RunProvenance): void {
+  fs.writeFileSync(SANDBOX_RESULTS, JSON.stringify({ ...provenance, ...figures }, null, 2) + '\n');
+}
 
 async function timedMs(run: () => Promise<{ status: number; text: string }>): Promise<number> {
   const started = performance.now();
@@ -96,6 +106,7 @@ if (require.main === module) {
   sandboxBench()
     .then(async (f) => {
       process.stdout.write(sandboxReport(f).join('\n') + '\n');
+      writeSandboxResults(f, await runProvenance(process.env.DATABASE_URL));
       await dropSchemas();
     })
     .catch((error) => {

@@ -9,6 +9,7 @@ import type { RunProvenance } from './run-provenance';
 import type { ConsoleRow, ModeFigures, MemoryRow } from './server-cases';
 import type { SettlementFigures } from './settlement';
 import type { StorageFigures } from './storage-breakdown';
+import { SANDBOX_TARGETS, type SandboxFigures } from './sandboxes';
 import type { VolumeFigures } from './volume';
 import { volumeReport } from './volume-report';
 
@@ -266,7 +267,8 @@ function provenance(file: string, p: { date: string; commit?: string; machine: u
       : m && typeof m === 'object'
         ? (() => {
             const x = m as RunProvenance['machine'];
-            return `${x.cpus} cores (${x.cpu ?? 'cpu not recorded'}), ${x.memoryGiB} GiB, Node ${x.node}, PostgreSQL ${x.postgres ?? 'not recorded'}`;
+            const load = x.loadAverage === undefined ? '' : `, load average ${x.loadAverage} at the start`;
+            return `${x.cpus} cores (${x.cpu ?? 'cpu not recorded'}), ${x.memoryGiB} GiB, Node ${x.node}, PostgreSQL ${x.postgres ?? 'not recorded'}${load}`;
           })()
         : 'not recorded';
   return `From \`${file}\`: run ${when(p.date)}, commit ${p.commit ?? 'not recorded'}; ${machine}.`;
@@ -283,6 +285,7 @@ export function benchmarksPage(): string {
   const storage = read<RunProvenance & StorageFigures>('storage.json');
   const volume = read<RunProvenance & { volume: VolumeFigures[] }>('volume.json');
   const replication = read<Replication>('replication-cost.json');
+  const sandboxes = read<RunProvenance & SandboxFigures>('sandboxes.json');
   const lines = [
     '# Benchmarks: the current figures, each against its target',
     '',
@@ -326,6 +329,39 @@ export function benchmarksPage(): string {
         },
         { area: 'storage, postgres', figure: 'bytes per settled payout, events purged', measured: `${n(storage.bytesPurged)} bytes` },
         { area: 'storage, postgres', figure: "HOT share of settlement's updates of payouts", measured: pct(storage.hotShare) },
+      ]),
+      '',
+    );
+  if (sandboxes)
+    lines.push(
+      '## Sandboxes: `BENCH_ONLY_SANDBOXES=1 npm run bench`',
+      '',
+      `${provenance('bench/results/sandboxes.json', sandboxes)} PostgreSQL, in process over HTTP; the floor is`,
+      `\`get_balance\`'s p50 on the same server (${ms(sandboxes.floorP50Ms)}).`,
+      '',
+      ...table([
+        {
+          area: 'sandboxes',
+          figure: '`create_sandbox`, p50',
+          measured: `${ms(sandboxes.createP50Ms)} (${n(sandboxes.createP50Ms / sandboxes.floorP50Ms, 1)}× the floor)`,
+          target: `≤ ${ms(SANDBOX_TARGETS.createP50Ms)}`,
+          verdict: judge(sandboxes.createP50Ms, SANDBOX_TARGETS.createP50Ms, false, ms),
+        },
+        {
+          area: 'sandboxes',
+          figure: '64 `create_sandbox` at once, wall time',
+          measured: ms(sandboxes.parallel64Ms),
+          target: `≤ ${ms(SANDBOX_TARGETS.parallel64Ms)}`,
+          verdict: judge(sandboxes.parallel64Ms, SANDBOX_TARGETS.parallel64Ms, false, ms),
+        },
+        {
+          area: 'sandboxes',
+          figure: `\`delete_sandbox\`, p50, ${n(sandboxes.payoutsPerDeleted)} payouts each`,
+          measured: `${ms(sandboxes.deleteP50Ms)} (${n(sandboxes.deleteP50Ms / sandboxes.floorP50Ms, 1)}× the floor)`,
+          target: `≤ ${ms(SANDBOX_TARGETS.deleteP50Ms)}`,
+          verdict: judge(sandboxes.deleteP50Ms, SANDBOX_TARGETS.deleteP50Ms, false, ms),
+        },
+        { area: 'sandboxes', figure: 'the purge of a deleted sandbox (background job), each', measured: ms(sandboxes.purgeMsPerSandbox) },
       ]),
       '',
     );
