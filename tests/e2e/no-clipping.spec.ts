@@ -39,6 +39,7 @@ const PAGES: Record<string, (s: Seeded) => string[]> = {
   'webhooks/events/[id]/page.tsx': (s) => [`/webhooks/events/${s.event}`],
   'api-keys/page.tsx': () => ['/api-keys'],
   'settings/page.tsx': () => ['/settings'],
+  'sandboxes/page.tsx': () => ['/sandboxes'],
 };
 
 function consolePages(dir = path.join(__dirname, '../../app/(console)'), prefix = ''): string[] {
@@ -116,6 +117,7 @@ async function seed(call: (body: Record<string, unknown>, key?: string) => Promi
     permissions: ['payouts:read', 'payouts:write'],
     max_payout_amount: 5_000_000,
   });
+  await call({ action: 'create_sandbox', name: 'Checkout suite — worker 3 of a long CI run', test_clock: true }, `clip-sandbox-${stamp}`);
   const key = `clip-paid-${stamp}`;
   const events = await call({ action: 'list_events', object_id: paid.id });
   return {

@@ -42,42 +42,52 @@ function SandboxRow({ sandbox: s }: { sandbox: Sandbox }) {
   });
   return (
     <tr data-testid="sandbox-row" data-sandbox-id={s.id}>
-      <td>
-        <strong>{s.name}</strong>
-        <br />
-        <code>{s.id}</code>
+      <td data-label="Sandbox">
+        <span className="cell">
+          <strong>{s.name}</strong>
+          <br />
+          <code>{s.id}</code>
+        </span>
       </td>
-      <td className="num">{formatMoney(s.balance, 'IDR')}</td>
-      <td>{s.test_clock ? <Time iso={s.test_clock} /> : 'Real time'}</td>
-      <td>
-        <Time iso={s.expires_at} />
+      <td data-label="Starting balance" className="num">
+        <span className="cell">{formatMoney(s.balance, 'IDR')}</span>
       </td>
-      <td>
-        {confirming === null ? (
-          <span className="actions">
-            <button type="button" className="secondary" onClick={() => setConfirming('reset')}>
-              Reset
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming('delete')}>
-              Delete
-            </button>
-          </span>
-        ) : (
-          <span className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={act.isPending}
-              onClick={() => act.mutate({ op: confirming, idempotency_key: newIdempotencyKey() })}
-            >
-              {confirming === 'reset' ? `Wipe “${s.name}” now` : `Delete “${s.name}” now`}
-            </button>
-            <button type="button" className="secondary" disabled={act.isPending} onClick={() => setConfirming(null)}>
-              Cancel
-            </button>
-          </span>
-        )}
-        {act.isError && <p className="error">{errorMessage(act.error).text}</p>}
+      <td data-label="Clock">
+        <span className="cell">{s.test_clock ? <Time iso={s.test_clock} /> : 'Real time'}</span>
+      </td>
+      <td data-label="Expires">
+        <span className="cell">
+          <Time iso={s.expires_at} />
+        </span>
+      </td>
+      <td data-label="Action">
+        <span className="cell">
+          {confirming === null ? (
+            <span className="actions">
+              <button type="button" className="secondary" onClick={() => setConfirming('reset')}>
+                Reset
+              </button>
+              <button type="button" className="secondary" onClick={() => setConfirming('delete')}>
+                Delete
+              </button>
+            </span>
+          ) : (
+            <span className="actions">
+              <button
+                type="button"
+                className="danger"
+                disabled={act.isPending}
+                onClick={() => act.mutate({ op: confirming, idempotency_key: newIdempotencyKey() })}
+              >
+                {confirming === 'reset' ? `Wipe “${s.name}” now` : `Delete “${s.name}” now`}
+              </button>
+              <button type="button" className="secondary" disabled={act.isPending} onClick={() => setConfirming(null)}>
+                Cancel
+              </button>
+            </span>
+          )}
+          {act.isError && <p className="error">{errorMessage(act.error).text}</p>}
+        </span>
       </td>
     </tr>
   );
