@@ -6,7 +6,7 @@
 // DATABASE_URL=postgres://… npx tsx bench/balance-alert-cost.ts [statements per round] [rounds]
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
-import { createMerchant } from '../lib/payments/keys/merchants';
+import { createMerchant } from '../lib/payments/merchants/merchants';
 import { newId } from '../lib/payments/pipeline/random-id';
 import { withdrawStatement } from '../lib/payments/payouts/withdraw-statement';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
-import { createMerchant, type CreatedMerchant } from '../lib/payments/keys/merchants';
+import { createMerchant, type CreatedMerchant } from '../lib/payments/merchants/merchants';
 import { API_PATH } from '../testing/api-path';
 import { createSchemaUrl } from '../testing/databases';
 import { ledgerCheck } from '../testing/ledger';

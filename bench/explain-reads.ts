@@ -6,7 +6,7 @@
 import { migrate } from '../lib/db/migrate';
 import { migrations } from '../lib/db/migrations';
 import { openPostgresDb } from '../lib/db/postgres-db';
-import { createMerchant } from '../lib/payments/keys/merchants';
+import { createMerchant } from '../lib/payments/merchants/merchants';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
 import { explain, historyReads, readCatalog, recording, type PlanSummary, type Recorded } from '../testing/read-plans';
 import { writeHistory } from '../testing/volume-data';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDb } from '../lib/db/open-db';
 import { credit } from '../lib/payments/ledger/ledger';
-import { seedDemoMerchant } from '../lib/payments/keys/merchants';
+import { seedDemoMerchant } from '../lib/payments/merchants/merchants';
 import { createSchemaUrl } from '../testing/databases';
 import { DEMO_KEY } from '../testing/server-process';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDb } from '../lib/db/open-db';
-import { createMerchant } from '../lib/payments/keys/merchants';
+import { createMerchant } from '../lib/payments/merchants/merchants';
 import { createSchemaUrl, dropSchemas, postgresUrl } from '../testing/databases';
 import { ensureNextBuild } from '../testing/next-build';
 import { ServerProcess } from '../testing/server-process';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDb } from '../lib/db/open-db';
-import { createMerchant } from '../lib/payments/keys/merchants';
+import { createMerchant } from '../lib/payments/merchants/merchants';
 import { freePortBlock } from '../ops/cluster/layout';
 import { LocalCluster } from '../ops/cluster/local-cluster';
 import { API_PATH } from '../testing/api-path';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { openDb } from '../lib/db/open-db';
 import { credit } from '../lib/payments/ledger/ledger';
-import { seedDemoMerchant } from '../lib/payments/keys/merchants';
+import { seedDemoMerchant } from '../lib/payments/merchants/merchants';
 import { API_PATH } from '../testing/api-path';
 import { signInToConsole } from '../testing/console-session';
 import { DEMO_KEY, ServerProcess } from '../testing/server-process';

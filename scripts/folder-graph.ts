@@ -13,7 +13,7 @@ export const ROOT = '(root)';
 export const LAYERS: readonly (readonly string[])[] = [
   ['pipeline'],
   ['ledger'],
-  ['account', 'checkout', 'keys', 'payouts', 'refunds', 'sandboxes', 'statements', 'webhooks'],
+  ['account', 'checkout', 'keys', 'merchants', 'payouts', 'refunds', 'requests', 'sandboxes', 'statements', 'webhooks'],
   ['test-clock', 'test-mode', ROOT],
 ];
 

@@ -8,7 +8,7 @@ import { parseEnv } from '../lib/config/env';
 import { API_PATH } from '../lib/contract';
 import type { Db } from '../lib/db/types';
 import { createLogger, type Logger } from '../lib/log';
-import { createMerchant, type CreatedMerchant } from '../lib/payments/keys/merchants';
+import { createMerchant, type CreatedMerchant } from '../lib/payments/merchants/merchants';
 import type { PaymentApiDeps } from '../lib/payments/pipeline/payment-api';
 import type { SecretBox } from '../lib/payments/pipeline/core-settings';
 import { createSecretBox } from '../lib/payments/webhooks/secret-box';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/types';
 import { ACTIONS, describeFirstIssue, isId, MAX_KEY_GRACE_SECONDS, PERMISSIONS } from '../contract';
 import { insertRestrictedKey, rollSecretKey } from '../payments/keys/api-keys';
-import { createMerchant, listMerchants, requireMerchant, revokeKeys } from '../payments/keys/merchants';
+import { createMerchant, listMerchants, requireMerchant, revokeKeys } from '../payments/merchants/merchants';
 
 /** A command of `npm run merchant`, as the CLI parsed it. */
 export interface MerchantCommand {

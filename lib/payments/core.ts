@@ -16,7 +16,7 @@ import { listBalanceTransactions } from './ledger/balance-transaction-actions';
 import { createTestTopup, simulateCheckoutPayment, simulatePayout } from './test-mode/test-mode-actions';
 import { createRestrictedKey, getCurrentKey, listApiKeys, revokeApiKey, rollSecretKey } from './keys/api-key-actions';
 import { getEvent, listEvents } from './webhooks/event-actions';
-import { getIdempotentRequest, listRequests } from './keys/request-actions';
+import { getIdempotentRequest, listRequests } from './requests/request-actions';
 import { listWebhookDeliveries, resendEvent } from './webhooks/delivery-actions';
 import { approvePayoutsAction, getPayoutApprovalPolicy, rejectPayoutsAction, updatePayoutApprovalPolicy } from './payouts/approval-actions';
 import { validateBankAccount } from './payouts/bank-account-actions';

@@ -3,7 +3,7 @@
 import type { Env } from '../../lib/config/env';
 import type { Db } from '../../lib/db/types';
 import type { Logger } from '../../lib/log';
-import { seedDemoMerchant } from '../../lib/payments/keys/merchants';
+import { seedDemoMerchant } from '../../lib/payments/merchants/merchants';
 import { createPaymentCore } from '../../lib/payments/core';
 import type { PaymentCore } from '../../lib/payments/pipeline/api-request';
 import type { PaymentApiDeps } from '../../lib/payments/pipeline/payment-api';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rollSecretKey } from '@/lib/payments/keys/api-keys';
-import { revokeKeys } from '@/lib/payments/keys/merchants';
+import { revokeKeys } from '@/lib/payments/merchants/merchants';
 import { useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 import { freshAuthWindow } from '../helpers/auth-window';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { purgeExpiredIdempotencyKeys } from '@/lib/payments/pipeline/idempotency';
 import { callApi, useTestApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';

@@ -1,7 +1,7 @@
 // Low-balance alerts (docs/api.md, "Low-balance alerts"): one balance.low when available falls below the
 // threshold, one balance.recovered when it is back, whatever path moved it; over real HTTP on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends } from '../../testing/databases';

@@ -217,7 +217,7 @@ describe.each(backends)('payout approvals ($name)', (backend) => {
   });
 
   it("cannot touch another merchant's payouts (404)", async () => {
-    const { createMerchant } = await import('@/lib/payments/keys/merchants');
+    const { createMerchant } = await import('@/lib/payments/merchants/merchants');
     const other = await createMerchant(api().db, { name: 'Other', openingBalance: 1_000_000 });
     await callApi(api().url, other.secretKey, { action: 'update_payout_approval_policy', required: true, for_keys: 'all' });
     const theirs = (await callApi(api().url, other.secretKey, withdrawal(50_000))).body;

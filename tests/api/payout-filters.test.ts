@@ -1,6 +1,6 @@
 // list_payouts' filters (created_gte, created_lt, account_last4) and summarize_payouts, the filter's count and total.
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 

@@ -1,6 +1,6 @@
 // Bank references and returned payouts (docs/api.md, "Returned payouts"), over real HTTP on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';

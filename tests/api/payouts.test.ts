@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { apiTargets } from '../helpers/api-targets';
 import { ledgerCheck } from '../../testing/ledger';

@@ -1,7 +1,7 @@
 // Refunds of paid checkout sessions (docs/api.md, "Refunds"), over real HTTP on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import { REFUND_FAILING_TEST_CARD } from '@/lib/contract';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { settleDueRefunds, settleRefund } from '@/lib/payments/refunds/refund-settlement';
 import { callApi, useTestApi, withdrawal, type ApiResult } from '../helpers/api-server';
 import { backends, postgresBackend, postgresUrl } from '../../testing/databases';

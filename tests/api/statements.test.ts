@@ -1,7 +1,7 @@
 // The balance at a moment (get_balance as_of), statements (get_statement) and statement.ready, on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import { BALANCE_TRANSACTION_TYPES } from '@/lib/contract';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { sendStatementsReady } from '@/lib/payments/statements/statement-ready';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../../testing/databases';

@@ -2,7 +2,7 @@
 // signature with `standardwebhooks`, on PGlite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import { purgeOldEvents } from '@/lib/payments/webhooks/event-retention';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../../testing/databases';
 import { useWebhookDelivery } from '../helpers/webhook-delivery';

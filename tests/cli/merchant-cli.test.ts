@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockDataDir } from '@/lib/db/dir-lock';
 import { openDb } from '@/lib/db/open-db';
-import { merchantForKey } from '@/lib/payments/keys/merchants';
+import { merchantForKey } from '@/lib/payments/merchants/merchants';
 import { callApi } from '../helpers/api-server';
 import { freshDataDir } from '../../testing/pglite-template';
 import { ServerProcess } from '../../testing/server-process';

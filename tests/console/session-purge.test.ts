@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { purgeEndedConsoleSessions } from '@/console/server/session/session-purge';
 import { backends } from '../../testing/databases';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '@/lib/config/env';
 import type { Db } from '@/lib/db/types';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { seal, unseal } from '@/console/server/session/session-seal';
 import { SESSION_SECRET_FILE } from '@/lib/config/secret-file';
 import { resolveSessionSecrets } from '@/console/server/session/session-secrets';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '@/lib/contract';
 import { credit } from '@/lib/payments/ledger/ledger';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { backends } from '../../testing/databases';
 import { ledgerCheck } from '../../testing/ledger';
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
 import type { Db } from '@/lib/db/types';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../../testing/databases';
 import { writeHistory, writeOthersFigures } from '../../testing/volume-data';

@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db/types';
 import type { Backend } from '../../testing/databases';
 import { startInProcessApi } from '../../testing/in-process-api';
 import type { Logger } from '@/lib/log';
-import type { CreatedMerchant } from '@/lib/payments/keys/merchants';
+import type { CreatedMerchant } from '@/lib/payments/merchants/merchants';
 import type { PaymentApiDeps } from '@/lib/payments/pipeline/payment-api';
 
 export interface ApiCallOptions {

@@ -1,5 +1,5 @@
 import { openDb } from '@/lib/db/open-db';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { callApi, startTestApi, type TestApi } from './api-server';
 import { backends, createSchemaUrl, postgresUrl, type Backend } from '../../testing/databases';
 import { ensureNextBuild } from '../../testing/next-build';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
 import { createAuthenticator } from '@/lib/payments/pipeline/authenticate';
 import { createLogger } from '@/lib/log';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { freshAuthWindow } from '../helpers/auth-window';
 import { backends } from '../../testing/databases';
 

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@/lib/log';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { startBackgroundJobs } from '@/lib/server/background-jobs';
 import { withTestApi, withdrawal } from '../helpers/api-server';

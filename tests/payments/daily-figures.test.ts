@@ -9,7 +9,7 @@ import { payCheckoutSession } from '@/lib/payments/checkout/checkout-payment';
 import { compactBatchCounts } from '@/lib/payments/payouts/batch-counts';
 import { compactDailyFigures } from '@/lib/payments/ledger/daily-figures';
 import { compactLedgerFigures } from '@/lib/payments/ledger/ledger-figures';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../../testing/databases';

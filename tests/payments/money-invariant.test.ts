@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { payCheckoutSession } from '@/lib/payments/checkout/checkout-payment';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { settleDueRefunds } from '@/lib/payments/refunds/refund-settlement';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { callApi, withTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../../testing/databases';

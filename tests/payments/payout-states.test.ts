@@ -3,7 +3,7 @@
 // status reads it, so a row missing or left behind would show as a payout missing from, or wrongly in, a list.
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '@/lib/db/types';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { withTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../../testing/databases';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BALANCE_TRANSACTION_TYPES } from '@/lib/contract';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { compactLedgerFigures } from '@/lib/payments/ledger/ledger-figures';
 import { callApi, useTestApi } from '../helpers/api-server';
 import { backends } from '../../testing/databases';

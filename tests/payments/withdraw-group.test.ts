@@ -6,7 +6,7 @@ import type { AnyWriteAction, RequestContext, StoredResult } from '@/lib/payment
 import { createGroupCommit } from '@/lib/payments/pipeline/group-commit';
 import { writeAlone } from '@/lib/payments/pipeline/write-plan';
 import { withdraw } from '@/lib/payments/payouts/payout-actions';
-import { createMerchant, type CreatedMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant, type CreatedMerchant } from '@/lib/payments/merchants/merchants';
 import { payoutObject, PAYOUT_COLUMNS, type PayoutRow } from '@/lib/payments/payouts/payout-object';
 import type { GroupedWithdrawal } from '@/lib/payments/payouts/withdraw-group';
 import { planWithdrawal } from '@/lib/payments/payouts/withdraw-plan';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '@/lib/db/types';
-import { createMerchant } from '@/lib/payments/keys/merchants';
+import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { PaymentError, PaymentsClient } from '@/packages/sdk/src';
 import { clusterBinariesMissing, freePortBlock } from '@/ops/cluster/layout';
 import { LocalCluster } from '@/ops/cluster/local-cluster';
