@@ -4,7 +4,15 @@ import { actions } from '../actions';
 import type { AnyAction, CoreSettings, PlanContext } from './action';
 import { assertPermitted } from './permissions';
 import { createAuthenticator, recordKeyUse } from './authenticate';
-import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER, type ActionName } from '../../contract';
+import {
+  ApiError,
+  internalError,
+  readJsonObject,
+  REPLAYED_HEADER,
+  REQUEST_ID_HEADER,
+  REQUEST_ORIGIN_HEADER,
+  type ActionName,
+} from '../../contract';
 import { isDatabaseUnavailable } from '../../db/types';
 import { fingerprint, objectIdOf, parseIdempotencyKey, type StoredResult } from './idempotency';
 import { createGroupCommit, type GroupCommit } from './group-commit';
@@ -82,6 +90,8 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
     // From the action's result (never read back out of the answer's text): for the request log.
     let objectId: string | null = null;
     let storedCode: string | null = null;
+    // Set for an action that changes nothing: only such a call may be classed as the console's own read.
+    let readOnly = false;
     try {
       if (req.method !== 'POST') {
         throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
@@ -93,6 +103,7 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
       const command = parseCommand(body);
       action = command.name;
       assertPermitted(callerKey, command);
+      readOnly = !command.mutates;
       // Links start with it: built only by the actions that hand out a link (checkout sessions).
       let origin: string | undefined;
       const planContext: PlanContext = {
@@ -158,6 +169,8 @@ export function createPaymentCore(deps: PaymentApiDeps): PaymentCore {
         replayed,
         objectId: response.status === 200 ? objectId : null,
         clientAddress: meta.clientAddress ?? null,
+        // The header classifies, it never hides: a write or a refusal stays `api` whatever it says.
+        origin: readOnly && response.status === 200 && req.headers.get(REQUEST_ORIGIN_HEADER) === 'console' ? 'console' : 'api',
       });
     }
     return response;
