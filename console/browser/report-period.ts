@@ -1,4 +1,5 @@
-import { addDays, isCalendarDay, lastCompleteMonth, startOfDayInZone } from '../../lib/contract';
+import { addDays, isCalendarDay, lastCompleteMonth, monthInZone, startOfDayInZone, zoneOffsetMs } from '../../lib/contract';
+import { formatMoney } from '../../lib/format';
 
 /** What the reports page was asked for: a month (YYYY-MM) or a range of days in the zone, both ends included. */
 export type ReportPeriod = { month: string } | { fromDate: string; toDate: string };
@@ -29,3 +30,37 @@ export function periodLabel(from: string, to: string, zone: string): string {
 
 /** A balance-transaction type as words: payout_reversal → "Payout reversal" (a type added later reads the same way). */
 export const typeLabel = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replaceAll('_', ' ');
+
+/** The period as [from, to) instants (ISO), as the statement and its lines are asked for. */
+export function periodInstants(period: ReportPeriod, zone: string): { from: string; to: string } {
+  if ('month' in period) {
+    const { from, to } = monthInZone(period.month, zone);
+    return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  }
+  return statementRequest(period, zone) as { from: string; to: string };
+}
+
+/** The CSV's file name, named for the period in the merchant's zone: statement-2026-11.csv, or statement-2026-11-03-2026-11-09.csv. */
+export const statementFileName = (period: ReportPeriod) =>
+  'month' in period ? `statement-${period.month}.csv` : `statement-${period.fromDate}-${period.toDate}.csv`;
+
+/** The page's query for the period (the CSV link takes the same). */
+export const periodQuery = (period: ReportPeriod) =>
+  new URLSearchParams('month' in period ? { month: period.month } : { from: period.fromDate, to: period.toDate }).toString();
+
+/** An instant on the zone's clock with its offset, to the second: 2026-11-28T00:47:00+07:00 (what a spreadsheet and a person read alike). */
+export function isoInZone(iso: string, zone: string): string {
+  const at = Date.parse(iso);
+  const offset = zoneOffsetMs(at, zone);
+  const wall = new Date(Math.floor(at / 1000) * 1000 + offset).toISOString().slice(0, 19);
+  const minutes = Math.abs(offset) / 60_000;
+  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+  const mm = String(minutes % 60).padStart(2, '0');
+  return `${wall}${offset < 0 ? '-' : '+'}${hh}:${mm}`;
+}
+
+/** A signed amount the one way the console writes it: +IDR 80,000, −IDR 21,000 (the true minus sign), IDR 0. */
+export function signedMoney(amount: number, currency: string): string {
+  if (amount === 0) return formatMoney(0, currency);
+  return `${amount > 0 ? '+' : '\u2212'}${formatMoney(Math.abs(amount), currency)}`;
+}

@@ -9,6 +9,8 @@ export interface Column<R> {
   testId?: string;
   /** Said to screen readers only (a column of buttons). */
   headerHidden?: boolean;
+  /** An amount: right-aligned with tabular figures, never wrapped. */
+  numeric?: boolean;
 }
 
 type RowProps = ComponentProps<'tr'> & { [data: `data-${string}`]: string | number | null | undefined };
@@ -49,7 +51,7 @@ export function DataTable<R>({
     ),
   );
   return (
-    <TableFrame label={label} headers={headers} footer={footer}>
+    <TableFrame label={label} headers={headers} numeric={shown.map((c) => c.numeric === true)} footer={footer}>
       {rows.length === 0 && empty && (
         <tr>
           <td colSpan={shown.length} className="hint">
@@ -60,7 +62,7 @@ export function DataTable<R>({
       {rows.map((row) => (
         <tr key={rowKey(row)} {...rowProps?.(row)}>
           {shown.map((c) => (
-            <td key={c.header} data-testid={c.testId}>
+            <td key={c.header} data-testid={c.testId} className={c.numeric ? 'num' : undefined}>
               {c.cell(row)}
             </td>
           ))}
@@ -74,10 +76,13 @@ export function TableFrame({
   label,
   headers,
   footer,
+  numeric,
   children,
 }: {
   label: string;
   headers: ReactNode[];
+  /** Which columns hold amounts (right-aligned). */
+  numeric?: boolean[];
   footer?: ReactNode;
   children: ReactNode;
 }) {
@@ -87,7 +92,7 @@ export function TableFrame({
         <thead>
           <tr>
             {headers.map((h, i) => (
-              <th key={i} scope="col">
+              <th key={i} scope="col" className={numeric?.[i] ? 'num' : undefined}>
                 {h}
               </th>
             ))}

@@ -17,7 +17,8 @@ interface LogRow {
   origin: 'api' | 'console';
 }
 
-const LOG_COLUMNS = 'id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address, origin';
+const LOG_COLUMNS =
+  'id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address, origin';
 
 export const listRequests = implement('list_requests', async ({ db, merchant }, input) => {
   const page = await listPage<LogRow>(db, {
