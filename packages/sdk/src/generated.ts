@@ -436,6 +436,11 @@ export type PayoutBatch = {
   payout_ids: string[];
   created_at: string;
   livemode: boolean;
+  created_by: {
+    key_id: string;
+    key_name: string | null;
+    type: "secret" | "restricted";
+  } | null;
 };
 
 export type PayoutBatchList = {
@@ -748,6 +753,11 @@ export type PayoutBatchListItem = {
   };
   created_at: string;
   livemode: boolean;
+  created_by: {
+    key_id: string;
+    key_name: string | null;
+    type: "secret" | "restricted";
+  } | null;
 };
 
 export type ErrorBody = {
