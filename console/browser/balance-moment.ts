@@ -1,4 +1,4 @@
-import { addDays, isCalendarDay, zoneOffsetMs } from '../../lib/contract';
+import { addDays, dayInZone, isCalendarDay, zoneOffsetMs } from '../../lib/contract';
 
 /** A moment the balance page is asked about: a day and a minute on the merchant's clock (23:59 on 31 October). */
 export interface BalanceMoment {
@@ -24,5 +24,12 @@ export function momentInstant({ day, time }: BalanceMoment, zone: string): strin
   return new Date(wall - zoneOffsetMs(guess, zone)).toISOString();
 }
 
-/** Yesterday on the zone's clock, the day the form suggests. */
-export const dayBefore = (today: string) => addDays(today, -1);
+/**
+ * What the balance page asks the API for: the moment's instant (null when none is asked), whether it is still to
+ * come (the API refuses those), and the day the form suggests (yesterday on the zone's clock).
+ */
+export function balanceMomentQuery(query: { at_day?: string; at_time?: string }, zone: string, now = Date.now()) {
+  const moment = readBalanceMoment(query);
+  const asOf = moment && momentInstant(moment, zone);
+  return { moment, asOf, future: asOf !== null && Date.parse(asOf) > now, suggestedDay: addDays(dayInZone(now, zone), -1) };
+}

@@ -109,10 +109,13 @@ describe.each(apiTargets)('payout batches ($name)', (target) => {
     expect((await api().call({ action: 'get_payout_batch', id: res.body.id })).body.created_by).toEqual(createdBy);
     const batches = (await api().call({ action: 'list_payout_batches', limit: 100 })).body.data as { id: string; created_by: unknown }[];
     expect(batches.find((b) => b.id === res.body.id)!.created_by).toEqual(createdBy);
-    const rk = (await api().call({ action: 'create_restricted_key', name: 'Payroll', permissions: ['payouts:write', 'payouts:read'] })).body;
+    const rk = (await api().call({ action: 'create_restricted_key', name: 'Payroll', permissions: ['payouts:write', 'payouts:read'] }))
+      .body;
     const byRestricted = await api().call({ action: 'create_payout_batch', payouts: [item(10_000)] }, { key: rk.secret });
     expect(byRestricted.body.created_by).toEqual({ key_id: rk.id, key_name: 'Payroll', type: 'restricted' });
-    expect((await api().call({ action: 'get_payout_batch', id: byRestricted.body.id })).body.created_by).toEqual(byRestricted.body.created_by);
+    expect((await api().call({ action: 'get_payout_batch', id: byRestricted.body.id })).body.created_by).toEqual(
+      byRestricted.body.created_by,
+    );
   });
 
   it('validates every item first: a bad one is a 400 naming it, and nothing is created', async () => {

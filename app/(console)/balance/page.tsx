@@ -8,10 +8,10 @@ import { endOfDayBalances } from '@/console/server/data/daily-balances';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
 import { pageData } from '@/console/server/data/page-data';
 import { formatMoney, formatTime } from '@/lib/format';
-import { dayBefore, momentInstant, readBalanceMoment } from '@/console/browser/balance-moment';
+import { balanceMomentQuery } from '@/console/browser/balance-moment';
 import { objectHref } from '@/console/browser/object-href';
 import { viewerCan } from '@/console/browser/viewer';
-import { dayInZone, ledgerEntryOf } from '@/lib/contract';
+import { ledgerEntryOf } from '@/lib/contract';
 import { requireSession } from '@/console/server/session/session';
 import { Time } from '@/console/browser/components/time-zone';
 
@@ -58,9 +58,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read" />;
   const search = await searchParams;
   const { query, entry, keep } = historyQuery(search);
-  const moment = readBalanceMoment(search);
-  const asOf = moment && momentInstant(moment, zone);
-  const future = asOf !== null && Date.parse(asOf) > Date.now();
+  const { moment, asOf, future, suggestedDay } = balanceMomentQuery(search, zone);
   const [page, daily, atMoment] = await pageData(session, () =>
     Promise.all([
       session.api.listBalanceTransactions(query),
@@ -82,7 +80,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
         <form method="get" action="/balance" className="inline-form">
           <label>
             Day
-            <input type="date" name="at_day" defaultValue={moment?.day ?? dayBefore(dayInZone(Date.now(), zone))} required />
+            <input type="date" name="at_day" defaultValue={moment?.day ?? suggestedDay} required />
           </label>
           <label>
             Time

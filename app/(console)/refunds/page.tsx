@@ -100,7 +100,9 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
                 header: 'Status',
                 cell: (r) => (
                   <>
-                    <span className={`status status-${r.status === 'succeeded' ? 'paid' : r.status}`}>{REFUND_STATUS_LABELS[r.status]}</span>
+                    <span className={`status status-${r.status === 'succeeded' ? 'paid' : r.status}`}>
+                      {REFUND_STATUS_LABELS[r.status]}
+                    </span>
                     {r.failure_message && <div className="muted">{r.failure_message}</div>}
                   </>
                 ),
