@@ -89,6 +89,7 @@ const SPLIT_SPECS = [
   'reports',
   'payout-returns',
   'time-zone',
+  'logs',
 ];
 const ALL_SPECS = fs
   .readdirSync(path.join(__dirname, 'tests/e2e'))
