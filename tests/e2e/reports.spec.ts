@@ -79,7 +79,7 @@ test('a range of days reads like a bank statement, reconciles on the page, downl
   await expect(payoutLine).toContainText('Payout');
   const bankRef = (await payments({ action: 'get_payout', id: paid.id })).bank_reference;
   await expect(payoutLine).toContainText(`Bank ref. ${bankRef}`);
-  await expect(payoutLine.locator('td.num').first()).toHaveText(/^\u2212IDR\s21,000$/);
+  await expect(payoutLine.locator('td.num').first()).toHaveText(/^\u2212IDR\s21,000$/, { useInnerText: true });
   // Totals of the kinds the period has, as the API counts them.
   for (const [type, t] of Object.entries(api.totals as Record<string, { amount: number; count: number }>)) {
     const row = page.locator(`[data-testid="total-row"][data-type="${type}"]`);
@@ -120,7 +120,21 @@ test('a range of days reads like a bank statement, reconciles on the page, downl
   const { text } = await extractText(pdf, { mergePages: true });
   const [, , width, height] = (await pdf.getPage(1)).view;
   expect([Math.round(width!), Math.round(height!)]).toEqual([595, 842]);
-  for (const want of [merchant.name, 'Asia/Jakarta', 'Test mode', 'Made', 'Opening balance', 'Net movement', 'Balance to date', paid.id]) {
+  // Every column is on paper: the payout's amount and the running balance after it included.
+  const afterPayout = shown.lines[lines.data.length - 1 - lines.data.findIndex((t: { source: string }) => t.source === paid.id)]![1]!;
+  const money = (n: number) => n.toLocaleString('en-US');
+  for (const want of [
+    merchant.name,
+    'Asia/Jakarta',
+    'Test mode',
+    'Made',
+    'Opening balance',
+    'Net movement',
+    'Balance to date',
+    'Bank ref.',
+    '21,000',
+    money(afterPayout),
+  ]) {
     expect(text).toContain(want);
   }
   for (const absent of ['Merchant Console', 'Dashboard', 'Download lines', 'Print statement', 'no real money moves', 'Show range']) {

@@ -8,35 +8,48 @@ import { DataTable } from './data-table';
 /** The statement's lines: when, what, the reference to find it by, the amount and the balance it left. */
 export function StatementLines({ lines, currency, zone }: { lines: BalanceTransaction[]; currency: string; zone: string }) {
   return (
-    <DataTable
-      label="Statement lines"
-      rows={lines}
-      rowKey={(t) => t.id}
-      rowProps={(t) => ({
-        'data-testid': 'statement-line',
-        'data-amount': t.amount,
-        'data-balance-after': t.balance_after,
-        'data-type': t.type,
-      })}
-      columns={[
-        { header: 'Date and time', cell: (t) => <time dateTime={t.created_at}>{formatTime(t.created_at, zone)}</time> },
-        { header: 'Kind', cell: (t) => typeLabel(t.type) },
-        {
-          header: 'Reference',
-          cell: (t) => {
-            const href = objectHref(t.source);
-            return (
-              <>
-                {href ? <Link href={href}>{t.source}</Link> : <span>{t.source}</span>}
-                {t.bank_reference && <div className="muted">Bank ref. {t.bank_reference}</div>}
-              </>
-            );
+    <div className="statement-lines">
+      <h3>Lines</h3>
+      <DataTable
+        label="Statement lines"
+        rows={lines}
+        rowKey={(t) => t.id}
+        rowProps={(t) => ({
+          'data-testid': 'statement-line',
+          'data-amount': t.amount,
+          'data-balance-after': t.balance_after,
+          'data-type': t.type,
+        })}
+        columns={[
+          { header: 'Date and time', cell: (t) => <time dateTime={t.created_at}>{formatTime(t.created_at, zone)}</time> },
+          { header: 'Kind', cell: (t) => typeLabel(t.type) },
+          {
+            header: 'Reference',
+            cell: (t) => {
+              const href = objectHref(t.source);
+              return (
+                <>
+                  {href ? <Link href={href}>{t.source}</Link> : <span>{t.source}</span>}
+                  {t.bank_reference && <div className="muted">Bank ref. {t.bank_reference}</div>}
+                </>
+              );
+            },
           },
-        },
-        { header: 'Amount', numeric: true, cell: (t) => signedMoney(t.amount, currency) },
-        { header: 'Balance', numeric: true, cell: (t) => formatMoney(t.balance_after, currency) },
-      ]}
-    />
+          {
+            header: 'Amount',
+            numeric: true,
+            cell: (t) => (
+              <>
+                {signedMoney(t.amount, currency)}
+                {/* On a phone the balance column gives way to this line under the amount (CSS): both stay visible. */}
+                <div className="line-balance muted">= {formatMoney(t.balance_after, currency)}</div>
+              </>
+            ),
+          },
+          { header: 'Balance', numeric: true, cell: (t) => formatMoney(t.balance_after, currency) },
+        ]}
+      />
+    </div>
   );
 }
 
@@ -48,17 +61,21 @@ export function StatementSummary({ statement, toDate, madeAt }: { statement: Sta
   const closingLabel = toDate ? `Balance to date (${formatTime(madeAt, statement.time_zone)})` : 'Closing balance';
   return (
     <>
-      <DataTable
-        label="Totals by kind"
-        rows={kinds}
-        rowKey={([type]) => type}
-        rowProps={([type, t]) => ({ 'data-testid': 'total-row', 'data-type': type, 'data-amount': t.amount, 'data-count': t.count })}
-        columns={[
-          { header: 'Kind', cell: ([type]) => typeLabel(type) },
-          { header: 'Lines', numeric: true, cell: ([, t]) => t.count.toLocaleString('en-US') },
-          { header: 'Total', numeric: true, cell: ([, t]) => signedMoney(t.amount, currency) },
-        ]}
-      />
+      {kinds.length > 0 && <h3>Totals by kind</h3>}
+      {kinds.length > 0 && (
+        <DataTable
+          label="Totals by kind"
+          rows={kinds}
+          rowKey={([type]) => type}
+          rowProps={([type, t]) => ({ 'data-testid': 'total-row', 'data-type': type, 'data-amount': t.amount, 'data-count': t.count })}
+          columns={[
+            { header: 'Kind', cell: ([type]) => typeLabel(type) },
+            { header: 'Lines', numeric: true, cell: ([, t]) => t.count.toLocaleString('en-US') },
+            { header: 'Total', numeric: true, cell: ([, t]) => signedMoney(t.amount, currency) },
+          ]}
+        />
+      )}
+      <h3>Balances</h3>
       <dl className="statement-balances">
         <dt>Opening balance</dt>
         <dd data-testid="opening-balance" data-amount={statement.opening_balance}>
