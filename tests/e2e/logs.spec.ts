@@ -26,7 +26,7 @@ test("the log shows the merchant's calls by default and the console's own reads 
   await expect(page.locator('[data-testid="request-row"][data-origin="console"]')).toHaveCount(0);
   await expect(page.locator('[data-testid="request-row"][data-action="get_current_key"]')).toHaveCount(0);
 
-  await page.getByLabel("Show the console's own reads").check();
+  await page.getByLabel(/Show the console.s own reads/).check();
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/console=1/);
   await expect(page.locator('[data-testid="request-row"][data-origin="console"]').first()).toBeVisible();
