@@ -92,7 +92,7 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
                 cell: (r) => (
                   <>
                     <Link href={`/refunds/${r.id}`}>{r.id}</Link>
-                    {r.reason && <div className="muted">{r.reason}</div>}
+                    {r.reason && <div className="muted cell-note">{r.reason}</div>}
                   </>
                 ),
               },
@@ -103,7 +103,7 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
                     <span className={`status status-${r.status === 'succeeded' ? 'paid' : r.status}`}>
                       {REFUND_STATUS_LABELS[r.status]}
                     </span>
-                    {r.failure_message && <div className="muted">{r.failure_message}</div>}
+                    {r.failure_message && <div className="muted cell-note">{r.failure_message}</div>}
                   </>
                 ),
               },
