@@ -92,6 +92,9 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
                 cell: (r) => (
                   <>
                     <Link href={`/refunds/${r.id}`}>{r.id}</Link>
+                    <div className="muted">
+                      of <Link href={`/checkout-sessions/${r.checkout_session_id}`}>{r.checkout_session_id}</Link>
+                    </div>
                     {r.reason && <div className="muted cell-note">{r.reason}</div>}
                   </>
                 ),
@@ -107,7 +110,6 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
                   </>
                 ),
               },
-              { header: 'Payment', cell: (r) => <Link href={`/checkout-sessions/${r.checkout_session_id}`}>{r.checkout_session_id}</Link> },
               { header: 'By', cell: (r) => createdByLabel(r.created_by) },
               { header: 'Amount', numeric: true, cell: (r) => formatMoney(r.amount, r.currency) },
             ]}
