@@ -90,6 +90,7 @@ const SPLIT_SPECS = [
   'payout-returns',
   'time-zone',
   'logs',
+  'refunds-list',
 ];
 const ALL_SPECS = fs
   .readdirSync(path.join(__dirname, 'tests/e2e'))
