@@ -28,10 +28,19 @@ export function RequestLogTable({ rows }: { rows: Entry[] }) {
         'data-action': r.action,
         'data-key-id': r.key_id,
         'data-status': r.status,
+        'data-origin': r.origin,
       })}
       columns={[
         { header: 'Time', cell: (r) => <Time iso={r.created_at} /> },
-        { header: 'Action', cell: (r) => <code>{r.action}</code> },
+        {
+          header: 'Action',
+          cell: (r) => (
+            <>
+              <code>{r.action}</code>
+              {r.origin === 'console' && <div className="muted">Console page view</div>}
+            </>
+          ),
+        },
         {
           header: 'Status',
           cell: (r) => (

@@ -28,6 +28,8 @@ import { ledgerTimeHashIndexes, replacedLedgerTimeHashIndexes } from './073-ledg
 import { ledgerSourceIndexes, replacedLedgerSourceIndexes } from './074-ledger-source-index';
 import { sql as batchCreatedBy } from './075-batch-created-by';
 import { sql as orderedIds } from './076-ordered-ids';
+import { sql as requestOrigin } from './079-request-origin';
+import { requestLogSearchIndexes } from './080-request-log-search';
 
 import type { Migration } from './migration';
 
@@ -69,4 +71,6 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 74, name: 'ledger-source-index', indexes: ledgerSourceIndexes, drop: replacedLedgerSourceIndexes },
   { version: 75, name: 'batch-created-by', sql: batchCreatedBy },
   { version: 76, name: 'ordered-ids', sql: orderedIds },
+  { version: 79, name: 'request-origin', sql: requestOrigin },
+  { version: 80, name: 'request-log-search', indexes: requestLogSearchIndexes },
 ];
