@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REFUND_STATUSES, type ActionRequest, type RefundStatus } from '../../lib/contract';
+import { REFUND_STATUSES, type ActionRequest } from '../../lib/contract';
 import { addDays, isCalendarDay, startOfDayInZone } from '../../lib/contract/time-zone';
 
 /**
@@ -20,13 +20,6 @@ export const refundViewQuery = z.object({
 });
 export type RefundView = z.infer<typeof refundViewQuery>;
 export type RefundFilter = Omit<ActionRequest<'list_refunds'>, 'action' | 'limit' | 'starting_after'>;
-
-/** A refund's status in words. */
-export const REFUND_STATUS_LABELS: Record<RefundStatus, string> = {
-  pending: 'Pending',
-  succeeded: 'Refunded',
-  failed: 'Failed',
-};
 
 /** The API filter of a view, its days read in `zone`. */
 export function refundFilterOf(view: RefundView, zone: string): RefundFilter {

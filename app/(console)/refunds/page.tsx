@@ -6,7 +6,9 @@ import { ConsoleShell } from '@/console/browser/components/console-shell';
 import { DataTable } from '@/console/browser/components/data-table';
 import { EmptyState } from '@/console/browser/components/empty-state';
 import { Time } from '@/console/browser/components/time-zone';
-import { readRefundView, REFUND_STATUS_LABELS, refundFilterOf, refundViewSearch } from '@/console/browser/refund-view';
+import { readRefundView, refundFilterOf, refundViewSearch } from '@/console/browser/refund-view';
+import { REFUND_STATUS, refundFailureLabel } from '@/console/browser/labels';
+import { StatusBadge } from '@/console/browser/components/status-badge';
 import { viewerCan } from '@/console/browser/viewer';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
 import { pageData } from '@/console/server/data/page-data';
@@ -42,7 +44,7 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
             <option value="">Any status</option>
             {REFUND_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {REFUND_STATUS_LABELS[s]}
+                {REFUND_STATUS[s].label}
               </option>
             ))}
           </select>
@@ -103,9 +105,15 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
                 header: 'Status',
                 cell: (r) => (
                   <>
-                    <span className={`status status-${r.status === 'succeeded' ? 'paid' : r.status}`}>
-                      {REFUND_STATUS_LABELS[r.status]}
-                    </span>
+                    <StatusBadge
+                      label={
+                        r.failure_code
+                          ? `${REFUND_STATUS[r.status].label}: ${refundFailureLabel(r.failure_code)}`
+                          : REFUND_STATUS[r.status].label
+                      }
+                      tone={REFUND_STATUS[r.status].tone}
+                      code={r.status}
+                    />
                     {r.failure_message && <div className="muted cell-note">{r.failure_message}</div>}
                   </>
                 ),

@@ -1,7 +1,9 @@
 import Link from 'next/link';
 import type { PayoutBatchListItem } from '@/lib/contract';
 import { createdByLabel, formatMoney } from '@/lib/format';
+import { PAYOUT_BATCH_STATUS } from '@/console/browser/labels';
 import { DataTable } from './data-table';
+import { StatusBadge } from './status-badge';
 import { Time } from './time-zone';
 
 /** Still on their way: pending at the bank, or waiting for an approver. */
@@ -32,7 +34,9 @@ export function PayoutBatchesTable({ batches }: { batches: PayoutBatchListItem[]
           cell: (b) => (
             <>
               <Link href={`/payout-batches/${b.id}`}>{b.id}</Link>
-              <div className="muted">{b.status === 'completed' ? 'Completed' : 'Processing'}</div>
+              <div>
+                <StatusBadge {...PAYOUT_BATCH_STATUS[b.status]} code={b.status} />
+              </div>
             </>
           ),
         },

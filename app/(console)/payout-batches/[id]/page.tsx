@@ -4,6 +4,8 @@ import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/console/browser/components/console-shell';
 import { notPaid, stillOpen } from '@/console/browser/components/payout-batches-table';
 import { PayoutsTable } from '@/console/browser/components/payouts-table';
+import { StatusBadge } from '@/console/browser/components/status-badge';
+import { PAYOUT_BATCH_STATUS } from '@/console/browser/labels';
 import { viewerCan } from '@/console/browser/viewer';
 import { isId } from '@/lib/contract';
 import { createdByLabel, formatMoney, formatTime } from '@/lib/format';
@@ -41,8 +43,12 @@ export default async function PayoutBatchPage({
       </p>
       <h1>Batch {batch.id}</h1>
       <section className="card" aria-labelledby="batch-summary" data-testid="batch-summary">
-        <h2 id="batch-summary">{batch.status === 'completed' ? 'Completed' : 'Processing'}</h2>
+        <h2 id="batch-summary">Summary</h2>
         <dl className="statement-balances">
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge {...PAYOUT_BATCH_STATUS[batch.status]} code={batch.status} testId="batch-status" />
+          </dd>
           <dt>Made</dt>
           <dd>{formatTime(batch.created_at, zone)}</dd>
           <dt>Made by</dt>
