@@ -15,6 +15,10 @@ function objectLink(id: string | null) {
   return href ? <Link href={href}>{id}</Link> : <code>{id}</code>;
 }
 
+/** An action's name with a line break allowed after each underscore (create_restricted_ / key, not create_restricted_ke / y). */
+const breakable = (code: string) =>
+  code.split('_').flatMap((part, i, parts) => (i < parts.length - 1 ? [`${part}_`, <wbr key={i} />] : [part]));
+
 /** The request log's rows: who (key name, or the secret key), what, the outcome, and the stored answer of an idempotent request. */
 export function RequestLogTable({ rows }: { rows: Entry[] }) {
   return (
@@ -36,7 +40,7 @@ export function RequestLogTable({ rows }: { rows: Entry[] }) {
           header: 'Action',
           cell: (r) => (
             <>
-              <code>{r.action}</code>
+              <code>{breakable(r.action)}</code>
               {r.origin === 'console' && <div className="muted">Console page view</div>}
             </>
           ),

@@ -44,7 +44,7 @@ export default async function PayoutBatchPage({
       <h1>Batch {batch.id}</h1>
       <section className="card" aria-labelledby="batch-summary" data-testid="batch-summary">
         <h2 id="batch-summary">Summary</h2>
-        <dl className="statement-balances">
+        <dl className="details">
           <dt>Status</dt>
           <dd>
             <StatusBadge {...PAYOUT_BATCH_STATUS[batch.status]} code={batch.status} testId="batch-status" />
