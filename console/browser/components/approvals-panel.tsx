@@ -290,17 +290,20 @@ function ApproveConfirm({
       <ul data-testid="approve-confirm-accounts">
         {shown.map((p) => (
           <li key={p.id}>
-            {formatMoney(p.amount, p.currency)} to {p.account_holder_name ?? 'an unknown holder'}, {p.bank_code} •••• {p.account_last4}
+            {formatMoney(p.amount, p.currency)} to {p.account_holder_name ?? 'an unknown holder'},{' '}
+            <span className="nowrap">{`${p.bank_code} •••• ${p.account_last4}`}</span>
           </li>
         ))}
         {payouts.length > shown.length && <li>and {countOf(payouts.length - shown.length, 'more payout', 'more payouts')}</li>}
       </ul>
-      <button type="button" disabled={busy} onClick={onConfirm} autoFocus>
-        Yes, approve and send {formatMoney(total, currency)}
-      </button>{' '}
-      <button type="button" className="secondary" disabled={busy} onClick={onBack}>
-        Go back
-      </button>
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={onConfirm} autoFocus>
+          Yes, approve and send {formatMoney(total, currency)}
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={onBack}>
+          Go back
+        </button>
+      </div>
     </div>
   );
 }
