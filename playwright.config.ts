@@ -91,6 +91,8 @@ const SPLIT_SPECS = [
   'reports',
   'payout-returns',
   'time-zone',
+  'logs',
+  'refunds-list',
 ];
 const ALL_SPECS = fs
   .readdirSync(path.join(__dirname, 'tests/e2e'))

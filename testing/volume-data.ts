@@ -54,10 +54,12 @@ export async function writeHistory(
     [merchantId, n, tag, span],
   );
   await db.query(
-    `INSERT INTO request_log (id, merchant_id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id)
+    `INSERT INTO request_log (id, merchant_id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, origin)
      SELECT 'req_' || $3 || g, $1, now() - ($2 - g * 10) * make_interval(secs => $4),
             CASE WHEN g % 50 = 0 THEN 'list_payouts' ELSE 'create_payout_batch' END, CASE WHEN g % 200 = 0 THEN 422 ELSE 200 END,
-            CASE WHEN g % 200 = 0 THEN 'insufficient_funds' END, 5, $5, 'idem-' || $3 || g, false, NULL
+            CASE WHEN g % 200 = 0 THEN 'insufficient_funds' END, 5, $5, 'idem-' || $3 || g, false, 'po_' || $3 || (g * 10),
+            -- Mostly the console's own reads, as a merchant's log is: the log without them is a search, not a page of the newest.
+            CASE WHEN g % 250 = 0 THEN 'api' ELSE 'console' END
      FROM generate_series(1, $2 / 10) AS g`,
     [merchantId, n, tag, span, keyId],
   );

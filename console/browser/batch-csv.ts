@@ -13,6 +13,14 @@ export interface CsvRow {
 
 export const CSV_COLUMNS = ['amount', 'bank_code', 'account_number', 'reference'] as const;
 
+/** The file the batch page offers to start from: the columns and two rows to replace (amounts in whole rupiah). */
+export const BATCH_TEMPLATE_CSV = [
+  CSV_COLUMNS.join(','),
+  '50000,BCA,1234567890,Invoice 1001',
+  '125000,BNI,9876543210,Invoice 1002',
+  '',
+].join('\r\n');
+
 /**
  * A payout CSV (`amount,bank_code,account_number,reference`, header first) as
  * rows checked with the API's own item schema: each row valid, or with the error

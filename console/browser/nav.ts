@@ -14,6 +14,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/payout-batches', label: 'Batch payout', needs: 'payouts:write' },
   { href: '/approvals', label: 'Approvals', needs: 'payouts:read' },
   { href: '/checkout-sessions', label: 'Checkout', needs: 'checkout_sessions:read' },
+  { href: '/refunds', label: 'Refunds', needs: 'refunds:read' },
   { href: '/balance', label: 'Balance', needs: 'balance:read' },
   { href: '/reports', label: 'Reports', needs: 'balance:read' },
   { href: '/webhooks', label: 'Webhooks', needs: 'webhooks:write' },

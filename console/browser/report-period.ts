@@ -1,4 +1,4 @@
-import { addDays, isCalendarDay, lastCompleteMonth, startOfDayInZone } from '../../lib/contract';
+import { addDays, isCalendarDay, lastCompleteMonth, monthInZone, startOfDayInZone, zoneOffsetMs } from '../../lib/contract';
 
 /** What the reports page was asked for: a month (YYYY-MM) or a range of days in the zone, both ends included. */
 export type ReportPeriod = { month: string } | { fromDate: string; toDate: string };
@@ -43,4 +43,32 @@ export function rangeProblem(query: { from?: string; to?: string }, maxDays: num
   if (days > maxDays)
     return `${dayWords(from)} to ${dayWords(to)} is ${days} days: a statement covers at most ${maxDays} days. Pick dates closer together, or show one month at a time.`;
   return null;
+}
+
+/** The period as [from, to) instants (ISO), as the statement and its lines are asked for. */
+export function periodInstants(period: ReportPeriod, zone: string): { from: string; to: string } {
+  if ('month' in period) {
+    const { from, to } = monthInZone(period.month, zone);
+    return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  }
+  return statementRequest(period, zone) as { from: string; to: string };
+}
+
+/** The CSV's file name, named for the period in the merchant's zone: statement-2026-11.csv, or statement-2026-11-03-2026-11-09.csv. */
+export const statementFileName = (period: ReportPeriod) =>
+  'month' in period ? `statement-${period.month}.csv` : `statement-${period.fromDate}-${period.toDate}.csv`;
+
+/** The page's query for the period (the CSV link takes the same). */
+export const periodQuery = (period: ReportPeriod) =>
+  new URLSearchParams('month' in period ? { month: period.month } : { from: period.fromDate, to: period.toDate }).toString();
+
+/** An instant on the zone's clock with its offset, to the second: 2026-11-28T00:47:00+07:00 (what a spreadsheet and a person read alike). */
+export function isoInZone(iso: string, zone: string): string {
+  const at = Date.parse(iso);
+  const offset = zoneOffsetMs(at, zone);
+  const wall = new Date(Math.floor(at / 1000) * 1000 + offset).toISOString().slice(0, 19);
+  const minutes = Math.abs(offset) / 60_000;
+  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+  const mm = String(minutes % 60).padStart(2, '0');
+  return `${wall}${offset < 0 ? '-' : '+'}${hh}:${mm}`;
 }

@@ -380,7 +380,7 @@ export const ACTIONS = {
     mutates: false,
     permission: 'requests:read',
     summary:
-      'The request log: every authenticated call, newest first, filtered by request_action, status, idempotency_key or key_id; no bodies.',
+      'The request log: every authenticated call, newest first, filtered by request_action, status, idempotency_key, key_id, object_id (the payout or other object it made or read) or origin (`api`, or `console` for the reads the console made to draw its pages); no bodies.',
   }),
   get_idempotent_request: define({
     request: command('get_idempotent_request', {

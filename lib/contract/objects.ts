@@ -85,6 +85,8 @@ export const payoutBatchSchema = z.object({
   payout_ids: z.array(z.string()),
   created_at: isoTime,
   livemode: z.boolean(),
+  /** The key that made the batch (null for batches made before keys were recorded on batches). */
+  created_by: createdBySchema,
 });
 /** A batch in list_payout_batches: without its up to 1,000 payout ids, so that a page costs its batches, not their payouts. */
 export const payoutBatchListItemSchema = payoutBatchSchema.omit({ payout_ids: true });

@@ -4,6 +4,10 @@ import { idField } from './fields';
 /** The request log (list_requests) and the idempotency store's look-up (get_idempotent_request). */
 const isoTime = z.iso.datetime({ offset: true });
 
+/** Who made a logged call: `console` is a read the merchant console made to draw a page (REQUEST_ORIGIN_HEADER); `api` is everything else. */
+export const REQUEST_ORIGINS = ['api', 'console'] as const;
+export type RequestOrigin = (typeof REQUEST_ORIGINS)[number];
+
 export const requestLogEntrySchema = z.object({
   object: z.literal('request'),
   /** The request's id, as in the `request-id` header and error bodies. */
@@ -21,6 +25,7 @@ export const requestLogEntrySchema = z.object({
   /** The object it created or read. */
   object_id: z.string().nullable(),
   client_address: z.string().nullable(),
+  origin: z.enum(REQUEST_ORIGINS),
 });
 export const requestLogListSchema = z.object({ object: z.literal('list'), data: z.array(requestLogEntrySchema), has_more: z.boolean() });
 
@@ -42,6 +47,13 @@ export const listRequestsFields = {
     .max(255, { error: 'idempotency_key is too long' })
     .optional(),
   key_id: idField('key').optional(),
+  /** The object a call created or read: a payout's id finds its withdrawal and every read of it. */
+  object_id: z
+    .string({ error: 'object_id must be a string' })
+    .min(1, { error: 'object_id must not be empty' })
+    .max(100, { error: 'object_id is too long' })
+    .optional(),
+  origin: z.enum(REQUEST_ORIGINS, { error: `origin must be ${REQUEST_ORIGINS.join(' or ')}` }).optional(),
   limit: z
     .int({ error: 'limit must be an integer' })
     .min(1, { error: 'limit must be at least 1' })

@@ -104,6 +104,18 @@ describe.each(apiTargets)('payout batches ($name)', (target) => {
       data: { object: { created_by: unknown } };
     }[];
     expect(event!.data.object.created_by).toEqual(createdBy);
+    // The batch answers it too, made, got and listed alike (the console's list of batches shows who made each).
+    expect(res.body.created_by).toEqual(createdBy);
+    expect((await api().call({ action: 'get_payout_batch', id: res.body.id })).body.created_by).toEqual(createdBy);
+    const batches = (await api().call({ action: 'list_payout_batches', limit: 100 })).body.data as { id: string; created_by: unknown }[];
+    expect(batches.find((b) => b.id === res.body.id)!.created_by).toEqual(createdBy);
+    const rk = (await api().call({ action: 'create_restricted_key', name: 'Payroll', permissions: ['payouts:write', 'payouts:read'] }))
+      .body;
+    const byRestricted = await api().call({ action: 'create_payout_batch', payouts: [item(10_000)] }, { key: rk.secret });
+    expect(byRestricted.body.created_by).toEqual({ key_id: rk.id, key_name: 'Payroll', type: 'restricted' });
+    expect((await api().call({ action: 'get_payout_batch', id: byRestricted.body.id })).body.created_by).toEqual(
+      byRestricted.body.created_by,
+    );
   });
 
   it('validates every item first: a bad one is a 400 naming it, and nothing is created', async () => {
@@ -239,6 +251,7 @@ describe.each(apiTargets)('payout batches ($name)', (target) => {
         'counts',
         'created_at',
         'livemode',
+        'created_by',
       ]);
     const got = (await api().call({ action: 'get_payout_batch', id })).body;
     expect(got).toMatchObject({ status: 'completed', payout_ids: created.body.payout_ids });

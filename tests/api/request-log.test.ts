@@ -64,6 +64,50 @@ describe.each(backends)('request log ($name)', (backend) => {
     ]);
   });
 
+  it('files a successful read the console marks under origin console, and nothing else: writes and refusals stay api', async () => {
+    const console_ = { headers: { 'x-service-origin': 'console' } };
+    const read = await api().call({ action: 'get_balance' }, console_);
+    const payout = await api().call(withdrawal(10_000), { ...console_, idempotencyKey: 'origin-write' });
+    const badRead = await api().call({ action: 'get_payout', id: 'po_nosuchpayout' }, console_);
+    const restricted = (await api().call({ action: 'create_restricted_key', name: 'Reader', permissions: ['payouts:read'] })).body;
+    const denied = await api().call({ action: 'get_balance' }, { ...console_, key: restricted.secret });
+    const plain = await api().call({ action: 'get_payout', id: payout.body.id });
+    const seenByConsole = await api().call({ action: 'get_payout', id: payout.body.id }, console_);
+    const other = await api().call({ action: 'get_balance' }, { headers: { 'x-service-origin': 'something-else' } });
+    expect([read, payout, badRead, denied, plain, seenByConsole, other].map((r) => r.status)).toEqual([200, 200, 404, 403, 200, 200, 200]);
+    await api().flushRequestLog!();
+
+    const originOf = async (res: { headers: Headers }) => {
+      const id = res.headers.get('request-id');
+      const rows = (await api().call({ action: 'list_requests', limit: 100 })).body.data as { id: string; origin: string }[];
+      return rows.find((r) => r.id === id)?.origin;
+    };
+    expect(await Promise.all([read, payout, badRead, denied, plain, seenByConsole, other].map(originOf))).toEqual([
+      'console',
+      'api',
+      'api',
+      'api',
+      'api',
+      'console',
+      'api',
+    ]);
+    // The default view of the console's log: origin api hides only the two marked reads.
+    const apiOnly = (await api().call({ action: 'list_requests', origin: 'api', limit: 100 })).body.data as { id: string }[];
+    const ids = apiOnly.map((r) => r.id);
+    expect(ids).toContain(payout.headers.get('request-id'));
+    expect(ids).not.toContain(read.headers.get('request-id'));
+    expect(ids).not.toContain(seenByConsole.headers.get('request-id'));
+    const consoleOnly = (await api().call({ action: 'list_requests', origin: 'console' })).body.data as { id: string }[];
+    expect(consoleOnly.map((r) => r.id)).toEqual([seenByConsole, read].map((r) => r.headers.get('request-id')));
+    // Search by a payout's id: its withdrawal and both reads of it, newest first.
+    const byPayout = (await api().call({ action: 'list_requests', object_id: payout.body.id })).body.data as { action: string }[];
+    expect(byPayout.map((r) => r.action)).toEqual(['get_payout', 'get_payout', 'withdraw']);
+    const byPayoutApi = (await api().call({ action: 'list_requests', object_id: payout.body.id, origin: 'api' })).body.data;
+    expect(byPayoutApi).toHaveLength(2);
+    const bad = await api().call({ action: 'list_requests', origin: 'browser' });
+    expect([bad.status, bad.body.error.param]).toEqual([400, 'origin']);
+  });
+
   it('get_idempotent_request answers the stored status and body, first seen, replays and expiry', async () => {
     const first = await api().call(withdrawal(30_000), { idempotencyKey: 'look-1' });
     await api().call(withdrawal(30_000), { idempotencyKey: 'look-1' });

@@ -110,6 +110,8 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     ['list_payouts', 'payouts_in_batch', () => ({ batch_id: ids.batch })],
     ['list_events', 'events_merchant_hash_seq', () => ({})],
     ['list_events', 'events_once_per_transition', () => ({ object_id: ids.deep })],
+    ['list_requests', 'request_log_merchant_origin', () => ({ origin: 'api' })],
+    ['list_requests', 'request_log_merchant_object', () => ({ object_id: ids.deep })],
     ['list_balance_transactions', 'ledger_entries_once_per_source', () => ({ type: 'payout', source: ids.deep })],
     [
       'get_balance',

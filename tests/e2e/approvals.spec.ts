@@ -89,7 +89,16 @@ test('a payout by a support key waits, is approved by a second key in the consol
   await financePage.goto('/approvals');
   await financePage.getByRole('checkbox', { name: /IDR 250,000 to Budi Santoso/ }).check();
   await expect(financePage.getByTestId('selection')).toContainText('1 payout chosen, IDR 250,000');
-  await financePage.getByRole('button', { name: 'Approve 1' }).dblclick();
+  // Approving sends money: the first click shows what would go and asks once more; going back sends nothing.
+  await financePage.getByRole('button', { name: 'Approve 1' }).click();
+  const confirm = financePage.getByTestId('approve-confirm');
+  await expect(confirm.getByRole('heading')).toHaveText('Approve 1 payout, IDR 250,000 in all?');
+  await expect(confirm.getByTestId('approve-confirm-accounts')).toHaveText('IDR 250,000 to Budi Santoso, BCA •••• 7890');
+  await confirm.getByRole('button', { name: 'Go back' }).click();
+  await expect(confirm).toHaveCount(0);
+  expect(sent).toEqual([]);
+  await financePage.getByRole('button', { name: 'Approve 1' }).click();
+  await financePage.getByRole('button', { name: 'Yes, approve and send IDR 250,000' }).dblclick();
   await expect(financePage.getByTestId('decision-done')).toContainText('1 payout approved: on its way to the bank.');
   expect(new Set(sent).size).toBe(1);
 

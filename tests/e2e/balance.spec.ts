@@ -54,3 +54,37 @@ test('the balance history shows what the API lists, with sources linked, and a c
     'page',
   );
 });
+
+test('the balance at a moment: a day and a minute on the merchant’s clock, as the API answers it; a moment to come is refused in words', async ({
+  signedIn: page,
+  payments,
+}) => {
+  await payments({ action: 'create_test_topup', amount: 7_000 });
+  await page.goto('/balance');
+  const jakarta = new Date(Date.now() + 7 * 3_600_000);
+  const yesterday = new Date(jakarta.getTime() - 86_400_000).toISOString().slice(0, 10);
+  // By default the form asks about 23:59 yesterday.
+  await expect(page.getByLabel('Day', { exact: true })).toHaveValue(yesterday);
+  await expect(page.getByLabel('Time', { exact: true })).toHaveValue('23:59');
+  await page.getByRole('button', { name: 'Show balance' }).click();
+  const asOf = new Date(Date.parse(`${yesterday}T23:59:59.999+07:00`)).toISOString();
+  const answer = page.getByTestId('balance-at-moment');
+  await expect(answer).toHaveAttribute('data-as-of', asOf);
+  await expect(answer).toHaveAttribute('data-amount', String((await payments({ action: 'get_balance', as_of: asOf })).available));
+  await expect(answer).toContainText('23:59:59 WIB');
+
+  // A minute ago, on the merchant's clock: the top-up above may or may not be in it; the page says what the API says.
+  const minuteAgo = new Date(jakarta.getTime() - 60_000).toISOString();
+  await page.getByLabel('Day', { exact: true }).fill(minuteAgo.slice(0, 10));
+  await page.getByLabel('Time', { exact: true }).fill(minuteAgo.slice(11, 16));
+  await page.getByRole('button', { name: 'Show balance' }).click();
+  const instant = new Date(Date.parse(`${minuteAgo.slice(0, 16)}:59.999+07:00`)).toISOString();
+  await expect(answer).toHaveAttribute('data-as-of', instant);
+  await expect(answer).toHaveAttribute('data-amount', String((await payments({ action: 'get_balance', as_of: instant })).available));
+
+  // Tomorrow has not come: said in words, nothing asked.
+  const tomorrow = new Date(jakarta.getTime() + 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`/balance?at_day=${tomorrow}&at_time=12:00`);
+  await expect(page.getByRole('alert').filter({ hasText: 'That moment has not come yet' })).toBeVisible();
+  await expect(answer).toHaveCount(0);
+});

@@ -63,6 +63,7 @@ const PAGES = [
   '/balance',
   '/checkout-sessions',
   '/payout-batches',
+  '/refunds',
   '/webhooks',
   '/api-keys',
   '/logs',
@@ -84,7 +85,12 @@ for (const width of [1280, 390]) {
     const refunded = await payments({ action: 'create_checkout_session', amount: 99_000, description: 'Keyboard refund' });
     await payments({ action: 'simulate_checkout_payment', id: refunded.id });
     await payments({ action: 'create_refund', checkout_session_id: refunded.id, amount: 9_000 });
+    const batch = await payments(
+      { action: 'create_payout_batch', payouts: [{ amount: 10_000, bank_code: 'BRI', account_number: '1234567890' }] },
+      `kbd-batch-${width}-${Date.now()}`,
+    );
     const details = [
+      `/payout-batches/${batch.id}`,
       `/payouts/${payout.id}`,
       `/checkout-sessions/${session.id}`,
       `/checkout-sessions/${refunded.id}`,

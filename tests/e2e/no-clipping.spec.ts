@@ -27,12 +27,18 @@ const PAGES: Record<string, (s: Seeded) => string[]> = {
   'payouts/page.tsx': () => ['/payouts'],
   'payouts/[id]/page.tsx': (s) => [s.paid, s.failed, s.returned, s.pending, s.waiting].map((id) => `/payouts/${id}`),
   'payout-batches/page.tsx': () => ['/payout-batches'],
+  'payout-batches/[id]/page.tsx': (s) => [`/payout-batches/${s.batch}`],
   'approvals/page.tsx': () => ['/approvals'],
   'checkout-sessions/page.tsx': () => ['/checkout-sessions'],
   'checkout-sessions/[id]/page.tsx': (s) => [`/checkout-sessions/${s.open}`, `/checkout-sessions/${s.refunded}`],
+  'refunds/page.tsx': () => ['/refunds'],
   'refunds/[id]/page.tsx': (s) => [`/refunds/${s.refund}`],
-  'balance/page.tsx': () => ['/balance'],
-  'reports/page.tsx': (s) => [`/reports?from=${s.fromDay}&to=${s.toDay}`, `/reports?from=${s.toDay}&to=${s.fromDay}`],
+  'balance/page.tsx': (s) => ['/balance', `/balance?at_day=${s.fromDay}&at_time=23:59`],
+  'reports/page.tsx': (s) => [
+    `/reports?from=${s.fromDay}&to=${s.toDay}`,
+    `/reports?from=${s.toDay}&to=${s.fromDay}`,
+    '/reports?month=2020-01',
+  ],
   'logs/page.tsx': () => ['/logs'],
   'logs/idempotency/page.tsx': (s) => [`/logs/idempotency?key=${s.key}`],
   'webhooks/page.tsx': () => ['/webhooks'],
@@ -70,7 +76,7 @@ async function seed(call: (body: Record<string, unknown>, key?: string) => Promi
   await call({ action: 'simulate_payout', id: returned.id, outcome: 'returned' }, `clip-return-${stamp}`);
   // 4000000003 stays pending for an hour.
   const pending = await withdraw(1_250_000, '4000000003', 'pending');
-  await call(
+  const batch = await call(
     {
       action: 'create_payout_batch',
       payouts: [
@@ -129,6 +135,7 @@ async function seed(call: (body: Record<string, unknown>, key?: string) => Promi
     open: open.id,
     refunded: refunded.id,
     refund,
+    batch: batch.id,
     key,
     event: events.data[0].id,
     fromDay: day(-1),
@@ -175,6 +182,7 @@ function shotName(url: string, width: number, scheme: string) {
   const slug = named
     .replace(/^\//, '')
     .replace(/\?.*from=([\d-]+)&to=([\d-]+)/, (_, f, t) => (f < t ? '-range' : '-reversed'))
+    .replace(/\?at_day=.*/, '-at-a-moment')
     .replace(/[^a-z0-9-]+/gi, '-');
   return path.join(SHOTS!, `${slug || 'root'}-${width}-${scheme}.png`);
 }

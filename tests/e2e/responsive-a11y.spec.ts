@@ -68,8 +68,11 @@ const CONSOLE_PAGES: [string, string][] = [
   ['/payouts?:filtered', 'Payouts'],
   ['/payouts/:failed', 'Payout'],
   ['/payout-batches', 'Batch payout'],
+  ['/payout-batches/:batch', 'Its payouts'],
+  ['/refunds', 'Refunds'],
   ['/checkout-sessions', 'New checkout session'],
   ['/balance', 'Balance history'],
+  ['/balance?:moment', 'Balance at a moment'],
   ['/reports', 'Statement'],
   ['/checkout-sessions/:open', 'Checkout session'],
   ['/checkout-sessions/:paid', 'Checkout session'],
@@ -125,6 +128,38 @@ for (const [index, [path, heading]] of CONSOLE_PAGES.entries()) {
       const payout = await payments({ action: 'withdraw', amount: 10_500, bank_code: 'BNI', account_number: '1234567890' }, key);
       const events = await payments({ action: 'list_events', object_id: payout.id });
       target = path.includes(':key') ? `/logs/idempotency?key=${key}` : `/webhooks/events/${events.data[0].id}`;
+    } else if (path.includes(':batch')) {
+      const batch = await payments(
+        {
+          action: 'create_payout_batch',
+          payouts: [
+            { amount: 250_000, bank_code: 'BNI', account_number: '9876543210', reference: 'Invoice 2026-0042 for a long supplier name' },
+            { amount: 75_000, bank_code: 'BRI', account_number: '4000000001' },
+          ],
+        },
+        `a11y-batch-${Date.now()}`,
+      );
+      target = `/payout-batches/${batch.id}`;
+    } else if (path.includes(':moment')) {
+      // A balance at a moment shown: yesterday at 23:59 in the merchant's zone.
+      target = `/balance?at_day=${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}&at_time=23:59`;
+    } else if (path === '/refunds') {
+      // A refund of each ending: one refunded, one failed (its reason in words), one pending.
+      const cs = await payments({ action: 'create_checkout_session', amount: 88_000, description: 'Refunds list on a phone' });
+      await payments({ action: 'simulate_checkout_payment', id: cs.id });
+      for (const [amount, outcome] of [
+        [10_000, 'succeeded'],
+        [20_000, 'failed'],
+        [5_000, undefined],
+      ] as const) {
+        const refund = await payments({
+          action: 'create_refund',
+          checkout_session_id: cs.id,
+          amount,
+          reason: 'A reason long enough to wrap',
+        });
+        if (outcome) await payments({ action: 'simulate_refund', id: refund.id, outcome });
+      }
     } else if (path.includes(':waiting')) {
       // A payout waiting for approval (the policy on for a moment, for every key), so the queue has a row.
       await payments({ action: 'update_payout_approval_policy', required: true, for_keys: 'all' });

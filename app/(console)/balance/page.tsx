@@ -7,8 +7,9 @@ import { DataTable } from '@/console/browser/components/data-table';
 import { endOfDayBalances } from '@/console/server/data/daily-balances';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
 import { pageData } from '@/console/server/data/page-data';
-import { formatMoney } from '@/lib/format';
+import { formatMoney, formatTime } from '@/lib/format';
 import { balanceKindLabel } from '@/console/browser/labels';
+import { balanceMomentQuery } from '@/console/browser/balance-moment';
 import { objectHref } from '@/console/browser/object-href';
 import { viewerCan } from '@/console/browser/viewer';
 import { ledgerEntryOf } from '@/lib/contract';
@@ -22,7 +23,7 @@ function sourceLink(source: string) {
   return href ? <Link href={href}>{source}</Link> : <span className="muted">{source}</span>;
 }
 
-type Search = { after?: string; entry?: string; until?: string };
+type Search = { after?: string; entry?: string; until?: string; at_day?: string; at_time?: string };
 
 /**
  * `?entry=txn_…&until=<ISO time>` (a payout's page links its reversal so) starts the history at that
@@ -44,9 +45,15 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   const zone = await pageTimeZone(session);
   // Before any call the key may not make: the shell says what it lacks.
   if (!viewerCan(session.viewer, 'balance:read')) return <ConsoleShell viewer={session.viewer} timeZone={zone} needs="balance:read" />;
-  const { query, entry, keep } = historyQuery(await searchParams);
-  const [page, daily] = await pageData(session, () =>
-    Promise.all([session.api.listBalanceTransactions(query), endOfDayBalances(session.api, 30)]),
+  const search = await searchParams;
+  const { query, entry, keep } = historyQuery(search);
+  const { moment, asOf, future, suggestedDay } = balanceMomentQuery(search, zone);
+  const [page, daily, atMoment] = await pageData(session, () =>
+    Promise.all([
+      session.api.listBalanceTransactions(query),
+      endOfDayBalances(session.api, 30),
+      asOf && !future ? session.api.getBalanceAsOf(asOf).then((r) => r.data) : null,
+    ]),
   );
   const rows = page.data.data;
   const currency = rows[0]?.currency ?? 'IDR';
@@ -56,6 +63,33 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
       <section className="card" aria-labelledby="chart-heading">
         <h2 id="chart-heading">Available, last 30 days</h2>
         <BalanceChart points={daily} currency={currency} timeZone={zone} />
+      </section>
+      <section className="card" aria-labelledby="moment-heading">
+        <h2 id="moment-heading">Balance at a moment</h2>
+        <form method="get" action="/balance" className="inline-form">
+          <label>
+            Day
+            <input type="date" name="at_day" defaultValue={moment?.day ?? suggestedDay} required />
+          </label>
+          <label>
+            Time
+            <input type="time" name="at_time" defaultValue={moment?.time ?? '23:59'} required />
+          </label>
+          <button type="submit">Show balance</button>
+        </form>
+        {moment && future && (
+          <p role="alert" className="error">
+            That moment has not come yet in {zone}. Choose a day and time up to now.
+          </p>
+        )}
+        {moment && atMoment && (
+          <p data-testid="balance-at-moment" data-amount={atMoment.available} data-as-of={asOf}>
+            Available at {formatTime(asOf!, zone)}: <strong>{formatMoney(atMoment.available, atMoment.currency)}</strong>
+          </p>
+        )}
+        <p className="muted">
+          The time is read in {zone}, the account&apos;s time zone; the balance counts every change booked up to the end of that minute.
+        </p>
       </section>
       <section className="card" aria-labelledby="history-heading">
         <h2 id="history-heading">Balance history</h2>

@@ -42,6 +42,8 @@ export function ApprovalsPanel({
   });
   const [selected, setSelected] = useState<{ ids: string[]; batchId?: string }>({ ids: [] });
   const [rejecting, setRejecting] = useState(false);
+  // Approving sends money: the first click shows what would go (count, total, accounts), the second sends it.
+  const [confirming, setConfirming] = useState(false);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const { mutation } = intent;
@@ -51,12 +53,16 @@ export function ApprovalsPanel({
   const chosen = payouts.filter((p) => selected.ids.includes(p.id));
   const chosenTotal = chosen.reduce((sum, p) => sum + p.amount, 0);
 
-  const toggle = (id: string) => setSelected((s) => ({ ids: s.ids.includes(id) ? s.ids.filter((x) => x !== id) : [...s.ids, id] }));
+  const toggle = (id: string) => {
+    setConfirming(false);
+    setSelected((s) => ({ ids: s.ids.includes(id) ? s.ids.filter((x) => x !== id) : [...s.ids, id] }));
+  };
   const target = (): Pick<Decision, 'ids' | 'batch_id'> => (selected.batchId ? { batch_id: selected.batchId } : { ids: selected.ids });
   const done = () => {
     intent.reset();
     setSelected({ ids: [] });
     setRejecting(false);
+    setConfirming(false);
     setReason('');
   };
   const reject = () => {
@@ -138,7 +144,12 @@ export function ApprovalsPanel({
       )}
       {canApprove && payouts.length > 0 && !mutation.isSuccess && (
         <div className="approvals-actions">
-          <button type="button" className="secondary" disabled={busy} onClick={() => setSelected({ ids: decidable.map((p) => p.id) })}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy}
+            onClick={() => (setConfirming(false), setSelected({ ids: decidable.map((p) => p.id) }))}
+          >
             Choose all
           </button>
           {batches.map((b) => (
@@ -147,7 +158,10 @@ export function ApprovalsPanel({
               type="button"
               className="secondary"
               disabled={busy}
-              onClick={() => setSelected({ ids: decidable.filter((p) => p.batch_id === b).map((p) => p.id), batchId: b })}
+              onClick={() => (
+                setConfirming(false),
+                setSelected({ ids: decidable.filter((p) => p.batch_id === b).map((p) => p.id), batchId: b })
+              )}
             >
               Choose batch {b}
             </button>
@@ -157,10 +171,22 @@ export function ApprovalsPanel({
               ? 'Nothing chosen.'
               : `${countOf(chosen.length, 'payout')} chosen, ${formatMoney(chosenTotal, chosen[0]!.currency)}${selected.batchId ? ` (the whole batch ${selected.batchId})` : ''}.`}
           </p>
-          <button type="button" disabled={busy || chosen.length === 0} onClick={() => intent.send({ decision: 'approve', ...target() })}>
-            Approve {chosen.length > 0 ? chosen.length : ''}
-          </button>
-          {!rejecting ? (
+          {!confirming && (
+            <button type="button" disabled={busy || chosen.length === 0} onClick={() => (setRejecting(false), setConfirming(true))}>
+              Approve {chosen.length > 0 ? chosen.length : ''}
+            </button>
+          )}
+          {confirming && chosen.length > 0 && (
+            <ApproveConfirm
+              payouts={chosen}
+              total={chosenTotal}
+              batchId={selected.batchId}
+              busy={busy}
+              onConfirm={() => intent.send({ decision: 'approve', ...target() })}
+              onBack={() => setConfirming(false)}
+            />
+          )}
+          {confirming ? null : !rejecting ? (
             <button type="button" className="secondary" disabled={busy || chosen.length === 0} onClick={() => setRejecting(true)}>
               Reject…
             </button>
@@ -230,6 +256,54 @@ export function ApprovalsPanel({
           </button>
         </div>
       )}
+    </div>
+  );
+}
+
+/** What approving would send, asked once more: how many payouts, how much in all, to which accounts. */
+function ApproveConfirm({
+  payouts,
+  total,
+  batchId,
+  busy,
+  onConfirm,
+  onBack,
+}: {
+  payouts: Payout[];
+  total: number;
+  batchId?: string;
+  busy: boolean;
+  onConfirm(): void;
+  onBack(): void;
+}) {
+  const currency = payouts[0]!.currency;
+  const shown = payouts.slice(0, 10);
+  return (
+    <div className="confirm-step" role="group" aria-labelledby="approve-confirm-heading" data-testid="approve-confirm">
+      <h3 id="approve-confirm-heading">
+        Approve {countOf(payouts.length, 'payout')}, {formatMoney(total, currency)} in all?
+      </h3>
+      <p>
+        Approving sends the money to the bank at once{batchId ? ` (every waiting payout of batch ${batchId})` : ''}; it cannot be called
+        back.
+      </p>
+      <ul data-testid="approve-confirm-accounts">
+        {shown.map((p) => (
+          <li key={p.id}>
+            {formatMoney(p.amount, p.currency)} to {p.account_holder_name ?? 'an unknown holder'},{' '}
+            <span className="nowrap">{`${p.bank_code} •••• ${p.account_last4}`}</span>
+          </li>
+        ))}
+        {payouts.length > shown.length && <li>and {countOf(payouts.length - shown.length, 'more payout', 'more payouts')}</li>}
+      </ul>
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={onConfirm} autoFocus>
+          Yes, approve and send {formatMoney(total, currency)}
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={onBack}>
+          Go back
+        </button>
+      </div>
     </div>
   );
 }

@@ -15,6 +15,10 @@ function objectLink(id: string | null) {
   return href ? <Link href={href}>{id}</Link> : <code>{id}</code>;
 }
 
+/** An action's name with a line break allowed after each underscore (create_restricted_ / key, not create_restricted_ke / y). */
+const breakable = (code: string) =>
+  code.split('_').flatMap((part, i, parts) => (i < parts.length - 1 ? [`${part}_`, <wbr key={i} />] : [part]));
+
 /** The request log's rows: who (key name, or the secret key), what, the outcome, and the stored answer of an idempotent request. */
 export function RequestLogTable({ rows }: { rows: Entry[] }) {
   return (
@@ -28,10 +32,19 @@ export function RequestLogTable({ rows }: { rows: Entry[] }) {
         'data-action': r.action,
         'data-key-id': r.key_id,
         'data-status': r.status,
+        'data-origin': r.origin,
       })}
       columns={[
         { header: 'Time', cell: (r) => <Time iso={r.created_at} /> },
-        { header: 'Action', cell: (r) => <code>{r.action}</code> },
+        {
+          header: 'Action',
+          cell: (r) => (
+            <>
+              <code>{breakable(r.action)}</code>
+              {r.origin === 'console' && <div className="muted">Console page view</div>}
+            </>
+          ),
+        },
         {
           header: 'Status',
           cell: (r) => (

@@ -19,6 +19,8 @@ import {
   payoutFields,
   payoutFilterFields,
   webhookUrlField,
+  isCalendarDay,
+  statementMonthField,
 } from '../../../lib/contract';
 
 /**
@@ -152,12 +154,17 @@ export const logFiltersQuery = z.object({
   status: optional(z.coerce.number().int().min(100).max(599)),
   idempotency_key: optional(z.string().trim().min(1).max(255)),
   key_id: optional(idField('key')),
+  /** A payout's (or any object's) id: the calls that made or read it. */
+  object_id: optional(z.string().trim().min(1).max(100)),
+  /** Checked: the console's own reads too (by default the log hides them: origin api). */
+  console: optional(z.literal('1')),
   after: optional(idField('req')),
 });
 export type LogFilters = z.infer<typeof logFiltersQuery>;
 
-/** Reports page: the lines of a statement, [from, to), as the API's own created range filter takes them. */
-export const statementLinesQuery = z.strictObject({
-  from: z.iso.datetime({ offset: true, error: 'from must be an ISO 8601 time with an offset' }),
-  to: z.iso.datetime({ offset: true, error: 'to must be an ISO 8601 time with an offset' }),
-});
+/** Reports page: the lines of a statement, for the page's own period: a month (YYYY-MM) or two days (YYYY-MM-DD), read in the merchant's zone. */
+const calendarDay = (field: string) => z.string().refine(isCalendarDay, { error: `${field} must be a day as YYYY-MM-DD` });
+export const statementLinesQuery = z.union(
+  [z.strictObject({ month: statementMonthField }), z.strictObject({ from: calendarDay('from'), to: calendarDay('to') })],
+  { error: 'Give month (YYYY-MM), or from and to (YYYY-MM-DD)' },
+);

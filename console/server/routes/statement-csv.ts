@@ -3,11 +3,14 @@ import Papa from 'papaparse';
 import type { BalanceTransaction } from '../../../lib/contract';
 import type { MerchantApi } from '../upstream/merchant-api';
 import { csvStream, cursorPages } from './csv-stream';
+import { isoInZone } from '../../browser/report-period';
+import { balanceKindLabel } from '../../browser/labels';
 
 export const STATEMENT_CSV_COLUMNS = [
   'id',
   'created_at',
   'type',
+  'kind',
   'amount',
   'currency',
   'balance_after',
@@ -35,24 +38,30 @@ export const statementLinePages = (api: MerchantApi, from: string, to: string) =
 /** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first), except a plain signed integer: a payout's -21000 stays a number. */
 const FORMULA = /^(?!-?[0-9]+$)[=+\-@\t\r]/;
 
-/** Lines as CSV: amounts as exact signed integers of the smallest unit; formula-like cells neutralised (escapeFormulae). */
-export function statementLinesCsv(rows: BalanceTransaction[], header = true): string {
-  return Papa.unparse(
-    {
-      fields: [...STATEMENT_CSV_COLUMNS],
-      data: rows.map((t) => [
-        t.id,
-        t.created_at,
-        t.type,
-        String(t.amount),
-        t.currency,
-        String(t.balance_after),
-        t.source,
-        t.bank_reference ?? '',
-      ]),
-    },
-    { escapeFormulae: FORMULA, header },
-  );
+/**
+ * Lines as CSV: times on the merchant's clock with its offset (2026-11-28T00:47:00+07:00: the day the merchant
+ * booked it, and still the exact instant); amounts as plain signed integers of the smallest unit, no currency text
+ * (docs/console.md, "Statements"); the type's code and its words; formula-like cells neutralised (escapeFormulae).
+ */
+export function statementLinesCsv(zone: string) {
+  return (rows: BalanceTransaction[], header = true): string =>
+    Papa.unparse(
+      {
+        fields: [...STATEMENT_CSV_COLUMNS],
+        data: rows.map((t) => [
+          t.id,
+          isoInZone(t.created_at, zone),
+          t.type,
+          balanceKindLabel(t.type),
+          String(t.amount),
+          t.currency,
+          String(t.balance_after),
+          t.source,
+          t.bank_reference ?? '',
+        ]),
+      },
+      { escapeFormulae: FORMULA, header },
+    );
 }
 
-export const statementLinesStream = (pages: AsyncIterator<BalanceTransaction[]>) => csvStream(pages, statementLinesCsv);
+export const statementLinesStream = (pages: AsyncIterator<BalanceTransaction[]>, zone: string) => csvStream(pages, statementLinesCsv(zone));

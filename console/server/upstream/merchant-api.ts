@@ -19,15 +19,18 @@ export function merchantApi(client: PaymentClient, secretKey: string) {
     /** Which key this is and what it may do (any working key may ask). */
     getCurrentKey: (opts: { clientAddress?: string } = {}) => client.call(secretKey, 'get_current_key', {}, opts),
     getBalance: (opts: { clientAddress?: string } = {}) => client.call(secretKey, 'get_balance', {}, opts),
+    /** `available` as it stood at an instant (ISO). */
+    getBalanceAsOf: (asOf: string) => client.call(secretKey, 'get_balance', { as_of: asOf }),
     withdraw: (input: PayoutInput, idempotencyKey: string) => client.call(secretKey, 'withdraw', input, { idempotencyKey }),
     getPayout: (id: string) => client.call(secretKey, 'get_payout', { id }),
-    listPayouts: (query: ListQuery & PayoutFilter) => client.call(secretKey, 'list_payouts', query),
+    listPayouts: (query: ListQuery & PayoutFilter & { batch_id?: string }) => client.call(secretKey, 'list_payouts', query),
     summarizePayouts: (filter: PayoutFilter) => client.call(secretKey, 'summarize_payouts', filter),
     createCheckoutSession: (input: { amount: number; description?: string }, idempotencyKey: string) =>
       client.call(secretKey, 'create_checkout_session', input, { idempotencyKey }),
     createPayoutBatch: (payouts: BatchItem[], idempotencyKey: string) =>
       client.call(secretKey, 'create_payout_batch', { payouts }, { idempotencyKey }),
     getPayoutBatch: (id: string) => client.call(secretKey, 'get_payout_batch', { id }),
+    listPayoutBatches: (query: ListQuery) => client.call(secretKey, 'list_payout_batches', query),
     listCheckoutSessions: (query: ListQuery) => client.call(secretKey, 'list_checkout_sessions', query),
     // Webhooks: the secret of create and rotate is shown once to the merchant, never kept by the console.
     listWebhookEndpoints: () => client.call(secretKey, 'list_webhook_endpoints', { limit: 100 }),

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ACTIONS, type ActionResponse } from '../../../lib/contract';
+import { ACTIONS, REQUEST_ORIGIN_HEADER, type ActionResponse } from '../../../lib/contract';
 import { PaymentApiError, PaymentsClient, type ActionName, type Actions } from '@/packages/sdk/src';
 import { invalidResponse, outcomeUnknown, UpstreamError } from './upstream-error';
 
@@ -68,7 +68,11 @@ export function createPaymentClient(options: PaymentClientOptions) {
       try {
         result = await sdkFor(secretKey, opts.idempotencyKey !== undefined).request(action, params, {
           idempotencyKey: opts.idempotencyKey,
-          headers: opts.clientAddress === undefined ? undefined : { 'x-forwarded-for': opts.clientAddress },
+          headers: {
+            ...(opts.clientAddress === undefined ? {} : { 'x-forwarded-for': opts.clientAddress }),
+            // Every read the console makes draws one of its pages: the request log files it behind a filter.
+            ...(ACTIONS[action].mutates ? {} : { [REQUEST_ORIGIN_HEADER]: 'console' }),
+          },
         });
       } catch (error) {
         throw toUpstreamError(error);

@@ -30,6 +30,8 @@ import { sql as batchCreatedBy } from './075-batch-created-by';
 import { sql as orderedIds } from './076-ordered-ids';
 import { sql as sandboxes } from './077-sandboxes';
 import { sql as testClock } from './078-test-clock';
+import { sql as requestOrigin } from './079-request-origin';
+import { requestLogSearchIndexes } from './080-request-log-search';
 
 import type { Migration } from './migration';
 
@@ -73,4 +75,6 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 76, name: 'ordered-ids', sql: orderedIds },
   { version: 77, name: 'sandboxes', sql: sandboxes },
   { version: 78, name: 'test-clock', sql: testClock },
+  { version: 79, name: 'request-origin', sql: requestOrigin },
+  { version: 80, name: 'request-log-search', indexes: requestLogSearchIndexes },
 ];

@@ -1,4 +1,4 @@
-import { ApiError, simulatedOutcome, type BatchItem, type PayoutBatch, type PayoutBatchListItem } from '../../contract';
+import { ApiError, simulatedOutcome, type BatchItem, type CreatedBy, type PayoutBatch, type PayoutBatchListItem } from '../../contract';
 import type { Queryable } from '../../db/types';
 import { approvalExpirySeconds, startStatus } from './approval-policy';
 import { holderForPayout } from './bank-accounts';
@@ -19,9 +19,10 @@ interface BatchRow {
   total_amount: number;
   payout_count: number;
   created_at: Date;
+  created_by: CreatedBy;
 }
 
-const BATCH_COLUMNS = 'id, currency, total_amount, payout_count, created_at';
+const BATCH_COLUMNS = 'id, currency, total_amount, payout_count, created_at, created_by';
 
 /**
  * create_payout_batch: every item was validated by the contract before this runs
@@ -73,6 +74,7 @@ export const createPayoutBatch = writeAction(
       payout_ids: items.map((p) => p.id),
       created_at: inline.now.toISOString(),
       livemode: false,
+      created_by: createdBy(key),
     };
     const params: unknown[] = [
       merchant.id,
@@ -167,9 +169,9 @@ export const listPayoutBatches = readAction('list_payout_batches', async (ctx: A
 /** One batch with its payouts' ids in item order (at most 1,000, through the batch's index). */
 async function batchWithIds(db: Queryable, merchantId: string, row: BatchRow): Promise<PayoutBatch> {
   const [item] = await batchItems(db, [row]);
-  const { created_at, livemode, ...head } = item!;
+  const { created_at, livemode, created_by, ...head } = item!;
   // payout_ids where the contract puts it (before created_at): a create answer built here is byte-identical to an inline one.
-  return { ...head, payout_ids: await batchPayoutIds(db, row.id, merchantId), created_at, livemode };
+  return { ...head, payout_ids: await batchPayoutIds(db, row.id, merchantId), created_at, livemode, created_by };
 }
 
 /** Batches as a list shows them: counts by status from the kept figures (batch-counts.ts), never from their payouts. */
@@ -191,6 +193,8 @@ async function batchItems(db: Queryable, rows: BatchRow[]): Promise<PayoutBatchL
       counts: c,
       created_at: new Date(r.created_at).toISOString(),
       livemode: false,
+      // Batches made before migration 075 did not keep it.
+      created_by: r.created_by ?? null,
     };
   });
 }

@@ -4,7 +4,15 @@ import { inTransaction, type ActionContext, type ActionTable, type StoredResult 
 import type { CoreSettings } from './core-settings';
 import { assertPermitted } from './permissions';
 import { createAuthenticator } from './authenticate';
-import { ApiError, internalError, readJsonObject, REPLAYED_HEADER, REQUEST_ID_HEADER, type ActionName } from '../../contract';
+import {
+  ApiError,
+  internalError,
+  readJsonObject,
+  REPLAYED_HEADER,
+  REQUEST_ID_HEADER,
+  REQUEST_ORIGIN_HEADER,
+  type ActionName,
+} from '../../contract';
 import { isDatabaseUnavailable } from '../../db/types';
 import { objectIdOf } from './api-object';
 import { idempotentCall } from './idempotency-key';
@@ -89,6 +97,8 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
       // From the action's result (never read back out of the answer's text): for the request log.
       let objectId: string | null = null;
       let storedCode: string | null = null;
+      // Set for an action that changes nothing: only such a call may be classed as the console's own read.
+      let readOnly = false;
       try {
         if (req.method !== 'POST') {
           throw new ApiError('method_not_allowed', 'Only POST is supported on this endpoint.', undefined, { Allow: 'POST' });
@@ -103,6 +113,7 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
         const command = parseCommand(actions, body);
         action = command.name;
         assertPermitted(callerKey, command);
+        readOnly = 'read' in command.action;
         // Links start with it: built only by the actions that hand out a link (checkout sessions).
         let origin: string | undefined;
         const ctx: ActionContext = {
@@ -166,6 +177,8 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
           replayed,
           objectId: response.status === 200 ? objectId : null,
           clientAddress: meta.clientAddress ?? null,
+          // The header classifies, it never hides: a write or a refusal stays `api` whatever it says.
+          origin: readOnly && response.status === 200 && req.headers.get(REQUEST_ORIGIN_HEADER) === 'console' ? 'console' : 'api',
         });
       }
       return response;

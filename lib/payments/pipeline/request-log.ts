@@ -1,6 +1,7 @@
 import { deleteInBatches } from '../../db/delete-in-batches';
 import type { Db, Queryable } from '../../db/types';
 import type { Logger } from '../../log';
+import type { RequestOrigin } from '../../contract';
 
 /** One authenticated API call, as the request log keeps it: never a body, a secret or an account number. */
 export interface RequestLogEntry {
@@ -16,6 +17,8 @@ export interface RequestLogEntry {
   replayed: boolean;
   objectId: string | null;
   clientAddress: string | null;
+  /** `console` only for a successful read the console marked (REQUEST_ORIGIN_HEADER); `api` otherwise. */
+  origin: RequestOrigin;
 }
 
 export interface RequestLog {
@@ -91,8 +94,8 @@ export function createRequestLog(db: Db, log: Logger): RequestLog {
 
 function insertEntries(db: Queryable, rows: RequestLogEntry[]) {
   return db.query(
-    `INSERT INTO request_log (id, merchant_id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::text[], $7::int[], $8::text[], $9::text[], $10::bool[], $11::text[], $12::text[])
+    `INSERT INTO request_log (id, merchant_id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address, origin)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::text[], $7::int[], $8::text[], $9::text[], $10::bool[], $11::text[], $12::text[], $13::text[])
      ON CONFLICT (id) DO NOTHING`,
     [
       rows.map((r) => r.id),
@@ -107,6 +110,7 @@ function insertEntries(db: Queryable, rows: RequestLogEntry[]) {
       rows.map((r) => r.replayed),
       rows.map((r) => r.objectId),
       rows.map((r) => r.clientAddress),
+      rows.map((r) => r.origin),
     ],
   );
 }

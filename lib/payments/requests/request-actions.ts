@@ -14,9 +14,11 @@ interface LogRow {
   replayed: boolean;
   object_id: string | null;
   client_address: string | null;
+  origin: 'api' | 'console';
 }
 
-const LOG_COLUMNS = 'id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address';
+const LOG_COLUMNS =
+  'id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address, origin';
 
 export const listRequests = readAction('list_requests', async ({ db, merchant }, input) => {
   const page = await listPage<LogRow>(db, {
@@ -25,7 +27,14 @@ export const listRequests = readAction('list_requests', async ({ db, merchant },
     merchantId: merchant.id,
     limit: input.limit,
     startingAfter: input.starting_after,
-    where: { action: input.request_action, status: input.status, idempotency_key: input.idempotency_key, key_id: input.key_id },
+    where: {
+      action: input.request_action,
+      status: input.status,
+      idempotency_key: input.idempotency_key,
+      key_id: input.key_id,
+      object_id: input.object_id,
+      origin: input.origin,
+    },
   });
   // The key's name as it is now (kept after a revocation); one look-up for the page, not a join on the log.
   const keyIds = [...new Set(page.data.map((r) => r.key_id))];

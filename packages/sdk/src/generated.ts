@@ -209,6 +209,8 @@ export type ListRequestsRequest = {
   status?: number;
   idempotency_key?: string;
   key_id?: string;
+  object_id?: string;
+  origin?: "api" | "console";
   limit?: number;
   starting_after?: string;
 };
@@ -474,6 +476,11 @@ export type PayoutBatch = {
   payout_ids: string[];
   created_at: string;
   livemode: boolean;
+  created_by: {
+    key_id: string;
+    key_name: string | null;
+    type: "secret" | "restricted";
+  } | null;
 };
 
 export type PayoutBatchList = {
@@ -670,6 +677,7 @@ export type RequestList = {
     replayed: boolean;
     object_id: string | null;
     client_address: string | null;
+    origin: "api" | "console";
   }>;
   has_more: boolean;
 };
@@ -827,6 +835,11 @@ export type PayoutBatchListItem = {
   };
   created_at: string;
   livemode: boolean;
+  created_by: {
+    key_id: string;
+    key_name: string | null;
+    type: "secret" | "restricted";
+  } | null;
 };
 
 export type ErrorBody = {
@@ -1111,7 +1124,7 @@ export abstract class ActionMethods<Options, Result> {
   revokeApiKey(params: Actions["revoke_api_key"]['params'], options?: Options) { return this.request("revoke_api_key", params, options); }
   /** A new secret key, in this answer only; the old one works for expires_in_seconds more (0, the default: revoked now). */
   rollSecretKey(params: Actions["roll_secret_key"]['params'] = {}, options?: Options) { return this.request("roll_secret_key", params, options); }
-  /** The request log: every authenticated call, newest first, filtered by request_action, status, idempotency_key or key_id; no bodies. */
+  /** The request log: every authenticated call, newest first, filtered by request_action, status, idempotency_key, key_id, object_id (the payout or other object it made or read) or origin (`api`, or `console` for the reads the console made to draw its pages); no bodies. */
   listRequests(params: Actions["list_requests"]['params'] = {}, options?: Options) { return this.request("list_requests", params, options); }
   /** What the idempotency store holds for a key: the stored status and answer, when it was first seen, how often replayed, when it expires. */
   getIdempotentRequest(params: Actions["get_idempotent_request"]['params'], options?: Options) { return this.request("get_idempotent_request", params, options); }
