@@ -7,8 +7,8 @@ import { DataTable } from '@/console/browser/components/data-table';
 import { EmptyState } from '@/console/browser/components/empty-state';
 import { Time } from '@/console/browser/components/time-zone';
 import { readRefundView, refundFilterOf, refundViewSearch } from '@/console/browser/refund-view';
-import { REFUND_STATUS, refundFailureLabel } from '@/console/browser/labels';
-import { StatusBadge } from '@/console/browser/components/status-badge';
+import { REFUND_STATUS } from '@/console/browser/labels';
+import { RefundStatusBadge } from '@/console/browser/components/refund-status-badge';
 import { viewerCan } from '@/console/browser/viewer';
 import { pageTimeZone } from '@/console/server/data/merchant-zone';
 import { pageData } from '@/console/server/data/page-data';
@@ -104,18 +104,7 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
               {
                 header: 'Status',
                 // As on the checkout session's page: why in words on the badge, the bank's message in its title.
-                cell: (r) => (
-                  <StatusBadge
-                    label={
-                      r.failure_code
-                        ? `${REFUND_STATUS[r.status].label}: ${refundFailureLabel(r.failure_code)}`
-                        : REFUND_STATUS[r.status].label
-                    }
-                    tone={REFUND_STATUS[r.status].tone}
-                    code={r.status}
-                    title={r.failure_message ?? undefined}
-                  />
-                ),
+                cell: (r) => <RefundStatusBadge refund={r} />,
               },
               { header: 'By', cell: (r) => createdByLabel(r.created_by) },
               { header: 'Amount', numeric: true, cell: (r) => formatMoney(r.amount, r.currency) },

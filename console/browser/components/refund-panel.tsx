@@ -4,9 +4,8 @@ import { sessionRefundsQuery } from '@/console/browser/queries/queries';
 import { createdByLabel, formatMoney } from '@/lib/format';
 import { ErrorText } from './error-text';
 import { RefundForm } from './refund-form';
-import { REFUND_STATUS, refundFailureLabel } from '@/console/browser/labels';
 import { DataTable } from './data-table';
-import { StatusBadge } from './status-badge';
+import { RefundStatusBadge } from './refund-status-badge';
 import { Time } from './time-zone';
 
 interface PaidSession {
@@ -73,18 +72,7 @@ export function RefundPanel({
             { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency), numeric: true },
             {
               header: 'Status',
-              cell: (r) => (
-                <StatusBadge
-                  label={
-                    r.failure_code
-                      ? `${REFUND_STATUS[r.status].label}: ${refundFailureLabel(r.failure_code)}`
-                      : REFUND_STATUS[r.status].label
-                  }
-                  tone={REFUND_STATUS[r.status].tone}
-                  code={r.status}
-                  title={r.failure_message ?? undefined}
-                />
-              ),
+              cell: (r) => <RefundStatusBadge refund={r} />,
             },
             { header: 'Reason', cell: (r) => r.reason ?? <span className="muted">none</span> },
             { header: 'Created by', cell: (r) => createdByLabel(r.created_by) },
