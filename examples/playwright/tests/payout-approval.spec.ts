@@ -20,7 +20,7 @@ test('a payout made in the console waits for a second key, is paid when the cloc
   await consolePage.getByLabel('Account number').fill('1234567890');
   await consolePage.getByRole('button', { name: 'Review payout' }).click();
   await consolePage.getByRole('button', { name: 'Send payout' }).click();
-  await expect(consolePage.getByText(/Payout po_\w+ created: awaiting_approval/)).toBeVisible();
+  await expect(consolePage.getByText(/Payout po_\w+ created: awaiting approval/)).toBeVisible();
   const payoutId = (await consolePage.getByRole('link', { name: /^po_/ }).textContent())!;
 
   // Finance approves it with its own key.
