@@ -5,7 +5,7 @@ import { openDb } from '../lib/db/open-db';
 import { simulatedOutcome } from '../lib/contract';
 import { CLAIM_SQL, SETTLE_SQL, type DuePayout } from '../lib/payments/payouts/settlement';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
-import { writeBacklog } from './settlement';
+import { writeBacklog } from './settlement-backlog';
 
 const N = Number(process.env.EXPLAIN_SETTLE_PAYOUTS ?? 100_000);
 

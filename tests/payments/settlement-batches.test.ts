@@ -30,7 +30,7 @@ describe.each(backends)('settlement in batches ($name)', (backend) => {
       });
 
       // Batches of 10: 10, 10, then 5 (short), all in this one call.
-      expect(await settleDuePayouts(api.db, { batchSize: 10 })).toEqual({ paid: 12, failed: 13, postponed: 0 });
+      expect(await settleDuePayouts(api.db, { batchSize: 10 })).toEqual({ paid: 12, failed: 13, postponed: 0, held: 0 });
       const available = 2_000_000 - sums.paid - 33_000;
       expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({
         available,
@@ -63,11 +63,11 @@ describe.each(backends)('settlement in batches ($name)', (backend) => {
   it('stops after maxBatches: one call is bounded, the next one continues', async () => {
     await withTestApi(backend, { openingBalance: 2_000_000, settings: { settlementDelaySeconds: 0 } }, async (api) => {
       await makePayouts(api);
-      expect(await settleDuePayouts(api.db, { batchSize: 10, maxBatches: 2 })).toEqual({ paid: 10, failed: 10, postponed: 0 });
+      expect(await settleDuePayouts(api.db, { batchSize: 10, maxBatches: 2 })).toEqual({ paid: 10, failed: 10, postponed: 0, held: 0 });
       const mid = await ledgerCheck(api.db, api.merchant.id);
       expect(mid.pending).toBe(mid.pendingSum);
       expect(mid.pending).toBeGreaterThan(0);
-      expect(await settleDuePayouts(api.db, { batchSize: 10, maxBatches: 2 })).toEqual({ paid: 2, failed: 3, postponed: 0 });
+      expect(await settleDuePayouts(api.db, { batchSize: 10, maxBatches: 2 })).toEqual({ paid: 2, failed: 3, postponed: 0, held: 0 });
       expect(await ledgerCheck(api.db, api.merchant.id)).toMatchObject({ pending: 0, pendingSum: 0 });
     });
   });

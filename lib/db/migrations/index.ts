@@ -31,6 +31,7 @@ import { sql as orderedIds } from './076-ordered-ids';
 import { sql as sandboxes } from './077-sandboxes';
 import { sql as testClock } from './078-test-clock';
 import { sql as requestOrigin } from './079-request-origin';
+import { sql as bankOutages } from './085-bank-outages';
 import { requestLogSearchIndexes } from './080-request-log-search';
 
 import type { Migration } from './migration';
@@ -77,4 +78,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 78, name: 'test-clock', sql: testClock },
   { version: 79, name: 'request-origin', sql: requestOrigin },
   { version: 80, name: 'request-log-search', indexes: requestLogSearchIndexes },
+  { version: 85, name: 'bank-outages', sql: bankOutages },
 ];
