@@ -95,7 +95,8 @@ export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ 
     case 'bank-down': {
       const bank = requireBank(c.bank);
       const endsAt = c.until ? new Date(c.until) : new Date(Date.now() + 1000 * Number(c.for ?? NaN));
-      if (Number.isNaN(endsAt.getTime()) || endsAt.getTime() <= Date.now()) throw new UsageError('--until (a future ISO time) or --for (seconds) is required');
+      if (Number.isNaN(endsAt.getTime()) || endsAt.getTime() <= Date.now())
+        throw new UsageError('--until (a future ISO time) or --for (seconds) is required');
       const o = await markBankDown(db, { bankCode: bank, endsAt, reason: c.reason });
       return {
         human: `${bank} marked down until ${o.ends_at.toISOString()} (${o.id}): its payouts stay pending until then, or until bank-up.`,
@@ -105,14 +106,18 @@ export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ 
     case 'bank-up': {
       const bank = requireBank(c.bank);
       const r = await markBankUp(db, bank);
-      return { human: `${bank} is back: ${r.outages} outage(s) ended, ${r.released} held payout(s) due now.`, data: { bank_code: bank, ...r } };
+      return {
+        human: `${bank} is back: ${r.outages} outage(s) ended, ${r.released} held payout(s) due now.`,
+        data: { bank_code: bank, ...r },
+      };
     }
     case 'bank-outages': {
       const outages = await currentBankOutages(db);
       return {
         human:
-          outages.map((o) => `${o.id}  ${o.bank_code}  ${o.starts_at.toISOString()} .. ${o.ends_at.toISOString()}  ${o.reason}`).join('\n') ||
-          'No bank is marked down.',
+          outages
+            .map((o) => `${o.id}  ${o.bank_code}  ${o.starts_at.toISOString()} .. ${o.ends_at.toISOString()}  ${o.reason}`)
+            .join('\n') || 'No bank is marked down.',
         data: outages,
       };
     }
@@ -122,6 +127,7 @@ export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ 
 }
 
 function requireBank(bank: string | undefined): string {
-  if (!bank || !(TEST_BANK_CODES as readonly string[]).includes(bank)) throw new UsageError(`--bank must be one of ${TEST_BANK_CODES.join(', ')}`);
+  if (!bank || !(TEST_BANK_CODES as readonly string[]).includes(bank))
+    throw new UsageError(`--bank must be one of ${TEST_BANK_CODES.join(', ')}`);
   return bank;
 }

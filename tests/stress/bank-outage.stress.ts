@@ -118,7 +118,9 @@ describe.each(stressBackends)('a bank outage on %s', (backend) => {
       };
       await time('list_payouts first page', () => timedGet(url, undefined, { action: 'list_payouts', limit: 20 }));
       await time('list_payouts pending', () => timedGet(url, undefined, { action: 'list_payouts', limit: 20, status: 'pending' }));
-      await time('list_payouts last4', () => timedGet(url, undefined, { action: 'list_payouts', limit: 20, account_last4: SEARCHED.slice(-4) }));
+      await time('list_payouts last4', () =>
+        timedGet(url, undefined, { action: 'list_payouts', limit: 20, account_last4: SEARCHED.slice(-4) }),
+      );
       await time('page /payouts', () => timedGet(`${url}/payouts`, cookie));
       await time('page /payouts?q=last4', () => timedGet(`${url}/payouts?q=${SEARCHED.slice(-4)}`, cookie));
       await time('page /balance', () => timedGet(`${url}/balance`, cookie));
