@@ -38,7 +38,12 @@ describe.each(backends)('isolation of background work ($name)', (backend) => {
       );
       expect(poisoned).toEqual({ status: 'pending', settle_attempts: 1, later: true });
       // Backed off: the next tick does not claim it again, and says nothing more about it.
-      expect(await settleDuePayouts(api.db, {}, ({ payoutIds }) => told.push(payoutIds))).toEqual({ paid: 0, failed: 0, postponed: 0, held: 0 });
+      expect(await settleDuePayouts(api.db, {}, ({ payoutIds }) => told.push(payoutIds))).toEqual({
+        paid: 0,
+        failed: 0,
+        postponed: 0,
+        held: 0,
+      });
       expect(told).toHaveLength(1);
     });
   });

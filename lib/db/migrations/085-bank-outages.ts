@@ -1,8 +1,8 @@
 /**
  * Banks the operator has marked unavailable, each for a window: from `starts_at` until `ends_at` (the expected
  * end; moved to now when the bank is back early). While a window covers now, settlement holds the due payouts
- * to that bank instead of sending them: they stay `pending`, their time to settle moved to the window's end, as
- * Stripe and Adyen delay a payout when the receiving bank is down rather than fail it (docs/bank-outages.md).
+ * to that bank instead of sending them: they stay `pending`, their time to settle moved to the window's end (a
+ * bank that is down refused nothing, so nothing is failed; docs/operations.md).
  * A handful of rows: settlement reads the ones covering now once per batch.
  */
 export const sql = /* sql */ `

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../db/types';
 
 /**
- * A receiving bank that is down: its payouts stay pending and wait for it, rather than fail (docs/bank-outages.md).
+ * A receiving bank that is down: its payouts stay pending and wait for it, rather than fail (docs/operations.md).
  * The operator marks the window (`npm run merchant -- bank-down`); settlement holds the payouts it claims for that
  * bank until the window's end; `bank-up` ends the window early and makes the held payouts due at once.
  */
