@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../db/types';
-import { checkoutSessionJsonSql, eventCtes, payoutJsonSql } from '../webhooks/event-sql';
+import { eventCtes, payoutJsonSql } from '../webhooks/event-sql';
 import { simulatedOutcome, type SimulatedOutcome } from '../../contract';
 import { paidColumnsSql } from './payout-returns';
 import { notOnTestClockSql } from '../pipeline/clock';
@@ -176,22 +176,3 @@ export const SETTLE_SQL = `
   SELECT count(*) FILTER (WHERE status = 'paid')::int AS paid, count(*) FILTER (WHERE status = 'failed')::int AS failed,
          (SELECT count(*) FROM m)::int AS merchants, (SELECT count(*) FROM b)::int AS balances
   FROM u`;
-
-/**
- * Marks open checkout sessions past `expires_at` as expired (reads already treat
- * them so), each with its checkout_session.expired event, in batches. `origin`
- * starts the URLs in the events (PUBLIC_BASE_URL, or the server's own address).
- */
-export async function expireCheckoutSessions(db: Db, origin: string, batchSize = 500): Promise<number> {
-  const [row] = await db.query<{ expired: number }>(
-    `WITH u AS (
-       UPDATE checkout_sessions SET status = 'expired' WHERE id IN (
-         SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= app_now() AND ${notOnTestClockSql('checkout_sessions')}
-         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING *),
-     ${eventCtes({ from: 'u', type: 'checkout_session.expired', data: checkoutSessionJsonSql('u', '$1') })}
-     SELECT count(*)::int AS expired FROM u`,
-    [origin, batchSize],
-  );
-  return row!.expired;
-}
