@@ -1,7 +1,5 @@
 import type { Db, Queryable } from '../../db/types';
-import { checkoutSessionJsonSql, eventCtes } from '../webhooks/event-sql';
 import { simulatedOutcome, type SimulatedOutcome } from '../../contract';
-import { notOnTestClockSql } from '../pipeline/clock';
 import { holdForOutage } from './bank-outages';
 import { BALANCES_SQL, CLAIM_SQL, SETTLE_SQL } from './settlement-sql';
 
@@ -168,23 +166,4 @@ export async function settleSet(
   ]);
   if (row!.balances !== merchants.length) throw new Error(`settlement: ${merchants.length - row!.balances} merchant(s) without a balance`);
   return { paid: merchants.reduce((n, m) => n + m.paid, 0), failed: merchants.reduce((n, m) => n + m.failed, 0) };
-}
-
-/**
- * Marks open checkout sessions past `expires_at` as expired (reads already treat
- * them so), each with its checkout_session.expired event, in batches. `origin`
- * starts the URLs in the events (PUBLIC_BASE_URL, or the server's own address).
- */
-export async function expireCheckoutSessions(db: Db, origin: string, batchSize = 500): Promise<number> {
-  const [row] = await db.query<{ expired: number }>(
-    `WITH u AS (
-       UPDATE checkout_sessions SET status = 'expired' WHERE id IN (
-         SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= app_now() AND ${notOnTestClockSql('checkout_sessions')}
-         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING *),
-     ${eventCtes({ from: 'u', type: 'checkout_session.expired', data: checkoutSessionJsonSql('u', '$1') })}
-     SELECT count(*)::int AS expired FROM u`,
-    [origin, batchSize],
-  );
-  return row!.expired;
 }
