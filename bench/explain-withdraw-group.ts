@@ -1,0 +1,95 @@
+// Where a group's write spends its time (PostgreSQL): EXPLAIN (ANALYZE, BUFFERS) of the group statement
+// (withdraw-group-statements.ts) for EXPLAIN_GROUP_SIZE withdrawals of one merchant (default 30, about the mean group
+// at 64 clients), their keys claimed first in the same transaction as a group's are, EXPLAIN_GROUP_RUNS times
+// (default 20), each rolled back, after EXPLAIN_WITHDRAW_HISTORY payouts (default 5,000). The merchant's balance row
+// is locked from the statement's UPDATE to COMMIT: every part after the UPDATE is time the next group waits.
+// Run: DATABASE_URL=postgres://… npx tsx bench/explain-withdraw-group.ts
+import { randomUUID } from 'node:crypto';
+import { openDb } from '../lib/db/open-db';
+import { createMerchant } from '../lib/payments/merchants/merchants';
+import { writeGroupStatement } from '../lib/payments/payouts/withdraw-group-statements';
+import type { WithdrawalRow } from '../lib/payments/payouts/withdraw-statement';
+import { createSchemaUrl, dropSchemas } from '../testing/databases';
+
+const SIZE = Number(process.env.EXPLAIN_GROUP_SIZE ?? 30);
+const RUNS = Number(process.env.EXPLAIN_GROUP_RUNS ?? 20);
+const HISTORY = Number(process.env.EXPLAIN_WITHDRAW_HISTORY ?? 5_000);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function main() {
+  const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 2 });
+  const merchant = await createMerchant(db, { name: 'Explained', openingBalance: 1_000_000_000_000 });
+  const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1 LIMIT 1', [merchant.id]);
+  const row = (): WithdrawalRow => ({
+    payoutId: `po_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+    merchantId: merchant.id,
+    amount: 1_000,
+    currency: 'IDR',
+    bankCode: 'BCA',
+    accountNumber: '1234567890',
+    settleDelaySeconds: 86_400,
+    createdBy: JSON.stringify({ key_id: key!.id, key_name: null, type: 'secret' }),
+    status: 'pending',
+    accountHolderName: 'Explained',
+    approvalExpirySeconds: null,
+  });
+  /** A group of `size`: its keys, claimed in `tx`, and its statement. */
+  const group = async (tx: { query: typeof db.query }, size: number) => {
+    const rows = Array.from({ length: size }, row);
+    const keys = rows.map(() => `explain-${randomUUID()}`);
+    await tx.query(
+      `INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint) SELECT $1, k, 'withdraw', 'f' FROM unnest($2::text[]) AS k`,
+      [merchant.id, keys],
+    );
+    return writeGroupStatement(rows, {
+      merchantIds: rows.map(() => merchant.id),
+      keys,
+      statuses: rows.map(() => 200),
+      bodies: rows.map((r) => JSON.stringify({ id: r.payoutId })),
+      refs: rows.map((r) => r.payoutId),
+    });
+  };
+  for (let n = 0; n < HISTORY; n += 500) {
+    await db.transaction(async (tx) => {
+      const { sql, params } = await group(tx, Math.min(500, HISTORY - n));
+      await tx.query(sql, params);
+    });
+  }
+  await db.query('ANALYZE');
+  const parts = new Map<string, number[]>();
+  let last = '';
+  for (let run = 0; run < RUNS; run++) {
+    last = (await db
+      .transaction(async (tx) => {
+        const { sql, params } = await group(tx, SIZE);
+        const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, WAL) ${sql}`, params);
+        throw Object.assign(new Error('rollback'), { rows });
+      })
+      .catch((e: { rows?: { 'QUERY PLAN': string }[] }) => {
+        if (!e.rows) throw e;
+        return e.rows.map((r) => r['QUERY PLAN']).join('\n');
+      })) as string;
+    for (const line of last.split('\n')) {
+      const trigger = /^Trigger (.+?)(?: on \S+)?: time=([0-9.]+)/.exec(line);
+      const total = /^Execution Time: ([0-9.]+)/.exec(line);
+      const planning = /^Planning Time: ([0-9.]+)/.exec(line);
+      const [name, ms] = trigger
+        ? [`trigger ${trigger[1]}`, trigger[2]]
+        : total
+          ? ['execution', total[1]]
+          : planning
+            ? ['planning', planning[1]]
+            : [];
+      if (name) parts.set(name, [...(parts.get(name) ?? []), Number(ms)]);
+    }
+  }
+  process.stdout.write(`## group of ${SIZE}, history ${HISTORY}, last of ${RUNS} runs\n${last}\n\n## median ms over ${RUNS} runs\n`);
+  for (const [name, ms] of [...parts].sort((a, b) => median(b[1]) - median(a[1]))) {
+    process.stdout.write(`${median(ms).toFixed(3).padStart(8)}  ${name}\n`);
+  }
+  await db.close();
+  await dropSchemas();
+}
+
+void main();
