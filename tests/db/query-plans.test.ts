@@ -105,17 +105,17 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
   // The indexes of migrations 070-074 (smaller keys: docs/prove.md, "Bytes per settled payout") serve the reads of those they
   // replaced. (Not asserted: an unfiltered list of this merchant, 80% of the rows, walks the table's identity index, as cheap.)
   it.each([
-    ['list_payouts', 'payouts_merchant_hash_last4', () => ({ account_last4: '1234' })],
-    ['summarize_payouts', 'payouts_merchant_hash_last4', () => ({ account_last4: '1234' })],
+    ['list_payouts', 'payouts_merchant_last4', () => ({ account_last4: '1234' })],
+    ['summarize_payouts', 'payouts_merchant_last4', () => ({ account_last4: '1234' })],
     ['list_payouts', 'payouts_in_batch', () => ({ batch_id: ids.batch })],
-    ['list_events', 'events_merchant_hash_seq', () => ({})],
+    ['list_events', 'events_merchant_seq', () => ({})],
     ['list_events', 'events_once_per_transition', () => ({ object_id: ids.deep })],
     ['list_requests', 'request_log_merchant_origin', () => ({ origin: 'api' })],
     ['list_requests', 'request_log_merchant_object', () => ({ object_id: ids.deep })],
     ['list_balance_transactions', 'ledger_entries_once_per_source', () => ({ type: 'payout', source: ids.deep })],
     [
       'get_balance',
-      'ledger_entries_merchant_hash_time',
+      'ledger_entries_merchant_time',
       () => ({ as_of: new Date(Date.now() - 40 * 86_400_000 + 1_234_567).toISOString() }),
     ],
   ] as const)('%s reads %s', async (action, index, input) => {
@@ -127,7 +127,7 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
 
   // Last, since it drops an index: the check does catch a read that falls back to walking the history.
   it('fails a read whose index is gone', async () => {
-    await db.exec('DROP INDEX payouts_merchant_hash_last4; ANALYZE payouts');
+    await db.exec('DROP INDEX payouts_merchant_last4; ANALYZE payouts');
     log.length = 0;
     expect((await api.call({ action: 'list_payouts', account_last4: '1234' })).status).toBe(200);
     const problems = (await Promise.all(historyReads(log).map(async (s) => planProblems(await explain(db, s), MAX_ROWS_READ, big)))).flat();

@@ -3,7 +3,6 @@ import type { Queryable } from '../../db/types';
 import { listObject } from '../pipeline/api-object';
 import { readAction } from '../pipeline/action';
 import { identityRange } from './daily-figures';
-import { merchantKeySql } from '../../db/merchant-index';
 
 interface LedgerRow {
   id: string | number;
@@ -63,7 +62,7 @@ export const listBalanceTransactions = readAction('list_balance_transactions', a
   const rows = await db.query<LedgerRow>(
     `SELECT ${LINE_COLUMNS} FROM (
        SELECT id, amount, balance_after, kind, reference_id, created_at FROM ledger_entries
-       WHERE merchant_id = $1 AND ${merchantKeySql('$1')} AND ($2::bigint IS NULL OR id < $2::bigint) AND ($3::text IS NULL OR kind = $3::text)
+       WHERE merchant_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) AND ($3::text IS NULL OR kind = $3::text)
          AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
          AND ($7::bigint IS NULL OR id >= $7::bigint) AND ($8::bigint IS NULL OR id <= $8::bigint)
        ORDER BY id DESC LIMIT $6) l

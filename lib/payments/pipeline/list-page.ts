@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/types';
 import { ApiError } from '../../contract';
-import { merchantKeySql, MERCHANT_HASHED_TABLES } from '../../db/merchant-index';
 import { listObject } from './api-object';
 
 /** A condition on rows, `sql` with one `?` for `value`; an undefined value is no condition. */
@@ -75,10 +74,9 @@ export async function listPage<Row>(
     conditions += ` AND ${column} = $${params.length}`;
   }
   conditions += conditionsSql(opts.conditions ?? [], params);
-  const merchantKey = MERCHANT_HASHED_TABLES.has(opts.table) ? ` AND ${merchantKeySql('$1')}` : '';
   const rows = await db.query<Row>(
     `SELECT ${opts.columns} FROM ${from}
-     WHERE merchant_id = $1${merchantKey} AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
+     WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
      ORDER BY ${opts.orderBy ?? 'seq'} DESC LIMIT $3`,
     params,
   );
