@@ -7,7 +7,7 @@ import type { Db } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../../testing/databases';
-import { writeHistory, writeOthersFigures } from '../../testing/volume-data';
+import { analyzeSchema, writeHistory, writeOthersFigures } from '../../testing/volume-data';
 import {
   bigTables,
   explain,
@@ -113,11 +113,7 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     ['list_requests', 'request_log_merchant_origin', () => ({ origin: 'api' })],
     ['list_requests', 'request_log_merchant_object', () => ({ object_id: ids.deep })],
     ['list_balance_transactions', 'ledger_entries_once_per_source', () => ({ type: 'payout', source: ids.deep })],
-    [
-      'get_balance',
-      'ledger_entries_merchant_time',
-      () => ({ as_of: new Date(Date.now() - 40 * 86_400_000 + 1_234_567).toISOString() }),
-    ],
+    ['get_balance', 'ledger_entries_merchant_time', () => ({ as_of: new Date(Date.now() - 40 * 86_400_000 + 1_234_567).toISOString() })],
   ] as const)('%s reads %s', async (action, index, input) => {
     log.length = 0;
     expect((await api.call({ action, ...input() })).status).toBe(200);
@@ -134,3 +130,103 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     expect(problems.length).toBeGreaterThan(0);
   });
 });
+
+// The same reads in the three mixes of statuses a merchant's history goes through (every payout pending while
+// settlement is a day away; every one settled; half and half with a tenth failed), first right after the bulk
+// load, with no statistics (a server whose autovacuum is off has none until someone runs ANALYZE), then with them.
+const MIX_N = Number(process.env.QUERY_PLAN_MIX_PAYOUTS ?? 40_000);
+describe.runIf(postgresUrl).each(['pending', 'settled', 'half'] as const)(
+  'query plans in the %s mix, without and with statistics (postgres)',
+  (mix) => {
+    let db: Db;
+    let api: TestApi;
+    const log: Recorded[] = [];
+    const ids: Record<string, string> = {};
+    let big = new Set<string>();
+
+    beforeAll(async () => {
+      db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 5 });
+      const other = await createMerchant(db, { name: 'Other', openingBalance: 0 });
+      const [otherKey] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
+      await writeHistory(db, { merchantId: other.id, keyId: otherKey!.id, n: MIX_N / 4, tag: 'o', mix, analyze: false });
+      api = await startTestApi(recording(db, log), { openingBalance: 1_000_000_000 });
+      const endpoint = (await api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
+      const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
+      await writeHistory(db, {
+        merchantId: api.merchant.id,
+        keyId: key!.id,
+        endpointId: endpoint.id,
+        n: MIX_N,
+        tag: 'm',
+        mix,
+        analyze: false,
+      });
+      const batch = (
+        await api.call({
+          action: 'create_payout_batch',
+          payouts: Array.from({ length: 1000 }, (_, i) => ({
+            amount: 10_000,
+            bank_code: 'BCA',
+            account_number: String(5_550_000_000 + i),
+          })),
+        })
+      ).body;
+      await writeOthersFigures(db, 300, 60, false);
+      big = await bigTables(db);
+      Object.assign(ids, {
+        endpoint: endpoint.id,
+        key: key!.id,
+        batch: batch.id,
+        deep: `po_m${MIX_N / 2}`,
+        deepEvent: `evt_m${MIX_N / 2}0`,
+        deepTxn: `txn_${MIX_N}`,
+      });
+    }, 300_000);
+    afterAll(async () => {
+      await api?.close();
+      await db?.close();
+    });
+
+    const reads = readCatalog(ids, MIX_N);
+    const check = async (action: string, input: () => Record<string, unknown>) => {
+      const body = { action, ...input() };
+      log.length = 0;
+      const res = await api.call(body);
+      expect([res.status, JSON.stringify(body)]).toEqual([200, JSON.stringify(body)]);
+      const statements = historyReads(log);
+      expect(statements.length).toBeGreaterThan(0);
+      for (const s of statements) {
+        const plan = await explain(db, s);
+        const sql = s.sql.replace(/\s+/g, ' ').slice(0, 300);
+        expect({ body, sql, problems: planProblems(plan, MAX_ROWS_READ, big) }).toEqual({ body, sql, problems: [] });
+      }
+    };
+
+    it('has no statistics after the bulk load (where no autovacuum daemon ran)', async () => {
+      const [daemon] = await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
+      const [stats] = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename IN ('payouts', 'events', 'ledger_entries', 'payout_states')`,
+      );
+      if (!daemon!.on) expect(stats!.n).toBe(0);
+      expect([...big].sort()).toEqual([...HISTORY_TABLES].sort());
+    });
+
+    it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))(
+      '%s stays on an index without statistics',
+      async (_, action, input) => check(action, input),
+    );
+
+    it('has statistics once analyzed', async () => {
+      await analyzeSchema(db);
+      const [stats] = await db.query<{ n: number }>(
+        `SELECT count(DISTINCT tablename)::int AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename IN ('payouts', 'events', 'ledger_entries', 'payout_states')`,
+      );
+      expect(stats!.n).toBe(4);
+    });
+
+    it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))(
+      '%s stays on an index with statistics',
+      async (_, action, input) => check(action, input),
+    );
+  },
+);

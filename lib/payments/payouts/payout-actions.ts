@@ -57,6 +57,8 @@ export const listPayouts = readAction('list_payouts', async ({ db, merchant }, i
     limit: input.limit,
     startingAfter: input.starting_after,
     where: { batch_id: input.batch_id },
+    // A batch's payouts through the batch's index alone (one merchant's, checked on the way).
+    walk: { column: 'batch_id', value: input.batch_id },
     // A batch's rows come from its index (at most 1,000, then sorted), however deep the batch lies.
     orderBy: input.batch_id === undefined ? 'seq' : 'seq + 0',
     conditions: [
