@@ -463,7 +463,9 @@ export async function volumeBench(
 async function dropStatistics(databaseUrl: string) {
   const db = await openDb({ databaseUrl, poolSize: 1 });
   try {
-    await db.exec(`DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = current_schema()::regnamespace)`);
+    await db.exec(
+      `DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = current_schema()::regnamespace)`,
+    );
   } finally {
     await db.close();
   }
