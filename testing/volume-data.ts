@@ -52,13 +52,13 @@ export async function writeHistory(
   await db.query(
     `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id, created_at)
      SELECT $1, amount, balance_after, kind, ref, at FROM (
-       SELECT -(10000 + g % 1000) AS amount, 1000000000 AS balance_after, 'payout' AS kind, 'po_' || $3 || g AS ref,
+       SELECT -(10000 + g % 1000) AS amount, 1000000000000 AS balance_after, 'payout' AS kind, 'po_' || $3 || g AS ref,
               now() - ($2 - g) * make_interval(secs => $4) AS at, g * 3 AS o FROM generate_series(1, $2) AS g
        UNION ALL
-       SELECT 10000 + g % 1000, 1000000000, 'payout_reversal', 'po_' || $3 || g, now() - ($2 - g) * make_interval(secs => $4), g * 3 + 1
+       SELECT 10000 + g % 1000, 1000000000000, 'payout_reversal', 'po_' || $3 || g, now() - ($2 - g) * make_interval(secs => $4), g * 3 + 1
        FROM generate_series(1, $2) AS g WHERE ${status} = 'failed'
        UNION ALL
-       SELECT 50000, 1000000000, 'checkout_payment', 'cs_' || $3 || g, now() - ($2 - g) * make_interval(secs => $4), g * 3 + 2
+       SELECT 50000, 1000000000000, 'checkout_payment', 'cs_' || $3 || g, now() - ($2 - g) * make_interval(secs => $4), g * 3 + 2
        FROM generate_series(1, $2) AS g WHERE g % 100 = 0) e
      ORDER BY o`,
     [merchantId, n, tag, span],
