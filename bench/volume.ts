@@ -329,8 +329,8 @@ export async function volumeBench(
       const today = new Date().toISOString().slice(0, 10);
       // The merchant's zone is Asia/Jakarta (UTC+7): this month there.
       const jakartaMonth = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 7);
-      const monthStatement = (await call(base, DEMO_KEY, { action: 'get_statement', month: jakartaMonth })) as { from: string; to: string };
-      const linesRoute = `/api/reports/lines?from=${encodeURIComponent(monthStatement.from)}&to=${encodeURIComponent(monthStatement.to)}`;
+      // The reports page's lines of this month (the route takes the month itself: its period in the merchant's zone).
+      const linesRoute = `/api/reports/lines?month=${jakartaMonth}`;
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const deepPayout = marks.payout!;
       const deepEvent = (await call(base, DEMO_KEY, { action: 'list_events', object_id: deepPayout, type: 'payout.created' })).data[0];
