@@ -30,7 +30,7 @@ export function volumeReport(f: VolumeFigures): string[] {
   if (f.readsWithoutStatistics) {
     const analyzed = (f.analyzedDuringReadsWithoutStatistics ?? []).map((t) => (t.length ? t.join(', ') : 'none'));
     lines.push(
-      `Without planner statistics (deleted after the load, the server started again; tables the app's table_statistics job had analyzed again by the end: ${analyzed.join('; ') || 'none'}):`,
+      `Without planner statistics (deleted after the load, the server started again with TABLE_STATISTICS=off; tables with statistics by the end, per size: ${analyzed.join('; ') || 'none'}):`,
       '',
       ...readsTable(f.readsWithoutStatistics, embedded),
       '',

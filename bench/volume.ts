@@ -48,7 +48,7 @@ export interface VolumeFigures {
   mix?: VolumeMix;
   /** The same reads timed with no planner statistics (PostgreSQL), before `reads`, timed after ANALYZE. */
   readsWithoutStatistics?: ReadFigure[];
-  /** Tables that had statistics again by the end of the reads without them (the app's table_statistics job). */
+  /** Tables that had statistics by the end of the reads without them (none: the app's own ANALYZE is off meanwhile). */
   analyzedDuringReadsWithoutStatistics?: string[][];
   size: number;
   sizes: number[];
@@ -247,14 +247,14 @@ export async function volumeBench(
   let base = '';
   let cookie = '';
   let delay = 0;
-  const start = async (delaySeconds = delay) => {
+  const start = async (delaySeconds = delay, statistics: 'auto' | 'off' = 'auto') => {
     await server?.stop();
     delay = delaySeconds;
     server = await new ServerProcess({
       kind: 'next',
       ...where,
       distDir,
-      env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: String(delaySeconds) },
+      env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: String(delaySeconds), TABLE_STATISTICS: statistics },
     }).start();
     base = server.url;
     cookie = await signInToConsole(base, DEMO_KEY);
@@ -429,11 +429,13 @@ export async function volumeBench(
       };
       if (withoutStatistics) {
         // No planner statistics, as right after a bulk load where no autovacuum daemon runs: the schema's are
-        // deleted (the bench connects as a superuser), and the server started again so that no plan made with them stays.
+        // deleted (the bench connects as a superuser), and the server started again, without the app's own ANALYZE
+        // (TABLE_STATISTICS=off), so that no plan made with statistics stays and none come back meanwhile.
         await dropStatistics(where.databaseUrl!);
-        await start();
+        await start(delay, 'off');
         await measureAll(figures.readsWithoutStatistics!);
         figures.analyzedDuringReadsWithoutStatistics!.push(await tablesWithStatistics(where.databaseUrl!));
+        await start(delay);
       }
       // diskBytes runs ANALYZE first: the reads below have statistics.
       const tables = await diskBytes(where);

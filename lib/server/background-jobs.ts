@@ -36,6 +36,8 @@ export function startBackgroundJobs(
     requestLogRetentionDays?: number;
     tickMs?: number;
     observe?: JobObserver;
+    /** false: planner statistics are left to the database's operator (TABLE_STATISTICS=off). */
+    tableStatistics?: boolean;
   },
 ) {
   const tickMs = opts.tickMs ?? 1000;
@@ -126,7 +128,7 @@ export function startBackgroundJobs(
       },
     },
     { name: 'auth_failure_purge', everyMs: 60_000, run: async () => void (await purgeAuthFailures(db)) },
-    tableStatisticsJob(db, log, 30 * tickMs),
+    ...(opts.tableStatistics === false ? [] : [tableStatisticsJob(db, log, 30 * tickMs)]),
   ];
   return runJobs(jobs, log, { tickMs, observe: opts.observe });
 }
