@@ -71,7 +71,7 @@ const chromium = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? '/usr/bin/chromiu
  * The split run is there for the console-to-API path (the SDK over HTTP), so it runs the specs that
  * cross it in each way: sign-in and a session ended by the API, reads and pages, every kind of write
  * with its idempotency key and retry, refusals, approvals, refunds, keys, webhooks, the streamed export,
- * its own checks (split.spec.ts), and the books (statements, returns, the merchant's zone). With PostgreSQL at
+ * its own checks (split.spec.ts), the books (statements, returns, the merchant's zone) and the sandboxes. With PostgreSQL at
  * hand the API process runs on it, so these specs run on both databases. Layout, axe, keyboard and the other views run once, in process:
  * a page's markup, styles and focus order are the same wherever its data comes from.
  */
@@ -93,6 +93,7 @@ const SPLIT_SPECS = [
   'time-zone',
   'logs',
   'refunds-list',
+  'sandboxes',
 ];
 const ALL_SPECS = fs
   .readdirSync(path.join(__dirname, 'tests/e2e'))

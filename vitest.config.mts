@@ -6,6 +6,8 @@ export default defineConfig({
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('.', import.meta.url)),
+      // As tsconfig's paths: the workspace packages from their sources, whether or not a dist was built.
+      'merchant-payments-sdk': fileURLToPath(new URL('packages/sdk/src/index.ts', import.meta.url)),
       // Outside Next's server bundles the marker package throws; the modules it guards are server code here too.
       'server-only': fileURLToPath(new URL('node_modules/server-only/empty.js', import.meta.url)),
     },

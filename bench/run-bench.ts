@@ -14,7 +14,7 @@ import { busyMerchant } from './busy-merchant';
 import { figuresCost } from './figures-cost';
 import { serverCases, type Mode, type ModeFigures, type Variant } from './server-cases';
 import { sandboxBench, writeSandboxResults, type SandboxFigures } from './sandboxes';
-import { settlementBench, type SettlementFigures } from './settlement';
+import { settlementBench, writeSettlementResults, type SettlementFigures } from './settlement';
 import { storageBreakdown, writeStorageResults } from './storage-breakdown';
 import { volumeBench, type VolumeFigures, type VolumeMix } from './volume';
 
@@ -155,12 +155,13 @@ async function main() {
     ? await timed('settlement', () =>
         settlementBench({
           backlog: Number(process.env.BENCH_SETTLE_PAYOUTS ?? 1_000_000),
-          instances: Number(process.env.BENCH_SETTLE_INSTANCES ?? 2),
           arrivalSeconds: Number(process.env.BENCH_SETTLE_ARRIVAL_S ?? 120),
           senders: Number(process.env.BENCH_SETTLE_SENDERS ?? 4),
+          distDir,
         }),
       )
     : undefined;
+  if (settlement) writeSettlementResults(settlement, provenance);
   const sandboxes: SandboxFigures | undefined = SANDBOXES ? await timed('sandboxes', () => sandboxBench()) : undefined;
   if (sandboxes) writeSandboxResults(sandboxes, provenance);
   // Bytes per settled payout and the HOT share, reported without a target; written to bench/results/storage.json.
@@ -185,7 +186,7 @@ async function main() {
   const settings = { connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS };
   report({ provenance, settings, modes, busy, figures64, settlement, sandboxes, volume, sections, narrowed: NARROWED });
   // docs/benchmarks.md is the results files, rendered: rewritten whenever this run wrote one.
-  if (!NARROWED || volume.length > 0 || STORAGE || sandboxes) process.stdout.write(`Written to ${writeBenchmarksPage()}\n`);
+  if (!NARROWED || volume.length > 0 || STORAGE || sandboxes || settlement) process.stdout.write(`Written to ${writeBenchmarksPage()}\n`);
 }
 
 main().catch((error) => {

@@ -15,7 +15,7 @@ import type { Db } from '../lib/db/types';
 import { createSchemaUrl, dropSchemas, postgresUrl } from '../testing/databases';
 import { startInProcessApi } from '../testing/in-process-api';
 import { runProvenance, type RunProvenance } from './run-provenance';
-import { payoutUpdates, vacuumSchema } from './settlement';
+import { payoutUpdates, vacuumSchema } from './settlement-backlog';
 
 const N = Number(process.env.STORAGE_PAYOUTS ?? 20_000);
 

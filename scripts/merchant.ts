@@ -1,4 +1,5 @@
-// npm run merchant -- <create|list|roll-key|create-restricted-key|revoke> [options]: manage merchants and their keys.
+// npm run merchant -- <create|list|roll-key|create-restricted-key|revoke|bank-down|bank-up|bank-outages> [options]: manage
+// merchants and their keys, and mark a receiving bank unavailable.
 import { parseArgs } from 'node:util';
 import { ADMIN_PATH, readAdminAccess } from '../lib/admin/admin-endpoint';
 import { runMerchantCommand, UsageError, type MerchantCommand } from '../lib/admin/merchant-commands';
@@ -15,6 +16,11 @@ const USAGE = `Usage: npm run merchant -- <command> [options]
   create-restricted-key --id acct_... --name "Support — Ana" --permissions payouts:write,balance:read [--max-payout 500000]
                                                             a restricted key (rk_test_...), printed once
   revoke --id acct_...                                      revoke every key of the merchant
+  bank-down --bank BNI (--for 3600 | --until 2026-01-01T09:00:00Z) [--reason "..."]
+                                                            the bank is unavailable: its payouts stay pending
+                                                            (not failed) until the window ends or bank-up
+  bank-up --bank BNI                                        the bank is back: its held payouts settle now
+  bank-outages                                              the windows now and to come
 
   --json   machine-readable output
 Uses DATABASE_URL when set, otherwise the embedded database in DATA_DIR; while a server holds that
@@ -31,6 +37,10 @@ async function main() {
       permissions: { type: 'string' },
       'max-payout': { type: 'string' },
       'expires-in': { type: 'string' },
+      bank: { type: 'string' },
+      until: { type: 'string' },
+      for: { type: 'string' },
+      reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -46,6 +56,10 @@ async function main() {
     permissions: values.permissions,
     maxPayout: values['max-payout'],
     expiresIn: values['expires-in'],
+    bank: values.bank,
+    until: values.until,
+    for: values.for,
+    reason: values.reason,
   };
   const { human, data } = await run(c);
   process.stdout.write(values.json ? `${JSON.stringify(data)}\n` : `${human}\n`);

@@ -1,5 +1,6 @@
 import type { Db } from '../db/types';
-import { ACTIONS, describeFirstIssue, isId, MAX_KEY_GRACE_SECONDS, PERMISSIONS } from '../contract';
+import { ACTIONS, describeFirstIssue, isId, MAX_KEY_GRACE_SECONDS, PERMISSIONS, TEST_BANK_CODES } from '../contract';
+import { currentBankOutages, markBankDown, markBankUp } from '../payments/payouts/bank-outages';
 import { insertRestrictedKey, rollSecretKey } from '../payments/keys/api-keys';
 import { createMerchant, listMerchants, requireMerchant, revokeKeys } from '../payments/merchants/merchants';
 
@@ -15,6 +16,11 @@ export interface MerchantCommand {
   maxPayout?: string;
   /** roll-key: seconds the old secret key keeps working (0, the default: revoked now). */
   expiresIn?: string;
+  /** bank-down / bank-up: the receiving bank; bank-down's window ends at `until` (ISO time) or `for` seconds from now. */
+  bank?: string;
+  until?: string;
+  for?: string;
+  reason?: string;
 }
 
 export class UsageError extends Error {}
@@ -86,7 +92,42 @@ export async function runMerchantCommand(db: Db, c: MerchantCommand): Promise<{ 
       const revoked = await revokeKeys(db, id);
       return { human: `Revoked ${revoked} key(s) of ${id}.`, data: { id, revoked } };
     }
+    case 'bank-down': {
+      const bank = requireBank(c.bank);
+      const endsAt = c.until ? new Date(c.until) : new Date(Date.now() + 1000 * Number(c.for ?? NaN));
+      if (Number.isNaN(endsAt.getTime()) || endsAt.getTime() <= Date.now())
+        throw new UsageError('--until (a future ISO time) or --for (seconds) is required');
+      const o = await markBankDown(db, { bankCode: bank, endsAt, reason: c.reason });
+      return {
+        human: `${bank} marked down until ${o.ends_at.toISOString()} (${o.id}): its payouts stay pending until then, or until bank-up.`,
+        data: o,
+      };
+    }
+    case 'bank-up': {
+      const bank = requireBank(c.bank);
+      const r = await markBankUp(db, bank);
+      return {
+        human: `${bank} is back: ${r.outages} outage(s) ended, ${r.released} held payout(s) due now.`,
+        data: { bank_code: bank, ...r },
+      };
+    }
+    case 'bank-outages': {
+      const outages = await currentBankOutages(db);
+      return {
+        human:
+          outages
+            .map((o) => `${o.id}  ${o.bank_code}  ${o.starts_at.toISOString()} .. ${o.ends_at.toISOString()}  ${o.reason}`)
+            .join('\n') || 'No bank is marked down.',
+        data: outages,
+      };
+    }
     default:
       throw new UsageError(`unknown command: ${c.command}`);
   }
+}
+
+function requireBank(bank: string | undefined): string {
+  if (!bank || !(TEST_BANK_CODES as readonly string[]).includes(bank))
+    throw new UsageError(`--bank must be one of ${TEST_BANK_CODES.join(', ')}`);
+  return bank;
 }

@@ -10,7 +10,8 @@ import { sendStatementsReady } from '../payments/statements/statement-ready';
 import { purgeOldEvents } from '../payments/webhooks/event-retention';
 import { purgeRequestLog } from '../payments/pipeline/request-log';
 import { purgeExpiredIdempotencyKeys } from '../payments/pipeline/idempotency';
-import { expireCheckoutSessions, settleDuePayouts, SETTLEMENT_TICK } from '../payments/payouts/settlement';
+import { expireCheckoutSessions } from '../payments/checkout/checkout-expiry';
+import { settleDuePayouts, SETTLEMENT_TICK } from '../payments/payouts/settlement';
 import { payoutStatesVacuum } from '../payments/payouts/payout-states-vacuum';
 import { settleDueRefunds } from '../payments/refunds/refund-settlement';
 import { returnDuePayouts } from '../payments/payouts/payout-returns';
@@ -138,7 +139,7 @@ export function settlementJob(
   db: Db,
   log: Logger,
   everyMs: number,
-  tick: { batchSize: number; maxBatches: number } = SETTLEMENT_TICK,
+  tick: { batchSize: number; maxBatches: number; loops?: number } = SETTLEMENT_TICK,
 ): Job {
   const vacuum = payoutStatesVacuum(db);
   return {
@@ -148,9 +149,10 @@ export function settlementJob(
       const settled = await settleDuePayouts(db, tick, ({ merchantId, payoutIds, error }) =>
         log.error({ err: error, merchantId, payoutIds }, 'payouts could not be settled; retrying them later with backoff'),
       );
-      if (settled.paid + settled.failed > 0) log.info(settled, 'payouts settled');
-      await vacuum(settled.paid + settled.failed);
-      return settled.paid + settled.failed + settled.postponed >= tick.batchSize * tick.maxBatches ? 'more' : undefined;
+      if (settled.paid + settled.failed + settled.held > 0) log.info(settled, 'payouts settled');
+      await vacuum(settled.paid + settled.failed + settled.held);
+      const claimed = settled.paid + settled.failed + settled.postponed + settled.held;
+      return claimed >= tick.batchSize * tick.maxBatches ? 'more' : undefined;
     },
   };
 }

@@ -4,6 +4,9 @@ import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals';
 import { purgeExpiredIdempotencyKeys } from '@/lib/payments/pipeline/idempotency';
+import { expireCheckoutSessions } from '@/lib/payments/checkout/checkout-expiry';
+import { payCheckoutSession, SUCCEEDING_TEST_CARD } from '@/lib/payments/checkout/checkout-payment';
+import { sendStatementsReady } from '@/lib/payments/statements/statement-ready';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
 import { backends } from '../../testing/databases';
 
@@ -134,5 +137,52 @@ describe.each(backends)('test clock ($name)', (backend) => {
     const summary = (await call({ action: 'summarize_balance', days: 7 })).body;
     expect(summary.days.at(-1).closing_balance).toBe(1_030_000);
     expect(summary.days.reduce((sum: number, d: { money_in: number }) => sum + d.money_in, 0)).toBeGreaterThanOrEqual(6_000);
+  });
+
+  it('expires checkout sessions on the clock, pays the hosted page at its time, and logs requests at it', async () => {
+    const { call, sandbox } = await clocked();
+    const start = sandbox.test_clock as string;
+    const short = (await call({ action: 'create_checkout_session', amount: 10_000, expires_in: 1800 })).body;
+    const paying = (await call({ action: 'create_checkout_session', amount: 25_000, expires_in: 7200 })).body;
+    expect([short.created_at, short.expires_at]).toEqual([start, new Date(Date.parse(start) + 1_800_000).toISOString()]);
+    // The wall-clock job leaves it open, however long past its expiry by the wall clock.
+    await call({ action: 'advance_test_clock', seconds: 600 });
+    expect(await payCheckoutSession(api().db, paying.id, SUCCEEDING_TEST_CARD, api().url)).toMatchObject({ ok: true });
+    const paid = (await call({ action: 'get_checkout_session', id: paying.id })).body;
+    expect([paid.status, paid.completed_at]).toEqual(['complete', new Date(Date.parse(start) + 600_000).toISOString()]);
+    await call({ action: 'advance_test_clock', seconds: 1199 });
+    await expireCheckoutSessions(api().db, api().url);
+    expect((await call({ action: 'get_checkout_session', id: short.id })).body.status).toBe('open');
+    await call({ action: 'advance_test_clock', seconds: 3600 });
+    expect((await call({ action: 'get_checkout_session', id: short.id })).body.status).toBe('expired');
+    const expired = (await call({ action: 'list_events', type: 'checkout_session.expired' })).body.data;
+    expect(expired.map((e: { data: { object: { id: string } } }) => e.data.object.id)).toEqual([short.id]);
+    expect(expired[0].created_at ?? expired[0].created).toBe(short.expires_at);
+    // The request log of a clocked sandbox is on its clock too: the last advance was sent at start + 1,799 s.
+    await api().flushRequestLog?.();
+    const log = (await call({ action: 'list_requests', request_action: 'advance_test_clock' })).body.data;
+    expect(log.map((r: { created_at: string }) => Date.parse(r.created_at) - Date.parse(start))).toEqual([1_799_000, 600_000, 0]);
+  });
+
+  it("sends statement.ready when the clock crosses the end of the sandbox's month, and the wall-clock job leaves it out", async () => {
+    const { call, sandbox } = await clocked();
+    await call({ action: 'update_account_settings', time_zone: 'UTC' });
+    await call({ action: 'create_test_topup', amount: 5_000 });
+    const start = new Date(sandbox.test_clock as string);
+    const monthStart = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1);
+    const nextMonth = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
+    await call({ action: 'advance_test_clock', to: new Date(nextMonth - 1000).toISOString() });
+    expect((await call({ action: 'list_events', type: 'statement.ready' })).body.data).toEqual([]);
+    await call({ action: 'advance_test_clock', seconds: 2 * DAY });
+    const ready = (await call({ action: 'list_events', type: 'statement.ready' })).body.data;
+    expect(ready).toHaveLength(1);
+    const statement = ready[0].data.object;
+    expect([statement.from, statement.to]).toEqual([new Date(monthStart).toISOString(), new Date(nextMonth).toISOString()]);
+    expect(statement.totals.topup).toEqual({ amount: 5_000, count: 1 });
+    // Sent at the month's end on the clock, not at the end of the call.
+    expect(ready[0].created_at ?? ready[0].created).toBe(new Date(nextMonth).toISOString());
+    // Two months later by the wall clock, the wall-clock job still sends the sandbox nothing: its months end on its clock.
+    await sendStatementsReady(api().db, nextMonth + 62 * DAY * 1000);
+    expect((await call({ action: 'list_events', type: 'statement.ready' })).body.data).toHaveLength(1);
   });
 });

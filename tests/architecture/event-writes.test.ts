@@ -17,7 +17,8 @@ describe('event writes', () => {
       [
         'lib/payments/checkout/checkout-session-actions.ts', // expire_checkout_session
         'lib/payments/checkout/checkout-payment.ts', // checkout_session.completed
-        'lib/payments/payouts/settlement.ts', // payout.paid, payout.failed, the expiry job
+        'lib/payments/checkout/checkout-expiry.ts', // checkout_session.expired: the expiry job, and a test clock's advance
+        'lib/payments/payouts/settlement-sql.ts', // payout.paid, payout.failed
         'lib/payments/refunds/refunds.ts', // refund.created
         'lib/payments/refunds/refund-settlement.ts', // refund.succeeded, refund.failed
         'lib/payments/payouts/withdraw-statement.ts', // payout.created (and payout.awaiting_approval), alone, in a group, in a batch

@@ -77,9 +77,12 @@ test('a balance poll in flight while signing out goes to the sign-in page, not t
   let loginHeld!: () => void;
   const leaving = new Promise<void>((r) => (loginHeld = r));
   const navigations: string[] = [];
+  // Only the page's own navigations: a router prefetch of a console link that runs after the sign-out is redirected to
+  // /login?next=… (proxy.ts) as a fetch, which goes nowhere, and is let through.
   await page.route(
     (url) => url.pathname === '/login',
     async (route) => {
+      if (!route.request().isNavigationRequest()) return route.continue().catch(() => {});
       navigations.push(new URL(route.request().url()).search);
       loginHeld();
       await loginGate;
@@ -94,7 +97,7 @@ test('a balance poll in flight while signing out goes to the sign-in page, not t
   // The 401 of a session this page ended itself must not send it to /login?ended=1. A bounded wait lets the page act on the
   // 401 before its sign-in page may load (without the fix it did: the page then ended on /login?ended=1).
   const ended = await page
-    .waitForRequest((r) => r.url().includes('ended=1'), { timeout: 3_000 })
+    .waitForRequest((r) => r.isNavigationRequest() && r.url().includes('ended=1'), { timeout: 3_000 })
     .then(
       () => true,
       () => false,

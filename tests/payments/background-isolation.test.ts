@@ -27,7 +27,7 @@ describe.each(backends)('isolation of background work ($name)', (backend) => {
 
       const told: string[][] = [];
       const result = await settleDuePayouts(api.db, {}, ({ payoutIds }) => told.push(payoutIds));
-      expect(result).toEqual({ paid: 1, failed: 1, postponed: 1 });
+      expect(result).toEqual({ paid: 1, failed: 1, postponed: 1, held: 0 });
       expect(told).toEqual([['po_poisoned']]);
       expect((await api.call({ action: 'get_payout', id: ok[0].body.id })).body.status).toBe('paid');
       expect((await api.call({ action: 'get_payout', id: ok[1].body.id })).body.status).toBe('failed');
@@ -38,7 +38,12 @@ describe.each(backends)('isolation of background work ($name)', (backend) => {
       );
       expect(poisoned).toEqual({ status: 'pending', settle_attempts: 1, later: true });
       // Backed off: the next tick does not claim it again, and says nothing more about it.
-      expect(await settleDuePayouts(api.db, {}, ({ payoutIds }) => told.push(payoutIds))).toEqual({ paid: 0, failed: 0, postponed: 0 });
+      expect(await settleDuePayouts(api.db, {}, ({ payoutIds }) => told.push(payoutIds))).toEqual({
+        paid: 0,
+        failed: 0,
+        postponed: 0,
+        held: 0,
+      });
       expect(told).toHaveLength(1);
     });
   });

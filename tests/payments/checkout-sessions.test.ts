@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getPublicCheckoutSession, payCheckoutSession } from '@/lib/payments/checkout/checkout-payment';
-import { expireCheckoutSessions } from '@/lib/payments/payouts/settlement';
+import { expireCheckoutSessions } from '@/lib/payments/checkout/checkout-expiry';
 import { withTestApi } from '../helpers/api-server';
 import { backends } from '../../testing/databases';
 import { ledgerCheck } from '../../testing/ledger';

@@ -21,10 +21,12 @@ describe.each(backends)('payout_states vacuum ($name)', (backend) => {
       expect(await vacuum(5)).toBe(false); // counted afresh
 
       if (api.db.kind === 'postgres' && !daemon) {
-        const [stats] = await api.db.query<{ vacuums: number; dead: number }>(
-          `SELECT vacuum_count::int AS vacuums, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relid = 'payout_states'::regclass`,
+        // The count, not the dead rows left: what VACUUM may remove depends on every transaction open in the database
+        // at that moment, and the suite's other files (and other schemas' tests) share it.
+        const [stats] = await api.db.query<{ vacuums: number }>(
+          `SELECT vacuum_count::int AS vacuums FROM pg_stat_user_tables WHERE relid = 'payout_states'::regclass`,
         );
-        expect(stats).toEqual({ vacuums: 1, dead: 0 });
+        expect(stats).toEqual({ vacuums: 1 });
       }
     });
   });

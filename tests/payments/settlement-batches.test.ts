@@ -30,7 +30,7 @@ describe.each(backends)('settlement in batches ($name)', (backend) => {
       });
 
       // Batches of 10: 10, 10, then 5 (short), all in this one call.
-      expect(await settleDuePayouts(api.db, { batchSize: 10 })).toEqual({ paid: 12, failed: 13, postponed: 0 });
+      expect(await settleDuePayouts(api.db, { batchSize: 10 })).toEqual({ paid: 12, failed: 13, postponed: 0, held: 0 });
       const available = 2_000_000 - sums.paid - 33_000;
       expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({
         available,
@@ -63,12 +63,32 @@ describe.each(backends)('settlement in batches ($name)', (backend) => {
   it('stops after maxBatches: one call is bounded, the next one continues', async () => {
     await withTestApi(backend, { openingBalance: 2_000_000, settings: { settlementDelaySeconds: 0 } }, async (api) => {
       await makePayouts(api);
-      expect(await settleDuePayouts(api.db, { batchSize: 10, maxBatches: 2 })).toEqual({ paid: 10, failed: 10, postponed: 0 });
+      expect(await settleDuePayouts(api.db, { batchSize: 10, maxBatches: 2 })).toEqual({ paid: 10, failed: 10, postponed: 0, held: 0 });
       const mid = await ledgerCheck(api.db, api.merchant.id);
       expect(mid.pending).toBe(mid.pendingSum);
       expect(mid.pending).toBeGreaterThan(0);
-      expect(await settleDuePayouts(api.db, { batchSize: 10, maxBatches: 2 })).toEqual({ paid: 2, failed: 3, postponed: 0 });
+      expect(await settleDuePayouts(api.db, { batchSize: 10, maxBatches: 2 })).toEqual({ paid: 2, failed: 3, postponed: 0, held: 0 });
       expect(await ledgerCheck(api.db, api.merchant.id)).toMatchObject({ pending: 0, pendingSum: 0 });
+    });
+  });
+
+  it("two batches in flight (the server's tick) settle each payout once, balances and reversal entries exact", async () => {
+    await withTestApi(backend, { openingBalance: 2_000_000, settings: { settlementDelaySeconds: 0 } }, async (api) => {
+      const sums = await makePayouts(api);
+      expect(await settleDuePayouts(api.db, { batchSize: 4, loops: 2 })).toEqual({ paid: 12, failed: 13, postponed: 0, held: 0 });
+      const available = 2_000_000 - sums.paid;
+      expect(await ledgerCheck(api.db, api.merchant.id)).toEqual({ available, ledger: available, pending: 0, pendingSum: 0, payouts: 25 });
+      const entries = await api.db.query<{ amount: number; balance_after: number }>(
+        'SELECT amount, balance_after FROM ledger_entries WHERE merchant_id = $1 ORDER BY id',
+        [api.merchant.id],
+      );
+      let running = 0;
+      for (const e of entries) expect(e.balance_after).toBe((running += e.amount));
+      const [events] = await api.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM events WHERE merchant_id = $1 AND type IN ('payout.paid', 'payout.failed')`,
+        [api.merchant.id],
+      );
+      expect(events!.n).toBe(25);
     });
   });
 });

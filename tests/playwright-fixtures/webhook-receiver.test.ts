@@ -48,4 +48,22 @@ describe('merchant-payments-playwright', () => {
       await receiver.close();
     }
   });
+
+  it('with webhookHost, listens where the API reaches this machine and names that host in the endpoint URL', async () => {
+    // 127.0.0.2 stands for another address of this machine: loopback too, but not the one a default receiver listens on.
+    const local = await WebhookReceiver.start();
+    const reached = await WebhookReceiver.start('127.0.0.2');
+    reached.useSecret(secret);
+    try {
+      expect(new URL(local.url()).hostname).toBe('127.0.0.1');
+      const other = new URL(local.url());
+      other.hostname = '127.0.0.2';
+      await expect(fetch(other, { method: 'POST', body: '{}' })).rejects.toThrow();
+      expect(new URL(reached.url()).hostname).toBe('127.0.0.2');
+      await deliver(reached.url(), { id: 'evt_h', type: 'payout.paid', data: { object: { id: 'po_h' } } });
+      expect((await reached.next('payout.paid', { payoutId: 'po_h' })).id).toBe('evt_h');
+    } finally {
+      await Promise.all([local.close(), reached.close()]);
+    }
+  });
 });

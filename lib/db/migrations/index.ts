@@ -31,6 +31,7 @@ import { sql as orderedIds } from './076-ordered-ids';
 import { sql as sandboxes } from './077-sandboxes';
 import { sql as testClock } from './078-test-clock';
 import { sql as requestOrigin } from './079-request-origin';
+import { sql as bankOutages } from './085-bank-outages';
 import { requestLogSearchIndexes } from './080-request-log-search';
 import { merchantIndexes, replacedMerchantHashIndexes } from './081-merchant-indexes';
 import { sql as payoutStatesEveryStatus } from './082-payout-states-every-status';
@@ -83,4 +84,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 81, name: 'merchant-indexes', indexes: merchantIndexes, drop: replacedMerchantHashIndexes },
   { version: 82, name: 'payout-states-every-status', sql: payoutStatesEveryStatus },
   { version: 83, name: 'payout-states-paid-backfill', ...payoutStatesPaidBackfill },
+  { version: 85, name: 'bank-outages', sql: bankOutages },
 ];

@@ -79,6 +79,13 @@ export async function payInTransaction(tx: Queryable, id: string, cardNumber: st
   if (!PAYING_TEST_CARDS.includes(card)) {
     return { ok: false, code: 'card_declined', message: 'The card was declined. Use 4242 4242 4242 4242 for a successful test payment.' };
   }
+  // The hosted page carries no key: a session of a sandbox with a test clock is paid at its clock's time (pipeline/clock.ts).
+  await tx.query(
+    `SELECT set_config('payments.clock', clocked.clock_now::text, true)
+     FROM checkout_sessions c JOIN sandboxes clocked ON clocked.merchant_id = c.merchant_id
+     WHERE c.id = $1 AND clocked.clock_now IS NOT NULL`,
+    [id],
+  );
   const [session] = await tx.query<{ merchant_id: string; amount: number; success_url: string | null }>(
     `WITH s AS (
        UPDATE checkout_sessions SET status = 'complete', completed_at = app_now(), payment_card_last4 = $2

@@ -1,14 +1,17 @@
 import type { Db, Queryable } from '../../db/types';
-import { checkoutSessionJsonSql, eventCtes, payoutJsonSql } from '../webhooks/event-sql';
 import { simulatedOutcome, type SimulatedOutcome } from '../../contract';
-import { paidColumnsSql } from './payout-returns';
-import { notOnTestClockSql } from '../pipeline/clock';
+import { holdForOutage } from './bank-outages';
+import { BALANCES_SQL, CLAIM_SQL, SETTLE_SQL } from './settlement-sql';
+
+export { BALANCES_SQL, CLAIM_SQL, SETTLE_SQL } from './settlement-sql';
 
 export interface SettlementResult {
   paid: number;
   failed: number;
   /** Payouts whose settlement threw: rolled back alone and retried later, with backoff. */
   postponed: number;
+  /** Payouts to a bank that is down: left pending until its outage ends (bank-outages.ts). */
+  held: number;
 }
 
 export interface SettlementLimits {
@@ -16,16 +19,21 @@ export interface SettlementLimits {
   batchSize?: number;
   /** Batches per call: bounds one tick while letting it drain more than one batch. */
   maxBatches?: number;
+  /** Batches in flight at once, each its own transaction and connection (SKIP LOCKED keeps them apart). */
+  loops?: number;
 }
 
-/** One tick of the settlement job: 1,000 a statement, up to 20,000 (a few seconds at most); a full tick is followed by another at once. */
-export const SETTLEMENT_TICK = { batchSize: 1000, maxBatches: 20 } as const;
+/**
+ * One tick of the settlement job: 1,000 a statement, up to 20,000 (a few seconds at most), two batches in flight: while
+ * one waits for the database, the other's statements run, so both cores of a small server work. A full tick is
+ * followed by another at once.
+ */
+export const SETTLEMENT_TICK = { batchSize: 1000, maxBatches: 20, loops: 2 } as const;
 
 /**
- * Settles pending payouts whose time has come, each exactly once, in batches of
- * one transaction each until a batch comes back short (or `maxBatches`), so that
- * a tick keeps up with sustained withdrawals. Rows are claimed with FOR UPDATE
- * SKIP LOCKED: several instances on one PostgreSQL share the work without overlap.
+ * Settles pending payouts whose time has come, each exactly once, in batches of one transaction each until a batch
+ * comes back short (or `maxBatches`), so that a tick keeps up with sustained withdrawals. Rows are claimed with FOR
+ * UPDATE SKIP LOCKED: several loops, and several instances on one PostgreSQL, share the work without overlap.
  */
 export async function settleDuePayouts(
   db: Db,
@@ -33,15 +41,22 @@ export async function settleDuePayouts(
   /** Told once per payout, at its first failed attempt (the job logs it). */
   onPostponed: (failure: { merchantId: string; payoutIds: string[]; error: unknown }) => void = () => {},
 ): Promise<SettlementResult> {
-  const { batchSize = SETTLEMENT_TICK.batchSize, maxBatches = SETTLEMENT_TICK.maxBatches } = limits;
-  const total: SettlementResult = { paid: 0, failed: 0, postponed: 0 };
-  for (let i = 0; i < maxBatches; i++) {
-    const batch = await db.transaction((tx) => settleBatch(tx, batchSize, onPostponed));
-    total.paid += batch.paid;
-    total.failed += batch.failed;
-    total.postponed += batch.postponed;
-    if (batch.paid + batch.failed + batch.postponed < batchSize) break;
-  }
+  const { batchSize = SETTLEMENT_TICK.batchSize, maxBatches = SETTLEMENT_TICK.maxBatches, loops = 1 } = limits;
+  const total: SettlementResult = { paid: 0, failed: 0, postponed: 0, held: 0 };
+  let started = 0;
+  let drained = false;
+  const loop = async () => {
+    while (!drained && started < maxBatches) {
+      started++;
+      const batch = await db.transaction((tx) => settleBatch(tx, batchSize, onPostponed));
+      total.paid += batch.paid;
+      total.failed += batch.failed;
+      total.postponed += batch.postponed;
+      total.held += batch.held;
+      if (batch.paid + batch.failed + batch.postponed + batch.held < batchSize) drained = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, loops) }, loop));
   return total;
 }
 
@@ -56,27 +71,20 @@ export interface DuePayout {
 type Postponed = NonNullable<Parameters<typeof settleDuePayouts>[2]>;
 
 /**
- * One batch: claimed, then settled set-based. Should that throw (one bad row
- * would roll back the whole batch, and the next tick would claim the same rows),
- * each merchant's payouts are settled in a savepoint of their own: a merchant
- * whose settlement throws is rolled back alone and its payouts back off, the
- * rest settle.
+ * One batch: claimed, then settled set-based; payouts to a bank that is down are held instead. Should settling throw
+ * (one bad row would roll back the whole batch, and the next tick would claim the same rows), each merchant's payouts
+ * are settled in a savepoint of their own: a merchant whose settlement throws is rolled back alone and its payouts
+ * back off, the rest settle.
  */
 async function settleBatch(tx: Queryable, limit: number, onPostponed: Postponed): Promise<SettlementResult> {
-  // Claimed through payout_states (no payout index holds `status`): its rows are the locks, so a
-  // payout row is only ever locked by the update that settles it (simulate_payout takes the same
-  // state row first).
-  const due = await tx.query<DuePayout>(CLAIM_SQL, [limit]);
-  if (due.length === 0) return { paid: 0, failed: 0, postponed: 0 };
-  return settleClaimed(tx, due, onPostponed);
+  const claimed = await tx.query<DuePayout & { held_until: string | null }>(CLAIM_SQL, [limit]);
+  const due = claimed.filter((p) => p.held_until === null);
+  const held = await holdForOutage(tx, claimed);
+  if (due.length === 0) return { paid: 0, failed: 0, postponed: 0, held };
+  return { ...(await settleClaimed(tx, due, onPostponed)), held };
 }
 
-export const CLAIM_SQL = `SELECT p.id, p.merchant_id, p.amount, p.account_number, p.settle_attempts
-     FROM (SELECT seq, due_at FROM payout_states WHERE state = 'pending' AND due_at <= app_now() AND ${notOnTestClockSql('payout_states')}
-           ORDER BY due_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED) s
-     JOIN payouts p ON p.seq = s.seq ORDER BY s.due_at, s.seq`;
-
-async function settleClaimed(tx: Queryable, due: DuePayout[], onPostponed: Postponed): Promise<SettlementResult> {
+async function settleClaimed(tx: Queryable, due: DuePayout[], onPostponed: Postponed): Promise<Omit<SettlementResult, 'held'>> {
   await tx.query('SAVEPOINT whole_batch');
   try {
     const settled = await settleSet(tx, due);
@@ -85,7 +93,7 @@ async function settleClaimed(tx: Queryable, due: DuePayout[], onPostponed: Postp
   } catch {
     await tx.query('ROLLBACK TO SAVEPOINT whole_batch');
   }
-  const total: SettlementResult = { paid: 0, failed: 0, postponed: 0 };
+  const total = { paid: 0, failed: 0, postponed: 0 };
   const byMerchant = new Map<string, DuePayout[]>();
   for (const p of due) byMerchant.set(p.merchant_id, [...(byMerchant.get(p.merchant_id) ?? []), p]);
   for (const merchantId of [...byMerchant.keys()].sort()) {
@@ -117,12 +125,20 @@ async function postpone(tx: Queryable, payouts: DuePayout[]) {
   );
 }
 
+interface MerchantSettled {
+  merchant_id: string;
+  settled: number;
+  reversed: number;
+  paid: number;
+  failed: number;
+  failed_ids: string[];
+  failed_amounts: number[];
+}
+
 /**
- * Set-based settlement of claimed payouts in one statement: each payout pending -> paid or failed
- * (a conditional update: a payout settled meanwhile is left alone), its event and deliveries, one
- * balance update per merchant (pending down, failures back to available), and a payout_reversal
- * ledger entry per failure. Balances are locked in merchant order first: their rows are the hot
- * ones, and a fixed order keeps concurrent settlers from deadlocking on them.
+ * Set-based settlement of claimed payouts in two statements of the caller's transaction: the payouts with their events
+ * (SETTLE_SQL), then, last, the balances with their ledger entries (BALANCES_SQL), so that a merchant's balance row is
+ * held only for the short end of the transaction, not while the payouts, their triggers and their events are written.
  */
 export async function settleSet(
   tx: Queryable,
@@ -137,61 +153,17 @@ export async function settleSet(
     codes.push(outcome.kind === 'failed' ? outcome.failureCode : null);
     messages.push(outcome.kind === 'failed' ? outcome.failureMessage : null);
   }
-  const [row] = await tx.query<{ paid: number; failed: number; merchants: number; balances: number }>(SETTLE_SQL, [
-    due.map((p) => p.id),
-    codes,
-    messages,
+  const merchants = await tx.query<MerchantSettled>(SETTLE_SQL, [due.map((p) => p.id), codes, messages]);
+  if (merchants.length === 0) return { paid: 0, failed: 0 };
+  const failed = merchants.flatMap((m) => m.failed_ids.map((id, i) => ({ merchant: m.merchant_id, id, amount: m.failed_amounts[i] })));
+  const [row] = await tx.query<{ balances: number }>(BALANCES_SQL, [
+    merchants.map((m) => m.merchant_id),
+    merchants.map((m) => String(m.settled)),
+    merchants.map((m) => String(m.reversed)),
+    failed.map((f) => f.merchant),
+    failed.map((f) => f.id),
+    failed.map((f) => String(f.amount)),
   ]);
-  if (row!.balances !== row!.merchants) throw new Error(`settlement: ${row!.merchants - row!.balances} merchant(s) without a balance`);
-  return { paid: row!.paid, failed: row!.failed };
-}
-
-export const SETTLE_SQL = `
-  WITH f AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, code, message)),
-  u AS (
-    UPDATE payouts p SET status = CASE WHEN f.code IS NULL THEN 'paid' ELSE 'failed' END,
-      failure_code = f.code, failure_message = f.message, settled_at = app_now(), ${paidColumnsSql('f.code IS NULL')}
-    FROM f WHERE p.id = f.id AND p.status = 'pending'
-    RETURNING p.*),
-  ${eventCtes({
-    from: 'u',
-    // As when paid and failed payouts were two statements: a batch's payout.paid events, then its payout.failed ones.
-    type: { sql: "CASE WHEN u.status = 'paid' THEN 'payout.paid' ELSE 'payout.failed' END", order: "u.status = 'failed', u.seq" },
-    data: payoutJsonSql('u'),
-  })},
-  m AS (SELECT merchant_id, sum(amount) AS settled, COALESCE(sum(amount) FILTER (WHERE status = 'failed'), 0) AS reversed
-        FROM u GROUP BY merchant_id),
-  locked AS MATERIALIZED (
-    SELECT merchant_id FROM balances WHERE merchant_id IN (SELECT merchant_id FROM m) ORDER BY merchant_id FOR UPDATE),
-  b AS (
-    UPDATE balances b SET pending_payouts = b.pending_payouts - m.settled, available = b.available + m.reversed, updated_at = app_now()
-    FROM m JOIN locked USING (merchant_id) WHERE b.merchant_id = m.merchant_id
-    RETURNING b.merchant_id, b.available, m.reversed),
-  -- One entry per failed payout, in payout order, each with the balance as if credited one by one.
-  le AS (
-    INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
-    SELECT u.merchant_id, u.amount, b.available - b.reversed + sum(u.amount) OVER (PARTITION BY u.merchant_id ORDER BY u.seq),
-           'payout_reversal', u.id
-    FROM u JOIN b USING (merchant_id) WHERE u.status = 'failed' ORDER BY u.merchant_id, u.seq)
-  SELECT count(*) FILTER (WHERE status = 'paid')::int AS paid, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-         (SELECT count(*) FROM m)::int AS merchants, (SELECT count(*) FROM b)::int AS balances
-  FROM u`;
-
-/**
- * Marks open checkout sessions past `expires_at` as expired (reads already treat
- * them so), each with its checkout_session.expired event, in batches. `origin`
- * starts the URLs in the events (PUBLIC_BASE_URL, or the server's own address).
- */
-export async function expireCheckoutSessions(db: Db, origin: string, batchSize = 500): Promise<number> {
-  const [row] = await db.query<{ expired: number }>(
-    `WITH u AS (
-       UPDATE checkout_sessions SET status = 'expired' WHERE id IN (
-         SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= app_now() AND ${notOnTestClockSql('checkout_sessions')}
-         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING *),
-     ${eventCtes({ from: 'u', type: 'checkout_session.expired', data: checkoutSessionJsonSql('u', '$1') })}
-     SELECT count(*)::int AS expired FROM u`,
-    [origin, batchSize],
-  );
-  return row!.expired;
+  if (row!.balances !== merchants.length) throw new Error(`settlement: ${merchants.length - row!.balances} merchant(s) without a balance`);
+  return { paid: merchants.reduce((n, m) => n + m.paid, 0), failed: merchants.reduce((n, m) => n + m.failed, 0) };
 }

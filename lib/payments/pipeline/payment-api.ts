@@ -92,7 +92,7 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
       let response: ApiResponse;
       let code: string | undefined;
       // Set once the key is known: only authenticated calls are logged.
-      let who: { merchantId: string; keyId: string } | undefined;
+      let who: { merchantId: string; keyId: string; clock: Date | null } | undefined;
       let idempotencyKey: string | undefined;
       // From the action's result (never read back out of the answer's text): for the request log.
       let objectId: string | null = null;
@@ -108,7 +108,7 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
           meta.clientAddress ?? 'unknown',
           requestId,
         );
-        who = { merchantId: merchant.id, keyId: callerKey.id };
+        who = { merchantId: merchant.id, keyId: callerKey.id, clock: merchant.sandbox?.clockNow ?? null };
         const body = await readJsonObject(req);
         const command = parseCommand(actions, body);
         action = command.name;
@@ -167,7 +167,8 @@ export function createPaymentApi(actions: ActionTable, deps: PaymentApiDeps): Co
           id: requestId,
           merchantId: who.merchantId,
           keyId: who.keyId,
-          at: new Date(),
+          // A sandbox with a test clock logs its requests at its clock's time, as it stamps everything else.
+          at: who.clock ?? new Date(),
           action,
           status: response.status,
           ms,

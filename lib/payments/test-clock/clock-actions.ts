@@ -13,7 +13,7 @@ export const getTestClock = readAction('get_test_clock', async ({ db, merchant }
   return { object: 'test_clock' as const, sandbox_id: merchant.sandbox.id, now: new Date(row!.clock_now).toISOString() };
 });
 
-export const advanceTestClock = writeAction('advance_test_clock', async ({ db, merchant }, input) => {
+export const advanceTestClock = writeAction('advance_test_clock', async ({ db, merchant, origin }, input) => {
   if (!merchant.sandbox?.clockNow) throw noClock();
   if ((input.seconds === undefined) === (input.to === undefined)) {
     throw new ApiError('invalid_request', 'Give either seconds or to, not both.', input.seconds === undefined ? 'seconds' : 'to');
@@ -28,6 +28,6 @@ export const advanceTestClock = writeAction('advance_test_clock', async ({ db, m
   if (to.getTime() - from.getTime() > MAX_CLOCK_ADVANCE_SECONDS * 1000) {
     throw new ApiError('invalid_request', "to must be at most 31 days after the clock's time: advance in several calls.", 'to');
   }
-  await advanceClock(db, merchant.sandbox.id, merchant.id, from, to);
+  await advanceClock(db, { id: merchant.sandbox.id, merchantId: merchant.id }, from, to, origin);
   return { object: 'test_clock' as const, sandbox_id: merchant.sandbox.id, now: to.toISOString() };
 });

@@ -105,9 +105,9 @@ export const test = base.extend<TestFixtures & Pick<PaymentsOptions, never>, Wor
 
   webhookReceiver: [
     async ({ sandbox, paymentsBaseUrl, webhookHost }, use) => {
-      const receiver = await WebhookReceiver.start();
+      const receiver = await WebhookReceiver.start(webhookHost);
       const client = new PaymentsClient({ baseUrl: paymentsBaseUrl!, secretKey: sandbox.secret_key });
-      const { data } = await client.createWebhookEndpoint({ url: receiver.url(webhookHost), description: 'Playwright fixtures' });
+      const { data } = await client.createWebhookEndpoint({ url: receiver.url(), description: 'Playwright fixtures' });
       receiver.useSecret(data.secret!);
       try {
         await use(receiver);

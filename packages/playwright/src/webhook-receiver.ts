@@ -25,16 +25,22 @@ export class WebhookReceiver {
   readonly #deliveries: Delivery[] = [];
   readonly #taken = new Set<string>();
   readonly #waiters = new Set<() => void>();
+  readonly #publicHost: string | undefined;
   #secret = '';
 
-  private constructor(server: Server) {
+  private constructor(server: Server, publicHost: string | undefined) {
     this.#server = server;
+    this.#publicHost = publicHost;
   }
 
-  /** Listens on `host` (127.0.0.1 by default) on a free port. */
-  static async start(host = '127.0.0.1'): Promise<WebhookReceiver> {
+  /**
+   * Listens on a free port: on 127.0.0.1 alone when the API's server runs on this machine, or on every
+   * interface when it reaches this machine at `publicHost` (the fixtures' webhookHost option), which the
+   * endpoint's URL then names.
+   */
+  static async start(publicHost?: string): Promise<WebhookReceiver> {
     const server = createServer();
-    const receiver = new WebhookReceiver(server);
+    const receiver = new WebhookReceiver(server, publicHost);
     server.on('request', (req, res) => {
       void readBody(req).then((body) => {
         receiver.#deliveries.push({ body, headers: req.headers });
@@ -42,14 +48,15 @@ export class WebhookReceiver {
         for (const wake of receiver.#waiters) wake();
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    await new Promise<void>((resolve) => server.listen(0, publicHost === undefined ? '127.0.0.1' : undefined, resolve));
     return receiver;
   }
 
-  /** Where the API delivers: `http://<host>:<port>/webhooks` (the host as the API's server reaches this machine). */
-  url(publicHost?: string): string {
+  /** Where the API delivers: `http://<host>:<port>/webhooks`, the host as the API's server reaches this machine. */
+  url(): string {
     const { address, port } = this.#server.address() as AddressInfo;
-    return `http://${publicHost ?? address}:${port}/webhooks`;
+    const host = this.#publicHost ?? address;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}/webhooks`;
   }
 
   /** The endpoint's signing secret (`whsec_…`), from create_webhook_endpoint's answer. */
