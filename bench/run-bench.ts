@@ -16,7 +16,7 @@ import { serverCases, type Mode, type ModeFigures, type Variant } from './server
 import { sandboxBench, writeSandboxResults, type SandboxFigures } from './sandboxes';
 import { settlementBench, writeSettlementResults, type SettlementFigures } from './settlement';
 import { storageBreakdown, writeStorageResults } from './storage-breakdown';
-import { volumeBench, type VolumeFigures } from './volume';
+import { volumeBench, type VolumeFigures, type VolumeMix } from './volume';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 2);
 /**
@@ -82,6 +82,7 @@ const ONLY_BUSY = process.env.BENCH_ONLY_BUSY === '1';
 const ONLY_VOLUME = process.env.BENCH_ONLY_VOLUME === '1';
 const VOLUME_SIZE = Number(process.env.BENCH_VOLUME_SIZE ?? 1_000_000);
 const VOLUME_EMBEDDED_SIZE = Number(process.env.BENCH_VOLUME_EMBEDDED_SIZE ?? 100_000);
+const VOLUME_MIXES = (process.env.BENCH_VOLUME_MIXES ?? 'pending,settled,half').split(',') as VolumeMix[];
 /**
  * BENCH_ONLY_SETTLEMENT=1: settlement alone (bench/settlement.ts; PostgreSQL): BENCH_SETTLE_PAYOUTS due payouts
  * (default 1,000,000) settled with no other load, then BENCH_SETTLE_ARRIVAL_S (120) of batches at full speed with
@@ -166,8 +167,14 @@ async function main() {
   // Bytes per settled payout and the HOT share, reported without a target; written to bench/results/storage.json.
   if (STORAGE) await writeStorageResults(await timed("a settled payout's bytes", () => storageBreakdown()), provenance);
   const volume: VolumeFigures[] = [];
+  // PostgreSQL in each mix of statuses (BENCH_VOLUME_MIXES, default all three), each in a schema of its own.
   if (VOLUME && MODES.includes('postgres'))
-    volume.push(await timed('volume, postgres', async () => volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE)));
+    for (const mix of VOLUME_MIXES)
+      volume.push(
+        await timed(`volume, postgres, ${mix}`, async () =>
+          volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE, false, mix),
+        ),
+      );
   // The embedded database at its own size (BENCH_VOLUME_EMBEDDED_SIZE, default 100,000; 0 leaves it out), once.
   if (VOLUME && MODES.includes('embedded') && VOLUME_EMBEDDED_SIZE > 0) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-volume-'));

@@ -1,8 +1,11 @@
 // A busy merchant's history (BENCH_ONLY_VOLUME=1 npm run bench): builds BENCH_VOLUME_SIZE payouts (default
 // 1,000,000) through the API of an `npm start` server on PostgreSQL (batches of 1,000 with a share failed,
-// checkout payments, webhook endpoints with deliveries, restricted keys), lets them settle, times every read
-// action and console data route, then builds as many again and times them again: p50, p99, growth 1x -> 2x,
-// bytes per payout on disk, settlement rate while batches arrive.
+// checkout payments, webhook endpoints with deliveries, restricted keys), in one of three mixes of statuses
+// (`settled`: every payout settled; `pending`: settlement a day away, every payout pending; `half`: half settled
+// with a tenth of all payouts failed, half pending), times every read action and console data route without
+// planner statistics (right after the load, as a server whose autovacuum is off has it) and with them, then
+// builds as many again and times them again: p50, p99, growth 1x -> 2x, bytes per payout on disk, settlement
+// rate while batches arrive.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -34,8 +37,19 @@ export interface ReadFigure {
   p99: number[];
 }
 
+/** The statuses of the history: see the top of this file. */
+export type VolumeMix = 'settled' | 'pending' | 'half';
+/** The settlement delay that keeps a payout pending through the reads. */
+const A_DAY_S = 86_400;
+
 export interface VolumeFigures {
   mode: 'postgres' | 'embedded';
+  /** Absent in results from before the mixes: `settled`. */
+  mix?: VolumeMix;
+  /** The same reads timed with no planner statistics (PostgreSQL), before `reads`, timed after ANALYZE. */
+  readsWithoutStatistics?: ReadFigure[];
+  /** Tables that had statistics by the end of the reads without them (none: the app's own ANALYZE is off meanwhile). */
+  analyzedDuringReadsWithoutStatistics?: string[][];
   size: number;
   sizes: number[];
   buildSeconds: number[];
@@ -119,8 +133,12 @@ interface Marks {
   idempotencyKey?: string;
 }
 
-/** Adds `count` payouts in batches of 1,000 (2% failing, one in 10,000 to the searched account), with a checkout payment every 20 batches. */
-async function build(base: string, count: number, marks: Marks) {
+/**
+ * Adds `count` payouts in batches of 1,000 (one in `failingEvery` failing, one in 10,000 to the searched account),
+ * with a checkout payment every 20 batches; then, if `drain`, waits until the pending payouts are back to
+ * `pendingFloor` (those a day away).
+ */
+async function build(base: string, count: number, marks: Marks, failingEvery = 50, drain = true, pendingFloor = 0) {
   const batches = Math.ceil(count / BATCH);
   const settledBefore = (await payoutCount(base)) - (await pendingCount(base));
   const started = performance.now();
@@ -134,7 +152,7 @@ async function build(base: string, count: number, marks: Marks) {
           // 2% fail; one payout in 10,000 goes to the searched account (a last-four search also finds the
           // random accounts that end alike: about one in 10,000 of them).
           account_number:
-            i % 50 === 0
+            i % failingEvery === 0
               ? FAILING
               : (b * BATCH + i) % 10_000 === 1
                 ? SEARCHED
@@ -161,7 +179,7 @@ async function build(base: string, count: number, marks: Marks) {
   // are then timed while settlement goes on, as a console is used while batches settle.
   const drainStart = performance.now();
   let pending = await pendingCount(base);
-  while (pending > 0 && performance.now() - drainStart < DRAIN_MAX_S * 1000) {
+  while (drain && pending > pendingFloor && performance.now() - drainStart < DRAIN_MAX_S * 1000) {
     await new Promise((r) => setTimeout(r, 1000));
     pending = await pendingCount(base);
   }
@@ -206,7 +224,13 @@ type Where = { databaseUrl: string; dataDir?: undefined } | { dataDir: string; d
  * embedded database (`dataDir`). Everything goes through the server's API and console, as a merchant
  * would; only the bytes on disk are read beside it.
  */
-export async function volumeBench(where: Where, distDir: string, size: number, once = false): Promise<VolumeFigures> {
+export async function volumeBench(
+  where: Where,
+  distDir: string,
+  size: number,
+  once = false,
+  mix: VolumeMix = 'settled',
+): Promise<VolumeFigures> {
   const db = await openDb({ ...where, poolSize: 1 });
   try {
     const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
@@ -218,15 +242,29 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
   const receiver = http.createServer((req, res) => req.resume().once('end', () => res.writeHead(204).end()));
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const server = await new ServerProcess({
-    kind: 'next',
-    ...where,
-    distDir,
-    env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: '1' },
-  }).start();
-  const base = server.url;
+  // The server, started again to change the settlement delay (a server setting) and to drop cached plans.
+  let server: ServerProcess | undefined;
+  let base = '';
+  let cookie = '';
+  let delay = 0;
+  const start = async (delaySeconds = delay, statistics: 'auto' | 'off' = 'auto') => {
+    await server?.stop();
+    delay = delaySeconds;
+    server = await new ServerProcess({
+      kind: 'next',
+      ...where,
+      distDir,
+      env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: String(delaySeconds), TABLE_STATISTICS: statistics },
+    }).start();
+    base = server.url;
+    cookie = await signInToConsole(base, DEMO_KEY);
+  };
+  await start(mix === 'pending' ? A_DAY_S : 1);
+  const withoutStatistics = !where.dataDir;
   const figures: VolumeFigures = {
     mode: where.dataDir ? 'embedded' : 'postgres',
+    mix,
+    ...(withoutStatistics ? { readsWithoutStatistics: [], analyzedDuringReadsWithoutStatistics: [] } : {}),
     size,
     sizes: [],
     buildSeconds: [],
@@ -262,27 +300,37 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
       keys.push((await call(base, DEMO_KEY, { action: 'create_restricted_key', name, permissions }, randomUUID())).secret);
     }
     const reader = keys[1]!;
-    const cookie = await signInToConsole(base, DEMO_KEY);
     const marks: Marks = {};
 
     for (const target of once ? [size] : [size, 2 * size]) {
-      const built = await build(base, target - (figures.sizes.at(-1) ?? 0), marks);
+      const count = target - (figures.sizes.at(-1) ?? 0);
+      let built: Awaited<ReturnType<typeof build>>;
+      if (mix === 'half') {
+        // The older half settled, a fifth of it failed (a tenth of all); then the newer half waits a day.
+        if (delay !== 1) await start(1);
+        const settledHalf = await build(base, count / 2, marks, 5, true, await pendingCount(base));
+        await start(A_DAY_S);
+        const pendingHalf = await build(base, count / 2, marks, 50, false);
+        built = {
+          seconds: settledHalf.seconds + pendingHalf.seconds,
+          payoutsPerSecond: count / (settledHalf.seconds + pendingHalf.seconds),
+          settledPerSecond: settledHalf.settledPerSecond,
+          drainSeconds: settledHalf.drainSeconds,
+          pending: pendingHalf.pending,
+        };
+      } else built = await build(base, count, marks, 50, mix === 'settled');
       figures.sizes.push(target);
       figures.buildSeconds.push(Math.round(built.seconds));
       figures.payoutsPerSecond.push(Math.round(built.payoutsPerSecond));
       figures.settledPerSecondDuringBuild.push(Math.round(built.settledPerSecond));
       figures.settleDrainSeconds.push(Math.round(built.drainSeconds));
       figures.pendingWhenTimed.push(built.pending);
-      const tables = await diskBytes(where);
-      figures.tables.push(tables);
-      // Bytes per payout: every table and index of the schema over the payouts in it.
-      figures.bytesPerPayout.push(Math.round(Object.values(tables).reduce((s, b) => s + b, 0) / target));
 
       const today = new Date().toISOString().slice(0, 10);
       // The merchant's zone is Asia/Jakarta (UTC+7): this month there.
       const jakartaMonth = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 7);
-      const monthStatement = (await call(base, DEMO_KEY, { action: 'get_statement', month: jakartaMonth })) as { from: string; to: string };
-      const linesRoute = `/api/reports/lines?from=${encodeURIComponent(monthStatement.from)}&to=${encodeURIComponent(monthStatement.to)}`;
+      // The reports page's lines of this month (the route takes the month itself: its period in the merchant's zone).
+      const linesRoute = `/api/reports/lines?month=${jakartaMonth}`;
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const deepPayout = marks.payout!;
       const deepEvent = (await call(base, DEMO_KEY, { action: 'list_events', object_id: deepPayout, type: 'payout.created' })).data[0];
@@ -353,25 +401,48 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
         ['page /payouts?status=failed', '/payouts?status=failed'],
         ['page /logs', '/logs'],
       ];
-      const measure = async (name: string, kind: ReadFigure['kind'], once: () => Promise<{ ms: number; status: number; text: string }>) => {
+      const measure = async (
+        into: ReadFigure[],
+        name: string,
+        kind: ReadFigure['kind'],
+        once: () => Promise<{ ms: number; status: number; text: string }>,
+      ) => {
         const warm = await once();
         if (warm.status !== 200) throw new Error(`${name} answered ${warm.status}: ${warm.text.slice(0, 300)}`);
         const times: number[] = [];
         for (let i = 0; i < REPS; i++) times.push((await once()).ms);
-        let figure = figures.reads.find((r) => r.name === name);
-        if (!figure) figures.reads.push((figure = { name, kind, p50: [], p99: [] }));
+        let figure = into.find((r) => r.name === name);
+        if (!figure) into.push((figure = { name, kind, p50: [], p99: [] }));
         figure.p50.push(pct(times, 50));
         figure.p99.push(pct(times, 99));
       };
-      for (const [name, body, kind] of actions) {
-        const key = /list_requests/.test(name) ? DEMO_KEY : /webhook/.test(name) ? DEMO_KEY : reader;
-        await measure(name, kind ?? 'action', () => api(base, key, body));
+      const measureAll = async (into: ReadFigure[]) => {
+        for (const [name, body, kind] of actions) {
+          const key = /list_requests/.test(name) ? DEMO_KEY : /webhook/.test(name) ? DEMO_KEY : reader;
+          await measure(into, name, kind ?? 'action', () => api(base, key, body));
+        }
+        for (const [name, route] of consoleRoutes) {
+          await measure(into, name, 'console', () =>
+            timed(base + route, { method: 'GET', headers: { cookie }, firstByte: name.includes('first byte') }),
+          );
+        }
+      };
+      if (withoutStatistics) {
+        // No planner statistics, as right after a bulk load where no autovacuum daemon runs: the schema's are
+        // deleted (the bench connects as a superuser), and the server started again, without the app's own ANALYZE
+        // (TABLE_STATISTICS=off), so that no plan made with statistics stays and none come back meanwhile.
+        await dropStatistics(where.databaseUrl!);
+        await start(delay, 'off');
+        await measureAll(figures.readsWithoutStatistics!);
+        figures.analyzedDuringReadsWithoutStatistics!.push(await tablesWithStatistics(where.databaseUrl!));
+        await start(delay);
       }
-      for (const [name, route] of consoleRoutes) {
-        await measure(name, 'console', () =>
-          timed(base + route, { method: 'GET', headers: { cookie }, firstByte: name.includes('first byte') }),
-        );
-      }
+      // diskBytes runs ANALYZE first: the reads below have statistics.
+      const tables = await diskBytes(where);
+      figures.tables.push(tables);
+      // Bytes per payout: every table and index of the schema over the payouts in it.
+      figures.bytesPerPayout.push(Math.round(Object.values(tables).reduce((s, b) => s + b, 0) / target));
+      await measureAll(figures.reads);
       // The export of every payout, once, its first EXPORT_SAMPLE_ROWS rows: rows per second while streaming.
       const want = Math.min(target, EXPORT_SAMPLE_ROWS);
       const whole = await timed(`${base}/api/payouts/export`, { method: 'GET', headers: { cookie }, countLines: true, maxLines: want });
@@ -384,8 +455,31 @@ export async function volumeBench(where: Where, distDir: string, size: number, o
       process.stdout.write(`  volume: reads timed at ${target} payouts\n`);
     }
   } finally {
-    await server.stop();
+    await server?.stop();
     receiver.close();
   }
   return figures;
+}
+
+/** Deletes the planner's statistics of the schema's tables (a superuser's right). */
+async function dropStatistics(databaseUrl: string) {
+  const db = await openDb({ databaseUrl, poolSize: 1 });
+  try {
+    await db.exec(
+      `DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = current_schema()::regnamespace)`,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+async function tablesWithStatistics(databaseUrl: string): Promise<string[]> {
+  const db = await openDb({ databaseUrl, poolSize: 1 });
+  try {
+    return (
+      await db.query<{ name: string }>(`SELECT DISTINCT tablename AS name FROM pg_stats WHERE schemaname = current_schema() ORDER BY 1`)
+    ).map((r) => r.name);
+  } finally {
+    await db.close();
+  }
 }

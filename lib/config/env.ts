@@ -57,6 +57,8 @@ const envSchema = z.object({
     'true',
   ),
   SETTLEMENT_DELAY_SECONDS: withDefault(z.coerce.number().min(0).max(86_400), 3),
+  /** `auto`: the app ANALYZEs its tables where no autovacuum daemon does (lib/db/table-statistics.ts); `off`: someone else's job. */
+  TABLE_STATISTICS: withDefault(z.enum(['auto', 'off']), 'auto'),
   /** An unapproved payout expires (money back to available) this long after it was made; 7 days by default. */
   PAYOUT_APPROVAL_EXPIRY_SECONDS: withDefault(
     z.coerce

@@ -1,4 +1,5 @@
 import { purgeAuthFailures } from '../db/auth-failures';
+import { tableStatistics } from '../db/table-statistics';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
 import { runJobs, type Job, type JobObserver } from './job-runner';
@@ -36,6 +37,8 @@ export function startBackgroundJobs(
     requestLogRetentionDays?: number;
     tickMs?: number;
     observe?: JobObserver;
+    /** false: planner statistics are left to the database's operator (TABLE_STATISTICS=off). */
+    tableStatistics?: boolean;
   },
 ) {
   const tickMs = opts.tickMs ?? 1000;
@@ -126,6 +129,7 @@ export function startBackgroundJobs(
       },
     },
     { name: 'auth_failure_purge', everyMs: 60_000, run: async () => void (await purgeAuthFailures(db)) },
+    ...(opts.tableStatistics === false ? [] : [tableStatisticsJob(db, log, 30 * tickMs)]),
   ];
   return runJobs(jobs, log, { tickMs, observe: opts.observe });
 }
@@ -149,6 +153,19 @@ export function settlementJob(
       await vacuum(settled.paid + settled.failed + settled.held);
       const claimed = settled.paid + settled.failed + settled.postponed + settled.held;
       return claimed >= tick.batchSize * tick.maxBatches ? 'more' : undefined;
+    },
+  };
+}
+
+/** The planner's statistics where no autovacuum daemon keeps them (lib/db/table-statistics.ts): soon after start, then every `everyMs`. */
+export function tableStatisticsJob(db: Db, log: Logger, everyMs: number): Job {
+  const analyze = tableStatistics(db);
+  return {
+    name: 'table_statistics',
+    everyMs,
+    async run() {
+      const analyzed = await analyze();
+      if (analyzed.length > 0) log.info({ analyzed }, 'tables analyzed');
     },
   };
 }

@@ -58,6 +58,7 @@ export async function startApiRuntime(settings: Env, log: Logger): Promise<ApiRu
     observe: metrics.observeJob,
     eventRetentionDays: settings.EVENT_RETENTION_DAYS,
     requestLogRetentionDays: settings.REQUEST_LOG_RETENTION_DAYS,
+    tableStatistics: settings.TABLE_STATISTICS === 'auto',
     // Links in events written by a job (no request to take an origin from).
     publicOrigin: publicBaseUrl ?? listeningOrigin(settings),
   });

@@ -33,6 +33,9 @@ import { sql as testClock } from './078-test-clock';
 import { sql as requestOrigin } from './079-request-origin';
 import { sql as bankOutages } from './085-bank-outages';
 import { requestLogSearchIndexes } from './080-request-log-search';
+import { merchantIndexes, replacedMerchantHashIndexes } from './081-merchant-indexes';
+import { sql as payoutStatesEveryStatus } from './082-payout-states-every-status';
+import { backfill as payoutStatesPaidBackfill } from './083-payout-states-paid-backfill';
 
 import type { Migration } from './migration';
 
@@ -78,5 +81,8 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 78, name: 'test-clock', sql: testClock },
   { version: 79, name: 'request-origin', sql: requestOrigin },
   { version: 80, name: 'request-log-search', indexes: requestLogSearchIndexes },
+  { version: 81, name: 'merchant-indexes', indexes: merchantIndexes, drop: replacedMerchantHashIndexes },
+  { version: 82, name: 'payout-states-every-status', sql: payoutStatesEveryStatus },
+  { version: 83, name: 'payout-states-paid-backfill', ...payoutStatesPaidBackfill },
   { version: 85, name: 'bank-outages', sql: bankOutages },
 ];

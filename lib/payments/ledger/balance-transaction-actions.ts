@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/types';
 import { listObject } from '../pipeline/api-object';
 import { readAction } from '../pipeline/action';
 import { identityRange } from './daily-figures';
-import { merchantKeySql } from '../../db/merchant-index';
+import { checkedOnTheWay } from '../pipeline/list-page';
 
 interface LedgerRow {
   id: string | number;
@@ -30,8 +30,9 @@ const lineOf = (currency: string) => (r: LedgerRow) => ({
 });
 
 /**
- * The one entry of `type` that `source` caused: a look-up on that type's unique (kind, reference_id) index, whose
- * partial predicate the planner can only match against a literal kind (one of the contract's, never input text).
+ * The one entry of `type` that `source` caused: a look-up on the unique (reference_id, hashtext(kind)) index
+ * (migration 074), whose partial predicate the planner can only match against a literal kind (one of the
+ * contract's, never input text). The kind's hash is named too: the whole unique key, one row, statistics or not.
  */
 async function entryOfSource(db: Queryable, merchant: { id: string }, type: string | undefined, source: string): Promise<LedgerRow[]> {
   const kind = SOURCED_TYPES.find((t) => t === type);
@@ -39,7 +40,7 @@ async function entryOfSource(db: Queryable, merchant: { id: string }, type: stri
   return db.query<LedgerRow>(
     `SELECT ${LINE_COLUMNS} FROM ledger_entries l
      LEFT JOIN payouts p ON p.id = l.reference_id AND l.kind IN ('payout', 'payout_reversal', 'payout_return') AND p.merchant_id = $1
-     WHERE l.kind = '${kind}' AND l.reference_id = $2 AND l.merchant_id = $1`,
+     WHERE l.kind = '${kind}' AND hashtext(l.kind) = hashtext('${kind}') AND l.reference_id = $2 AND l.merchant_id = $1`,
     [merchant.id, source],
   );
 }
@@ -60,11 +61,20 @@ export const listBalanceTransactions = readAction('list_balance_transactions', a
     input.created_gte || input.created_lt ? await identityRange(db, 'ledger', merchant.id, input.created_gte, input.created_lt) : undefined;
   if (range?.empty) return listObject([], false);
   // The page first, then its payout lines joined by primary key: a statement line carries the bank's reference.
+  // The page walks the merchant's ledger newest first (within a date filter's id range), the common kind `payout`
+  // and the dates checked on the way (checkedOnTheWay: so planned with or without statistics). Any other kind is
+  // rare and read through its own (merchant_id, kind, id) index.
+  const kind =
+    input.type === undefined
+      ? ' AND $3::text IS NULL'
+      : input.type === 'payout'
+        ? ` AND ${checkedOnTheWay('kind = $3::text')}`
+        : ' AND kind = $3::text';
   const rows = await db.query<LedgerRow>(
     `SELECT ${LINE_COLUMNS} FROM (
        SELECT id, amount, balance_after, kind, reference_id, created_at FROM ledger_entries
-       WHERE merchant_id = $1 AND ${merchantKeySql('$1')} AND ($2::bigint IS NULL OR id < $2::bigint) AND ($3::text IS NULL OR kind = $3::text)
-         AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
+       WHERE merchant_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint)${kind}
+         AND ${checkedOnTheWay('($4::timestamptz IS NULL OR created_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)')}
          AND ($7::bigint IS NULL OR id >= $7::bigint) AND ($8::bigint IS NULL OR id <= $8::bigint)
        ORDER BY id DESC LIMIT $6) l
      LEFT JOIN payouts p ON p.id = l.reference_id AND l.kind IN ('payout', 'payout_reversal', 'payout_return') AND p.merchant_id = $1

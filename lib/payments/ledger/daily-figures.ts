@@ -1,5 +1,4 @@
 import type { Queryable } from '../../db/types';
-import { merchantKeySql } from '../../db/merchant-index';
 
 /**
  * Reads and upkeep of the per-day figures (migration 010): triggers add one row per statement and
@@ -104,7 +103,7 @@ export async function payoutFigures(db: Queryable, merchantId: string, f: Payout
   return { count, total };
 }
 
-// `byTime`: the merchant condition of the list's time index (the ledger's keys on the merchant's hash, migration 073).
+// `byTime`: the merchant condition of the list's time index.
 const LISTS = {
   ledger: {
     table: 'ledger_entries',
@@ -112,7 +111,7 @@ const LISTS = {
     figures: 'balance_daily',
     first: 'first_entry_id',
     last: 'closing_entry_id',
-    byTime: `merchant_id = $1 AND ${merchantKeySql('$1')}`,
+    byTime: 'merchant_id = $1',
   },
   payouts: { table: 'payouts', identity: 'seq', figures: 'payout_daily', first: 'first_seq', last: 'last_seq', byTime: 'merchant_id = $1' },
 } as const;

@@ -1,12 +1,11 @@
 import type { Queryable } from '../../db/types';
-import { merchantKeySql } from '../../db/merchant-index';
 
 /**
  * Reads and upkeep of the ledger figures (migration 041): the money in and out of `available` and the
  * entry count, per merchant and kind, per UTC day, hour and quarter hour. A period [from, to) is read
  * as its whole UTC days, then whole hours, then whole quarter hours at its ends, and the rest (under
  * 15 minutes at either end: only an instant that is no zone's midnight) from the ledger by
- * (hashtext(merchant_id), created_at). Exact whatever the zone: the figures are sums of entries, and every entry
+ * (merchant_id, created_at). Exact whatever the zone: the figures are sums of entries, and every entry
  * falls in exactly one part.
  */
 
@@ -47,7 +46,7 @@ export async function rangeFigures(db: Queryable, merchantId: string, ranges: Re
       parts.push(
         s.span === null
           ? `SELECT ${i} AS r, kind, 1 AS count, GREATEST(amount, 0) AS money_in, GREATEST(-amount, 0) AS money_out
-             FROM ledger_entries WHERE merchant_id = $1 AND ${merchantKeySql('$1')} AND created_at >= ${at(s.from)} AND created_at < ${at(s.to)}`
+             FROM ledger_entries WHERE merchant_id = $1 AND created_at >= ${at(s.from)} AND created_at < ${at(s.to)}`
           : `SELECT ${i} AS r, kind, count, money_in, money_out FROM ledger_figures
              WHERE merchant_id = $1 AND span = ${s.span} AND start >= ${at(s.from)} AND start < ${at(s.to)}`,
       );
@@ -69,11 +68,11 @@ export async function rangeFigures(db: Queryable, merchantId: string, ranges: Re
 /**
  * `available` just before instant `ms`: the balance_after of the merchant's last entry before it, or 0
  * before the first. Entry times follow the order the balance changed in (migration 041), so this is
- * the sum of every entry before that instant; one descent of (hashtext(merchant_id), created_at, id).
+ * the sum of every entry before that instant; one descent of (merchant_id, created_at, id).
  */
 export async function balanceBefore(db: Queryable, merchantId: string, ms: number): Promise<number> {
   const [row] = await db.query<{ balance_after: number }>(
-    `SELECT balance_after FROM ledger_entries WHERE merchant_id = $1 AND ${merchantKeySql('$1')} AND created_at < $2::timestamptz
+    `SELECT balance_after FROM ledger_entries WHERE merchant_id = $1 AND created_at < $2::timestamptz
      ORDER BY created_at DESC, id DESC LIMIT 1`,
     [merchantId, new Date(ms).toISOString()],
   );

@@ -9,7 +9,6 @@ import { planWithdrawal } from './withdraw-plan';
 import { writeWithdrawal } from './withdrawal';
 import { withdrawGroupWriter } from './withdraw-group';
 import { identityRange, payoutFigures } from '../ledger/daily-figures';
-import { merchantKeySql } from '../../db/merchant-index';
 
 /**
  * withdraw: moves the amount from `available` to `pending_payouts` and creates a
@@ -36,13 +35,13 @@ export const listPayouts = readAction('list_payouts', async ({ db, merchant }, i
       ? await identityRange(db, 'payouts', merchant.id, input.created_gte, input.created_lt)
       : undefined;
   if (range?.empty) return listObject([], false);
-  // No payout index holds `status` (settlement is a HOT update): any status but the common `paid` is
-  // found through payout_states. Alone (with a date range at most), the page is the newest rows of its
-  // (merchant_id, state, seq) index, limited there: a subquery planned apart (it has its own LIMIT) walks
-  // that index and nothing else, where a join could walk the payouts instead, across every newer payout
-  // of other statuses (a backlog of pending ones on top of the failed, say). With a search by last four
-  // or a batch, that filter's own index leads and each match is looked up in payout_states by seq.
-  const byState = input.status !== undefined && input.status !== 'paid';
+  // No payout index holds `status` (settlement is a HOT update): a status filter is read through payout_states,
+  // which holds every payout (migration 082). Alone (with a date range at most), the page is the newest rows of its
+  // (merchant_id, state, seq) index, limited there: a subquery planned apart (it has its own LIMIT) walks that
+  // index and nothing else, where a join could walk the payouts instead, across every newer payout of other
+  // statuses (a backlog of pending ones on top of the paid, say). With a search by last four or a batch, that
+  // filter's own index leads and each match is looked up in payout_states by seq.
+  const byState = input.status !== undefined;
   const alone = byState && input.account_last4 === undefined && input.batch_id === undefined;
   const page = await listPage<PayoutRow>(db, {
     table: 'payouts',
@@ -58,6 +57,8 @@ export const listPayouts = readAction('list_payouts', async ({ db, merchant }, i
     limit: input.limit,
     startingAfter: input.starting_after,
     where: { batch_id: input.batch_id },
+    // A batch's payouts through the batch's index alone (one merchant's, checked on the way).
+    walk: { column: 'batch_id', value: input.batch_id },
     // A batch's rows come from its index (at most 1,000, then sorted), however deep the batch lies.
     orderBy: input.batch_id === undefined ? 'seq' : 'seq + 0',
     conditions: [
@@ -80,7 +81,7 @@ export const summarizePayouts = readAction('summarize_payouts', async ({ db, mer
     const params: unknown[] = [merchant.id];
     const where = conditionsSql(payoutFilterConditions(input), params);
     [row] = (await db.query<typeof row>(
-      `SELECT count(*) AS count, COALESCE(sum(amount), 0) AS total FROM payouts WHERE merchant_id = $1 AND ${merchantKeySql('$1')}${where}`,
+      `SELECT count(*) AS count, COALESCE(sum(amount), 0) AS total FROM payouts WHERE merchant_id = $1${where}`,
       params,
     )) as [typeof row];
   } else {

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/types';
 
 /**
- * payout_states is a queue: a payout's row is deleted when it is paid, so a settled backlog leaves as many
- * dead rows and index entries, which a list of pending payouts steps over until they are vacuumed. On a
+ * payout_states churns: a payout's row is deleted and inserted again when its state changes (migration 082), so
+ * a settled backlog leaves as many dead rows and index entries, which a list by status steps over until vacuumed. On a
  * PostgreSQL server with autovacuum on, its storage parameters (migration 050) have the daemon vacuum it once
  * 10,000 rows are dead. Without the daemon, nothing would: PGlite never has one, and a server may run with
  * autovacuum off (this project's CI machine does). Then the settlement job vacuums it itself, after every

@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/types';
 import { ApiError } from '../../contract';
-import { merchantKeySql, MERCHANT_HASHED_TABLES } from '../../db/merchant-index';
 import { listObject } from './api-object';
 
 /** A condition on rows, `sql` with one `?` for `value`; an undefined value is no condition. */
@@ -54,6 +53,11 @@ export async function listPage<Row>(
     where?: Record<string, unknown>;
     /** Further conditions: SQL with `?` standing for its value (undefined values are no condition). */
     conditions?: SqlCondition[];
+    /**
+     * A column whose own (column, seq) index the page walks newest first when its value is given, the merchant
+     * checked on the way (the column's rows are all the merchant's): planned so with or without statistics.
+     */
+    walk?: { column: string; value: unknown };
   },
 ) {
   const limit = opts.limit ?? 10;
@@ -69,18 +73,27 @@ export async function listPage<Row>(
   const params: unknown[] = [opts.merchantId, cursor, limit + 1];
   const from = opts.from ? opts.from((value) => `$${params.push(value)}`) : opts.table;
   let conditions = '';
+  const walk = opts.walk?.value !== undefined && !opts.from ? opts.walk : undefined;
   for (const [column, value] of Object.entries(opts.where ?? {})) {
-    if (value === undefined) continue;
+    if (value === undefined || column === walk?.column) continue;
     params.push(value);
     conditions += ` AND ${column} = $${params.length}`;
   }
   conditions += conditionsSql(opts.conditions ?? [], params);
-  const merchantKey = MERCHANT_HASHED_TABLES.has(opts.table) ? ` AND ${merchantKeySql('$1')}` : '';
-  const rows = await db.query<Row>(
-    `SELECT ${opts.columns} FROM ${from}
-     WHERE merchant_id = $1${merchantKey} AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
-     ORDER BY ${opts.orderBy ?? 'seq'} DESC LIMIT $3`,
-    params,
-  );
+  // Walking another index, the merchant condition is a check on the way (checkedOnTheWay): as an index
+  // condition beside the walk's, the planner without statistics would gather both and sort.
+  const merchant = walk ? `${walk.column} = $${params.push(walk.value)} AND ${checkedOnTheWay('merchant_id = $1')}` : 'merchant_id = $1';
+  const sql = `SELECT ${opts.columns} FROM ${from}
+     WHERE ${merchant} AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
+     ORDER BY ${opts.orderBy ?? 'seq'} DESC LIMIT $3`;
+  const rows = await db.query<Row>(sql, params);
   return listObject(rows.slice(0, limit), rows.length > limit);
 }
+
+/**
+ * A filter checked row by row on an index walk, never planned as an index condition: COALESCE makes it an
+ * expression the planner estimates at half the rows, statistics or not. A plain `column = value` without
+ * statistics is guessed at 0.5% of the rows, and the planner would rather gather every row of the merchant
+ * through a bitmap and sort them than walk its index newest first, which is what a page of a common value needs.
+ */
+export const checkedOnTheWay = (condition: string) => `COALESCE(${condition}, false)`;

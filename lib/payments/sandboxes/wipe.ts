@@ -1,5 +1,4 @@
 import type { Queryable } from '../../db/types';
-import { merchantKeySql, MERCHANT_HASHED_TABLES } from '../../db/merchant-index';
 
 /**
  * Deleting a sandbox's rows (reset_sandbox, and the purge of a deleted or expired sandbox). Every
@@ -8,8 +7,6 @@ import { merchantKeySql, MERCHANT_HASHED_TABLES } from '../../db/merchant-index'
  * parent's writes touch its own rows only, and the sandbox's key no longer works (delete) or its
  * balance row is locked by the caller (reset).
  */
-const WHERE = (table: string) => `merchant_id = $1${MERCHANT_HASHED_TABLES.has(table) ? ` AND ${merchantKeySql('$1')}` : ''}`;
-
 /** What a reset clears, children before the rows they point at (deliveries, then events and endpoints; refunds, then sessions). */
 const ACTIVITY_TABLES = [
   'webhook_deliveries',
@@ -34,10 +31,10 @@ const FIGURE_TABLES = [
 
 /** Everything the sandbox did, gone; its merchant row, keys, settings and balance row stay (the caller resets the balance). */
 export async function wipeActivity(tx: Queryable, merchantId: string): Promise<void> {
-  for (const table of ACTIVITY_TABLES) await tx.query(`DELETE FROM ${table} WHERE ${WHERE(table)}`, [merchantId]);
+  for (const table of ACTIVITY_TABLES) await tx.query(`DELETE FROM ${table} WHERE merchant_id = $1`, [merchantId]);
   await tx.query(`DELETE FROM payout_batch_counts WHERE batch_id IN (SELECT id FROM payout_batches WHERE merchant_id = $1)`, [merchantId]);
   await tx.query(`DELETE FROM payout_batches WHERE merchant_id = $1`, [merchantId]);
-  for (const table of FIGURE_TABLES) await tx.query(`DELETE FROM ${table} WHERE ${WHERE(table)}`, [merchantId]);
+  for (const table of FIGURE_TABLES) await tx.query(`DELETE FROM ${table} WHERE merchant_id = $1`, [merchantId]);
   // Reads of the webhook endpoint count stay right after the endpoints went.
   await tx.query('UPDATE merchants SET webhook_endpoint_count = 0 WHERE id = $1', [merchantId]);
 }

@@ -46,6 +46,8 @@ export const listWebhookDeliveries = readAction('list_webhook_deliveries', async
     limit: input.limit,
     startingAfter: input.starting_after,
     where: { endpoint_id: input.endpoint_id, event_id: input.event_id, status: input.status },
+    // An endpoint's deliveries, newest first, are its (endpoint_id, seq) index: walked, not gathered and sorted.
+    walk: input.event_id === undefined ? { column: 'endpoint_id', value: input.endpoint_id } : undefined,
   });
   return { ...page, data: page.data.map(deliveryObject) };
 });

@@ -11,6 +11,8 @@ export const listEvents = readAction('list_events', async ({ db, merchant }, inp
     limit: input.limit,
     startingAfter: input.starting_after,
     where: { type: input.type, object_id: input.object_id },
+    // An object's events are a handful: read through the object's index, not gathered with the merchant's.
+    walk: { column: 'object_id', value: input.object_id },
   });
   return { ...page, data: page.data.map(eventObject) };
 });
