@@ -8,22 +8,14 @@ import { simulatedOutcome } from '../lib/contract';
 import { BALANCES_SQL, CLAIM_SQL, SETTLE_SQL, type DuePayout } from '../lib/payments/payouts/settlement';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
 import { writeBacklog } from './settlement-backlog';
+import { explainRolledBack } from './explain-rolled-back';
 
 const N = Number(process.env.EXPLAIN_SETTLE_PAYOUTS ?? 100_000);
 
 async function main() {
   const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 2 });
   await writeBacklog(db, N, 20);
-  const plan = async (sql: string, params: unknown[]) =>
-    (await db
-      .transaction(async (tx) => {
-        const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-        throw Object.assign(new Error('rollback'), { rows });
-      })
-      .catch((e: { rows?: { 'QUERY PLAN': string }[] }) => {
-        if (!e.rows) throw e;
-        return e.rows.map((r) => r['QUERY PLAN']).join('\n');
-      })) as string;
+  const plan = (sql: string, params: unknown[]) => explainRolledBack(db, 'ANALYZE, BUFFERS', () => ({ sql, params }));
   process.stdout.write(`## claim of 1,000 (backlog ${N})\n${await plan(CLAIM_SQL, [1000])}\n\n`);
   const due = await db.query<DuePayout>(CLAIM_SQL.replace(' FOR UPDATE SKIP LOCKED', ''), [1000]);
   const outcomes = due.map((p) => simulatedOutcome(p.account_number));

@@ -6,16 +6,16 @@
 // Run: DATABASE_URL=postgres://… npx tsx bench/explain-withdraw-group.ts
 import { randomUUID } from 'node:crypto';
 import { openDb } from '../lib/db/open-db';
+import type { Queryable } from '../lib/db/types';
 import { createMerchant } from '../lib/payments/merchants/merchants';
 import { writeGroupStatement } from '../lib/payments/payouts/withdraw-group-statements';
 import type { WithdrawalRow } from '../lib/payments/payouts/withdraw-statement';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
+import { addPlanParts, explainRolledBack, partMedians } from './explain-rolled-back';
 
 const SIZE = Number(process.env.EXPLAIN_GROUP_SIZE ?? 30);
 const RUNS = Number(process.env.EXPLAIN_GROUP_RUNS ?? 20);
 const HISTORY = Number(process.env.EXPLAIN_WITHDRAW_HISTORY ?? 5_000);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function main() {
   const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 2 });
@@ -35,7 +35,7 @@ async function main() {
     approvalExpirySeconds: null,
   });
   /** A group of `size`: its keys, claimed in `tx`, and its statement. */
-  const group = async (tx: { query: typeof db.query }, size: number) => {
+  const group = async (tx: Queryable, size: number) => {
     const rows = Array.from({ length: size }, row);
     const keys = rows.map(() => `explain-${randomUUID()}`);
     await tx.query(
@@ -60,34 +60,12 @@ async function main() {
   const parts = new Map<string, number[]>();
   let last = '';
   for (let run = 0; run < RUNS; run++) {
-    last = (await db
-      .transaction(async (tx) => {
-        const { sql, params } = await group(tx, SIZE);
-        const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, WAL) ${sql}`, params);
-        throw Object.assign(new Error('rollback'), { rows });
-      })
-      .catch((e: { rows?: { 'QUERY PLAN': string }[] }) => {
-        if (!e.rows) throw e;
-        return e.rows.map((r) => r['QUERY PLAN']).join('\n');
-      })) as string;
-    for (const line of last.split('\n')) {
-      const trigger = /^Trigger (.+?)(?: on \S+)?: time=([0-9.]+)/.exec(line);
-      const total = /^Execution Time: ([0-9.]+)/.exec(line);
-      const planning = /^Planning Time: ([0-9.]+)/.exec(line);
-      const [name, ms] = trigger
-        ? [`trigger ${trigger[1]}`, trigger[2]]
-        : total
-          ? ['execution', total[1]]
-          : planning
-            ? ['planning', planning[1]]
-            : [];
-      if (name) parts.set(name, [...(parts.get(name) ?? []), Number(ms)]);
-    }
+    last = await explainRolledBack(db, 'ANALYZE, BUFFERS, WAL', (tx) => group(tx, SIZE));
+    addPlanParts(parts, last);
   }
-  process.stdout.write(`## group of ${SIZE}, history ${HISTORY}, last of ${RUNS} runs\n${last}\n\n## median ms over ${RUNS} runs\n`);
-  for (const [name, ms] of [...parts].sort((a, b) => median(b[1]) - median(a[1]))) {
-    process.stdout.write(`${median(ms).toFixed(3).padStart(8)}  ${name}\n`);
-  }
+  process.stdout.write(
+    `## group of ${SIZE}, history ${HISTORY}, last of ${RUNS} runs\n${last}\n\n## median ms over ${RUNS} runs\n${partMedians(parts)}`,
+  );
   await db.close();
   await dropSchemas();
 }

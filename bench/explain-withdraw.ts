@@ -9,11 +9,10 @@ import { openDb } from '../lib/db/open-db';
 import { createMerchant } from '../lib/payments/merchants/merchants';
 import { withdrawStatement } from '../lib/payments/payouts/withdraw-statement';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
+import { addPlanParts, explainRolledBack, partMedians } from './explain-rolled-back';
 
 const HISTORY = Number(process.env.EXPLAIN_WITHDRAW_HISTORY ?? 20_000);
 const RUNS = Number(process.env.EXPLAIN_WITHDRAW_RUNS ?? 30);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function main() {
   const db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 2 });
@@ -51,34 +50,12 @@ async function main() {
   const parts = new Map<string, number[]>();
   let last = '';
   for (let run = 0; run < RUNS; run++) {
-    const { sql, params } = statement(HISTORY + run);
-    last = (await db
-      .transaction(async (tx) => {
-        const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-        throw Object.assign(new Error('rollback'), { rows });
-      })
-      .catch((e: { rows?: { 'QUERY PLAN': string }[] }) => {
-        if (!e.rows) throw e;
-        return e.rows.map((r) => r['QUERY PLAN']).join('\n');
-      })) as string;
-    for (const line of last.split('\n')) {
-      const trigger = /^Trigger (.+?)(?: on \S+)?: time=([0-9.]+)/.exec(line);
-      const total = /^Execution Time: ([0-9.]+)/.exec(line);
-      const planning = /^Planning Time: ([0-9.]+)/.exec(line);
-      const [name, ms] = trigger
-        ? [`trigger ${trigger[1]}`, trigger[2]]
-        : total
-          ? ['execution', total[1]]
-          : planning
-            ? ['planning', planning[1]]
-            : [];
-      if (name) parts.set(name, [...(parts.get(name) ?? []), Number(ms)]);
-    }
+    last = await explainRolledBack(db, 'ANALYZE, BUFFERS', () => statement(HISTORY + run));
+    addPlanParts(parts, last);
   }
-  process.stdout.write(`## withdraw statement, history ${HISTORY}, last of ${RUNS} runs\n${last}\n\n## median ms over ${RUNS} runs\n`);
-  for (const [name, ms] of [...parts].sort((a, b) => median(b[1]) - median(a[1]))) {
-    process.stdout.write(`${median(ms).toFixed(3).padStart(8)}  ${name}\n`);
-  }
+  process.stdout.write(
+    `## withdraw statement, history ${HISTORY}, last of ${RUNS} runs\n${last}\n\n## median ms over ${RUNS} runs\n${partMedians(parts)}`,
+  );
   await db.close();
   await dropSchemas();
 }
