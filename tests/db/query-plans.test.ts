@@ -7,7 +7,7 @@ import type { Db } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../../testing/databases';
-import { analyzeSchema, writeHistory, writeOthersFigures } from '../../testing/volume-data';
+import { analyzeSchema, type PayoutMix, writeHistory, writeOthersFigures } from '../../testing/volume-data';
 import {
   bigTables,
   explain,
@@ -23,72 +23,88 @@ const N = Number(process.env.QUERY_PLAN_PAYOUTS ?? 60_000);
 /** Rows one read may touch: a page, a day of figures, a search's matches; far below the history (N). */
 const MAX_ROWS_READ = 2_000;
 
-describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', () => {
-  let db: Db;
-  let api: TestApi;
-  const log: Recorded[] = [];
-  const ids: Record<string, string> = {};
-  let big = new Set<string>();
+/** A merchant's history through the API and its recorded statements, with what the read catalog needs (ids, filled in before the tests run). */
+interface History {
+  db: Db;
+  api: TestApi;
+  log: Recorded[];
+  ids: Record<string, string>;
+  big: Set<string>;
+}
 
+/**
+ * Before the block's tests: `n` payouts of the API's merchant (an endpoint's events, and a full batch, the newest: on the
+ * first page of list_payout_batches with 19 batches of 10 from the history) beside another merchant's `n / 4`, so that
+ * merchant_id is not the whole table, and other merchants' figures. In a `mix` of statuses, nothing is analyzed after the load.
+ */
+function useHistory(n: number, mix?: PayoutMix): History {
+  const h = { log: [] as Recorded[], ids: {} as Record<string, string>, big: new Set<string>() } as History;
+  const analyze = mix === undefined;
   beforeAll(async () => {
-    db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 5 });
-    // Another merchant's history too, so that merchant_id is not the whole table.
-    const other = await createMerchant(db, { name: 'Other', openingBalance: 0 });
-    const [otherKey] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
-    await writeHistory(db, { merchantId: other.id, keyId: otherKey!.id, n: N / 4, tag: 'o' });
-    api = await startTestApi(recording(db, log), { openingBalance: 1_000_000_000 });
-    const endpoint = (await api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
-    const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
-    await writeHistory(db, { merchantId: api.merchant.id, keyId: key!.id, endpointId: endpoint.id, n: N, tag: 'm' });
-    // A full batch, the newest: on the first page of list_payout_batches with 19 batches of 10 from the history.
+    h.db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 5 });
+    const other = await createMerchant(h.db, { name: 'Other', openingBalance: 0 });
+    const [otherKey] = await h.db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
+    await writeHistory(h.db, { merchantId: other.id, keyId: otherKey!.id, n: n / 4, tag: 'o', mix, analyze });
+    h.api = await startTestApi(recording(h.db, h.log), { openingBalance: 1_000_000_000 });
+    const endpoint = (await h.api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
+    const [key] = await h.db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [h.api.merchant.id]);
+    await writeHistory(h.db, { merchantId: h.api.merchant.id, keyId: key!.id, endpointId: endpoint.id, n, tag: 'm', mix, analyze });
     const batch = (
-      await api.call({
+      await h.api.call({
         action: 'create_payout_batch',
         payouts: Array.from({ length: 1000 }, (_, i) => ({ amount: 10_000, bank_code: 'BCA', account_number: String(5_550_000_000 + i) })),
       })
     ).body;
-    await writeOthersFigures(db, 300, 60);
-    big = await bigTables(db);
-    Object.assign(ids, {
+    await writeOthersFigures(h.db, 300, 60, analyze);
+    h.big = await bigTables(h.db);
+    Object.assign(h.ids, {
       endpoint: endpoint.id,
       key: key!.id,
       batch: batch.id,
-      deep: `po_m${N / 2}`,
-      deepEvent: `evt_m${N / 2}0`,
-      deepTxn: `txn_${N}`,
+      deep: `po_m${n / 2}`,
+      deepEvent: `evt_m${n / 2}0`,
+      deepTxn: `txn_${n}`,
     });
   }, 300_000);
   afterAll(async () => {
-    await api?.close();
-    await db?.close();
+    await h.api?.close();
+    await h.db?.close();
   });
+  return h;
+}
+
+/** Runs the read through the API; each statement it sent must stay on an index and read at most `maxRows` rows. */
+async function expectOnIndex(h: History, action: string, input: () => Record<string, unknown>, maxRows: number) {
+  const body = { action, ...input() };
+  h.log.length = 0;
+  const res = await h.api.call(body);
+  expect([res.status, JSON.stringify(body)]).toEqual([200, JSON.stringify(body)]);
+  const statements = historyReads(h.log);
+  expect(statements.length).toBeGreaterThan(0);
+  for (const s of statements) {
+    const plan = await explain(h.db, s);
+    const sql = s.sql.replace(/\s+/g, ' ').slice(0, 300);
+    expect({ body, sql, problems: planProblems(plan, maxRows, h.big), scans: plan.scans }).toEqual({
+      body,
+      sql,
+      problems: [],
+      scans: plan.scans,
+    });
+  }
+}
+
+describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', () => {
+  const h = useHistory(N);
+  const { ids } = h;
 
   const reads = readCatalog(ids, N);
 
   it('has a history big enough for the planner to prefer an index on every table a read touches', () => {
-    expect([...big].sort()).toEqual([...HISTORY_TABLES].sort());
+    expect([...h.big].sort()).toEqual([...HISTORY_TABLES].sort());
   });
 
-  it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))(
-    '%s stays on an index',
-    async (_, action, input) => {
-      const body = { action, ...input() };
-      log.length = 0;
-      const res = await api.call(body);
-      expect([res.status, JSON.stringify(body)]).toEqual([200, JSON.stringify(body)]);
-      const statements = historyReads(log);
-      expect(statements.length).toBeGreaterThan(0);
-      for (const s of statements) {
-        const plan = await explain(db, s);
-        const sql = s.sql.replace(/\s+/g, ' ').slice(0, 300);
-        expect({ body, sql, problems: planProblems(plan, MAX_ROWS_READ, big), scans: plan.scans }).toEqual({
-          body,
-          sql,
-          problems: [],
-          scans: plan.scans,
-        });
-      }
-    },
+  it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))('%s stays on an index', (_, action, input) =>
+    expectOnIndex(h, action, input, MAX_ROWS_READ),
   );
 
   // A batch's counts are kept (migration 013): a list of batches reads none of their payouts, a batch only its own ids.
@@ -96,9 +112,9 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     ['list_payout_batches', () => ({}), 0],
     ['get_payout_batch', () => ({ id: ids.batch }), 1000],
   ] as const)('%s reads no payouts beyond its page', async (action, input, maxPayouts) => {
-    log.length = 0;
-    expect((await api.call({ action, ...input() })).status).toBe(200);
-    const payoutRows = await Promise.all(historyReads(log).map(async (s) => (await explain(db, s)).rowsByTable.payouts ?? 0));
+    h.log.length = 0;
+    expect((await h.api.call({ action, ...input() })).status).toBe(200);
+    const payoutRows = await Promise.all(historyReads(h.log).map(async (s) => (await explain(h.db, s)).rowsByTable.payouts ?? 0));
     expect(payoutRows.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(maxPayouts);
   });
 
@@ -115,18 +131,20 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     ['list_balance_transactions', 'ledger_entries_once_per_source', () => ({ type: 'payout', source: ids.deep })],
     ['get_balance', 'ledger_entries_merchant_time', () => ({ as_of: new Date(Date.now() - 40 * 86_400_000 + 1_234_567).toISOString() })],
   ] as const)('%s reads %s', async (action, index, input) => {
-    log.length = 0;
-    expect((await api.call({ action, ...input() })).status).toBe(200);
-    const scans = (await Promise.all(historyReads(log).map(async (s) => (await explain(db, s)).scans))).flat();
+    h.log.length = 0;
+    expect((await h.api.call({ action, ...input() })).status).toBe(200);
+    const scans = (await Promise.all(historyReads(h.log).map(async (s) => (await explain(h.db, s)).scans))).flat();
     expect(scans).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(` ${index}$`))]));
   });
 
   // Last, since it drops an index: the check does catch a read that falls back to walking the history.
   it('fails a read whose index is gone', async () => {
-    await db.exec('DROP INDEX payouts_merchant_last4; ANALYZE payouts');
-    log.length = 0;
-    expect((await api.call({ action: 'list_payouts', account_last4: '1234' })).status).toBe(200);
-    const problems = (await Promise.all(historyReads(log).map(async (s) => planProblems(await explain(db, s), MAX_ROWS_READ, big)))).flat();
+    await h.db.exec('DROP INDEX payouts_merchant_last4; ANALYZE payouts');
+    h.log.length = 0;
+    expect((await h.api.call({ action: 'list_payouts', account_last4: '1234' })).status).toBe(200);
+    const problems = (
+      await Promise.all(historyReads(h.log).map(async (s) => planProblems(await explain(h.db, s), MAX_ROWS_READ, h.big)))
+    ).flat();
     expect(problems.length).toBeGreaterThan(0);
   });
 });
@@ -152,87 +170,26 @@ const leansOnStatistics = (action: string, input: Record<string, unknown>) =>
 describe.runIf(postgresUrl).each(['pending', 'settled', 'half'] as const)(
   'query plans in the %s mix, without and with statistics (postgres)',
   (mix) => {
-    let db: Db;
-    let api: TestApi;
-    const log: Recorded[] = [];
-    const ids: Record<string, string> = {};
-    let big = new Set<string>();
-
-    beforeAll(async () => {
-      db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 5 });
-      const other = await createMerchant(db, { name: 'Other', openingBalance: 0 });
-      const [otherKey] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
-      await writeHistory(db, { merchantId: other.id, keyId: otherKey!.id, n: MIX_N / 4, tag: 'o', mix, analyze: false });
-      api = await startTestApi(recording(db, log), { openingBalance: 1_000_000_000 });
-      const endpoint = (await api.call({ action: 'create_webhook_endpoint', url: 'https://example.com/hook' })).body;
-      const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
-      await writeHistory(db, {
-        merchantId: api.merchant.id,
-        keyId: key!.id,
-        endpointId: endpoint.id,
-        n: MIX_N,
-        tag: 'm',
-        mix,
-        analyze: false,
-      });
-      const batch = (
-        await api.call({
-          action: 'create_payout_batch',
-          payouts: Array.from({ length: 1000 }, (_, i) => ({
-            amount: 10_000,
-            bank_code: 'BCA',
-            account_number: String(5_550_000_000 + i),
-          })),
-        })
-      ).body;
-      await writeOthersFigures(db, 300, 60, false);
-      big = await bigTables(db);
-      Object.assign(ids, {
-        endpoint: endpoint.id,
-        key: key!.id,
-        batch: batch.id,
-        deep: `po_m${MIX_N / 2}`,
-        deepEvent: `evt_m${MIX_N / 2}0`,
-        deepTxn: `txn_${MIX_N}`,
-      });
-    }, 300_000);
-    afterAll(async () => {
-      await api?.close();
-      await db?.close();
-    });
-
-    const reads = readCatalog(ids, MIX_N).filter(([action, input]) => !leansOnStatistics(action, input()));
-    const check = async (action: string, input: () => Record<string, unknown>) => {
-      const body = { action, ...input() };
-      log.length = 0;
-      const res = await api.call(body);
-      expect([res.status, JSON.stringify(body)]).toEqual([200, JSON.stringify(body)]);
-      const statements = historyReads(log);
-      expect(statements.length).toBeGreaterThan(0);
-      for (const s of statements) {
-        const plan = await explain(db, s);
-        const sql = s.sql.replace(/\s+/g, ' ').slice(0, 300);
-        expect({ body, sql, problems: planProblems(plan, MIX_MAX_ROWS, big) }).toEqual({ body, sql, problems: [] });
-      }
-    };
+    const h = useHistory(MIX_N, mix);
+    const reads = readCatalog(h.ids, MIX_N).filter(([action, input]) => !leansOnStatistics(action, input()));
 
     it('has no statistics after the bulk load (where no autovacuum daemon ran)', async () => {
-      const [daemon] = await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
-      const [stats] = await db.query<{ n: number }>(
+      const [daemon] = await h.db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
+      const [stats] = await h.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename IN ('payouts', 'events', 'ledger_entries', 'payout_states')`,
       );
       if (!daemon!.on) expect(stats!.n).toBe(0);
-      expect([...big].sort()).toEqual([...HISTORY_TABLES].sort());
+      expect([...h.big].sort()).toEqual([...HISTORY_TABLES].sort());
     });
 
     it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))(
       '%s stays on an index without statistics',
-      async (_, action, input) => check(action, input),
+      (_, action, input) => expectOnIndex(h, action, input, MIX_MAX_ROWS),
     );
 
     it('has statistics once analyzed', async () => {
-      await analyzeSchema(db);
-      const [stats] = await db.query<{ n: number }>(
+      await analyzeSchema(h.db);
+      const [stats] = await h.db.query<{ n: number }>(
         `SELECT count(DISTINCT tablename)::int AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename IN ('payouts', 'events', 'ledger_entries', 'payout_states')`,
       );
       expect(stats!.n).toBe(4);
@@ -240,7 +197,7 @@ describe.runIf(postgresUrl).each(['pending', 'settled', 'half'] as const)(
 
     it.each(reads.map(([action, input], i) => [`${action} ${i}`, action, input] as const))(
       '%s stays on an index with statistics',
-      async (_, action, input) => check(action, input),
+      (_, action, input) => expectOnIndex(h, action, input, MIX_MAX_ROWS),
     );
   },
 );
