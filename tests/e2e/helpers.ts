@@ -69,3 +69,20 @@ export async function sendPayout(page: Page, input: { amount: number; bank: stri
   await expect(page.getByTestId('confirm-account')).toHaveText(`•••• ${input.account.slice(-4)}`);
   await page.getByRole('button', { name: 'Send payout' }).click();
 }
+
+/** Three refunds of a paid checkout session, one of each ending: succeeded, failed, left pending. Answers the first's id. */
+export async function refundEachWay(
+  call: (body: Record<string, unknown>) => Promise<JsonAnswer>,
+  sessionId: string,
+  amounts: readonly [number, number, number],
+  reason: string,
+): Promise<string> {
+  const outcomes = ['succeeded', 'failed', undefined] as const;
+  const ids: string[] = [];
+  for (const [i, amount] of amounts.entries()) {
+    const refund = await call({ action: 'create_refund', checkout_session_id: sessionId, amount, reason });
+    if (outcomes[i]) await call({ action: 'simulate_refund', id: refund.id, outcome: outcomes[i] });
+    ids.push(refund.id as string);
+  }
+  return ids[0]!;
+}

@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { E2E_API_URL } from '../../playwright.config';
 import { clippedOn, describeClipped } from './clipping';
 import { createMerchant, expect, test, type TestMerchant } from './fixtures';
-import { startSession } from './helpers';
+import { refundEachWay, startSession } from './helpers';
 import type { JsonAnswer } from '../helpers/json-answer';
 import { RAW_CODES } from '../../console/browser/labels';
 
@@ -97,21 +97,7 @@ async function seed(call: (body: Record<string, unknown>, key?: string) => Promi
   });
   const refunded = await call({ action: 'create_checkout_session', amount: 2_500_000, description: 'Order 1001' });
   await call({ action: 'simulate_checkout_payment', id: refunded.id });
-  let refund = '';
-  for (const [amount, outcome] of [
-    [1_000_000, 'succeeded'],
-    [200_000, 'failed'],
-    [50_000, undefined],
-  ] as const) {
-    const r = await call({
-      action: 'create_refund',
-      checkout_session_id: refunded.id,
-      amount,
-      reason: 'The customer sent the goods back, all of them',
-    });
-    if (outcome) await call({ action: 'simulate_refund', id: r.id, outcome });
-    refund ||= r.id;
-  }
+  const refund = await refundEachWay(call, refunded.id, [1_000_000, 200_000, 50_000], 'The customer sent the goods back, all of them');
   await call({
     action: 'create_webhook_endpoint',
     url: 'http://127.0.0.1:9/hooks/payments-with-a-long-path',

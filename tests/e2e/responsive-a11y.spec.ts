@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { refundEachWay } from './helpers';
 
 const WIDTHS = [1280, 390] as const;
 
@@ -104,19 +105,7 @@ for (const [index, [path, heading]] of CONSOLE_PAGES.entries()) {
       if (!path.includes(':open')) await payments({ action: 'simulate_checkout_payment', id: cs.id });
       // Partly refunded: one refund settled, one pending, one failed (its message shown), and the form for the rest.
       if (path.includes(':refunded')) {
-        for (const [amount, outcome] of [
-          [10_000, 'succeeded'],
-          [20_000, 'failed'],
-          [5_000, undefined],
-        ] as const) {
-          const refund = await payments({
-            action: 'create_refund',
-            checkout_session_id: cs.id,
-            amount,
-            reason: 'A reason long enough to wrap on a phone screen',
-          });
-          if (outcome) await payments({ action: 'simulate_refund', id: refund.id, outcome });
-        }
+        await refundEachWay(payments, cs.id, [10_000, 20_000, 5_000], 'A reason long enough to wrap on a phone screen');
       }
       target = `/checkout-sessions/${cs.id}`;
     } else if (path.includes(':filtered')) {
@@ -147,19 +136,7 @@ for (const [index, [path, heading]] of CONSOLE_PAGES.entries()) {
       // A refund of each ending: one refunded, one failed (its reason in words), one pending.
       const cs = await payments({ action: 'create_checkout_session', amount: 88_000, description: 'Refunds list on a phone' });
       await payments({ action: 'simulate_checkout_payment', id: cs.id });
-      for (const [amount, outcome] of [
-        [10_000, 'succeeded'],
-        [20_000, 'failed'],
-        [5_000, undefined],
-      ] as const) {
-        const refund = await payments({
-          action: 'create_refund',
-          checkout_session_id: cs.id,
-          amount,
-          reason: 'A reason long enough to wrap',
-        });
-        if (outcome) await payments({ action: 'simulate_refund', id: refund.id, outcome });
-      }
+      await refundEachWay(payments, cs.id, [10_000, 20_000, 5_000], 'A reason long enough to wrap');
     } else if (path.includes(':waiting')) {
       // A payout waiting for approval (the policy on for a moment, for every key), so the queue has a row.
       await payments({ action: 'update_payout_approval_policy', required: true, for_keys: 'all' });
