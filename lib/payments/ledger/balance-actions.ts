@@ -1,6 +1,11 @@
 import { ApiError } from '../../contract';
 import { readAction } from '../pipeline/action';
+import { prepared } from '../../db/prepared';
 import { balanceAsOf } from './ledger-figures';
+
+const BALANCE_SQL = prepared(
+  'SELECT currency, available, pending_payouts, pending_refunds, awaiting_approval FROM balances WHERE merchant_id = $1',
+);
 
 /**
  * get_balance: what can be paid out now, and what is already on its way out; with `as_of`, `available`
@@ -17,7 +22,7 @@ export const getBalance = readAction('get_balance', async ({ db, merchant }, inp
     pending_payouts: number;
     pending_refunds: number;
     awaiting_approval: number;
-  }>(`SELECT currency, available, pending_payouts, pending_refunds, awaiting_approval FROM balances WHERE merchant_id = $1`, [merchant.id]);
+  }>(BALANCE_SQL, [merchant.id]);
   if (!row) throw new Error(`merchant ${merchant.id} has no balance row`);
   const available = asOf === undefined ? row.available : await balanceAsOf(db, merchant.id, asOf);
   return {
