@@ -1,7 +1,9 @@
 // What a synchronous standby costs a busy merchant: the busy-merchant case (one merchant, 64 clients,
 // group commit on) through HAProxy on the local Patroni cluster (ops/cluster), with Patroni's
 // synchronous_mode on and off on the same cluster (PATCH /config), rounds alternating; and a lone
-// client's p50 both ways. The API runs as `npm run start:api` (the same core as behind Next).
+// client's p50 both ways; and pgbench's hot-row limit through the same cluster with the standby synchronous
+// (bench/hot-row-limit.ts, 64 clients, on a merchant of its own), each round, as the floor the app's rate is
+// held against. The API runs as `npm run start:api` (the same core as behind Next).
 //   npm run bench:replication   (BENCH_SECONDS, default 10; BENCH_ROUNDS, default 4)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import { API_PATH } from '../testing/api-path';
 import { ledgerCheck } from '../testing/ledger';
 import { ServerProcess } from '../testing/server-process';
 import { drive, sequentialP50, type Drive } from './drive';
+import { hotRowLimit } from './hot-row-limit';
 import { runProvenance } from './run-provenance';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -48,6 +51,8 @@ async function main() {
     await server.start();
     const db = await openDb({ databaseUrl: cluster.databaseUrl, poolSize: 2 });
     const merchant = await createMerchant(db, { name: 'Busy', openingBalance: BIG });
+    // pgbench's updates move this one's balance without ledger entries: kept apart from the one checked.
+    const limitMerchant = await createMerchant(db, { name: 'Hot-row limit', openingBalance: BIG });
     const d = withdrawDrive(merchant.secretKey);
     // Warm-up at full load: the pool, the JIT and the tables, before either side is measured.
     await drive(server.url, d, CLIENTS, 5);
@@ -57,6 +62,8 @@ async function main() {
     };
     const rounds: { round: number; mode: 'sync' | 'async'; rps: number; loneP50Ms: number }[] = [];
     const paired: number[] = [];
+    const limits: number[] = [];
+    const overLimit: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // Alternate which goes first, so that neither always runs on a warmer (or more bloated) table.
       const order: ('sync' | 'async')[] = round % 2 === 0 ? ['sync', 'async'] : ['async', 'sync'];
@@ -74,6 +81,10 @@ async function main() {
       }
       // The machine's other load moves both sides of a round alike: the ratio is paired by round.
       paired.push(figures.sync.rps.at(-1)! / figures.async.rps.at(-1)!);
+      await cluster.setSynchronous(true);
+      limits.push(await hotRowLimit(cluster.databaseUrl, limitMerchant.id, CLIENTS, SECONDS));
+      overLimit.push(figures.sync.rps.at(-1)! / limits.at(-1)!);
+      process.stdout.write(`  round ${round + 1}: pgbench's hot-row limit through the cluster ${Math.round(limits.at(-1)!)}/s\n`);
     }
     const check = await ledgerCheck(db, merchant.id);
     await db.close();
@@ -86,6 +97,10 @@ async function main() {
       asynchronous: { rps: Math.round(median(figures.async.rps)), loneP50Ms: r2(median(figures.async.p50)), non2xx: figures.async.non2xx },
       ratio: r2(median(figures.sync.rps) / median(figures.async.rps)),
       pairedRatio: r2(median(paired)),
+      /** pgbench's one-row update through the same cluster, synchronous standby, CLIENTS clients. */
+      hotRowLimit: Math.round(median(limits)),
+      /** The app's synchronous rate over pgbench's, paired by round (target ≥ 1.0×). */
+      overHotRowLimit: r2(median(overLimit)),
       rounds,
       ledgerExact: check.ledger === check.available && check.pending === check.pendingSum,
     };
@@ -93,6 +108,7 @@ async function main() {
       `\nReplication cost (busy merchant, ${CLIENTS} clients, group commit on, median of ${ROUNDS} rounds):\n` +
         `  synchronous standby: ${result.synchronous.rps} withdrawals/s, lone client p50 ${result.synchronous.loneP50Ms} ms\n` +
         `  asynchronous only:   ${result.asynchronous.rps} withdrawals/s, lone client p50 ${result.asynchronous.loneP50Ms} ms\n` +
+        `  pgbench's hot-row limit through the cluster: ${result.hotRowLimit}/s; the app ${result.overHotRowLimit}× of it, paired by round (target ≥ 1.0)\n` +
         `  ratio ${result.ratio} of the medians, ${result.pairedRatio} paired by round (target ≥ 0.7); non-2xx ${result.synchronous.non2xx + result.asynchronous.non2xx}; ledger exact: ${result.ledgerExact}\n`,
     );
     fs.writeFileSync(path.join(__dirname, 'results', 'replication-cost.json'), JSON.stringify(result, null, 2) + '\n');

@@ -42,6 +42,9 @@ type Replication = {
   asynchronous: { rps: number; loneP50Ms: number };
   ratio: number;
   pairedRatio: number;
+  /** Absent in results from before it was measured. */
+  hotRowLimit?: number;
+  overHotRowLimit?: number;
   ledgerExact: boolean;
 };
 
@@ -407,6 +410,17 @@ export function benchmarksPage(): string {
           target: '≥ 0.7×',
           verdict: judge(replication.ratio, 0.7, true, (x) => `${n(x, 2)}×`),
         },
+        ...(replication.overHotRowLimit === undefined
+          ? []
+          : [
+              {
+                area: 'replication',
+                figure: "withdrawals/s, synchronous ÷ pgbench's hot-row limit through the same cluster",
+                measured: `${n(replication.overHotRowLimit, 2)}× paired by round (pgbench ${n(replication.hotRowLimit!)}/s)`,
+                target: '≥ 1.0×',
+                verdict: judge(replication.overHotRowLimit, 1.0, true, (x) => `${n(x, 2)}×`),
+              },
+            ]),
         {
           area: 'replication',
           figure: 'a lone client, p50',

@@ -100,6 +100,7 @@ export function openPostgresDb(connectionString: string, poolSize = 10, limits: 
 
   return {
     kind: 'postgres',
+    bareStatementsTimed: pooler !== 'transaction',
     query: (sql, params) => checkedOut((client) => run(client, sql, params)),
     exec: (sql) => checkedOut(async (client) => void (await client.query(sql))),
     transaction: (fn, opts = {}) =>

@@ -8,6 +8,11 @@ export interface Queryable {
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**
+   * False behind a transaction-mode pooler, where the statement time limit is set in each transaction
+   * (postgres-db.ts): a write that is its own statement, outside BEGIN, would run without it.
+   */
+  readonly bareStatementsTimed?: boolean;
+  /**
    * Runs `fn` in one transaction: COMMIT when it resolves, ROLLBACK when it throws.
    * `lockTimeoutMs` bounds every lock wait in it (PostgreSQL; set with BEGIN, in the
    * same round trip). The embedded database runs one transaction at a time.

@@ -32,6 +32,7 @@ import { sql as sandboxes } from './077-sandboxes';
 import { sql as testClock } from './078-test-clock';
 import { sql as requestOrigin } from './079-request-origin';
 import { sql as bankOutages } from './085-bank-outages';
+import { sql as abortStatement } from './086-abort-statement';
 import { requestLogSearchIndexes } from './080-request-log-search';
 import { merchantIndexes, replacedMerchantHashIndexes } from './081-merchant-indexes';
 import { sql as payoutStatesEveryStatus } from './082-payout-states-every-status';
@@ -85,4 +86,5 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 82, name: 'payout-states-every-status', sql: payoutStatesEveryStatus },
   { version: 83, name: 'payout-states-paid-backfill', ...payoutStatesPaidBackfill },
   { version: 85, name: 'bank-outages', sql: bankOutages },
+  { version: 86, name: 'abort-statement', sql: abortStatement },
 ];

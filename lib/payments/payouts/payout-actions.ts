@@ -8,15 +8,22 @@ import { parseMoneyInt } from '../../db/int8';
 import { planWithdrawal } from './withdraw-plan';
 import { writeWithdrawal } from './withdrawal';
 import { withdrawGroupWriter } from './withdraw-group';
+import { withdrawInOneStatement } from './withdraw-one-statement';
 import { identityRange, payoutFigures } from '../ledger/daily-figures';
 
 /**
  * withdraw: moves the amount from `available` to `pending_payouts` and creates a
  * pending payout with its ledger entry and event. Planned before the database
- * (withdraw-plan.ts), then written alone (withdrawal.ts) in one statement, or with concurrent ones in
- * a group (withdraw-group.ts).
+ * (withdraw-plan.ts), then written alone: under a key as one statement that is its own transaction
+ * (withdraw-one-statement.ts), else in one statement of a transaction (withdrawal.ts); or with concurrent
+ * ones in a group (withdraw-group.ts).
  */
-export const withdraw = writeAction('withdraw', writeWithdrawal, { plan: planWithdrawal, atomic: true, group: withdrawGroupWriter });
+export const withdraw = writeAction('withdraw', writeWithdrawal, {
+  plan: planWithdrawal,
+  atomic: true,
+  group: withdrawGroupWriter,
+  oneStatement: withdrawInOneStatement,
+});
 
 export const getPayout = readAction('get_payout', async ({ db, merchant }, input) => {
   const [row] = await db.query<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1 AND merchant_id = $2`, [

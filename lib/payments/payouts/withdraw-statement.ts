@@ -1,5 +1,6 @@
 import { eventCtes, payoutJsonSql, payoutStartEvents } from '../webhooks/event-sql';
 import type { StartStatus } from './approval-policy';
+import type { IdempotentCall } from '../pipeline/idempotency-key';
 import { storeAnswerSql, type InlineAnswer } from '../pipeline/stored-answer';
 import { PAYOUT_COLUMNS } from './payout-object';
 import { prepared } from '../../db/prepared';
@@ -39,8 +40,23 @@ export const startEventCtes = (merchantSql?: string) => `
  * answer) are prepared: planning took about as long as running it (bench/explain-withdraw.ts).
  */
 export function withdrawStatement(w: WithdrawalRow, inline?: Pick<InlineAnswer, 'merchantId' | 'key'>, answer?: string) {
+  const params = withdrawalParams(w);
+  const stored =
+    inline && answer !== undefined ? storeAnswerSql(inline.merchantId, inline.key, answer, w.payoutId, params.length + 1, 'po') : undefined;
+  const sql = prepared(`WITH ${writeCtes('')}${
+    stored
+      ? `,
+    stored AS (${stored.sql})`
+      : ''
+  }
+    SELECT * FROM po`);
+  return { sql, params: stored ? [...params, ...stored.params] : params };
+}
+
+/** The statement's first 13 parameters, shared by both statements. */
+function withdrawalParams(w: WithdrawalRow): unknown[] {
   const waits = w.status === 'awaiting_approval';
-  const params: unknown[] = [
+  return [
     w.merchantId,
     w.amount,
     w.payoutId,
@@ -55,12 +71,13 @@ export function withdrawStatement(w: WithdrawalRow, inline?: Pick<InlineAnswer, 
     waits ? 0 : w.amount,
     waits ? w.amount : 0,
   ];
-  const stored =
-    inline && answer !== undefined ? storeAnswerSql(inline.merchantId, inline.key, answer, w.payoutId, params.length + 1, 'po') : undefined;
-  const sql = prepared(`WITH bal AS (
+}
+
+/** The balance's conditional move, the ledger entry, the payout and its events; `condition` gates the move. */
+const writeCtes = (condition: string) => `bal AS (
       UPDATE balances SET available = available - $2, pending_payouts = pending_payouts + $12::bigint,
         awaiting_approval = awaiting_approval + $13::bigint, updated_at = app_now()
-      WHERE merchant_id = $1 AND available >= $2 RETURNING available),
+      WHERE merchant_id = $1 AND available >= $2${condition} RETURNING available),
     entry AS (
       INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id)
       SELECT $1, -$2::bigint, available, 'payout', $3 FROM bal),
@@ -70,12 +87,55 @@ export function withdrawStatement(w: WithdrawalRow, inline?: Pick<InlineAnswer, 
       SELECT $3, $1, $2, $4, $5, $6, $9, app_now() + make_interval(secs => $7), $8::json,
              $10, app_now() + make_interval(secs => $11::float8) FROM bal
       RETURNING ${PAYOUT_COLUMNS}),
-    ${startEventCtes('$1')}${
-      stored
-        ? `,
-    stored AS (${stored.sql})`
-        : ''
-    }
-    SELECT * FROM po`);
-  return { sql, params: stored ? [...params, ...stored.params] : params };
+    ${startEventCtes('$1')}`;
+
+/** A timestamp as the answer's text has it (JavaScript's toISOString: milliseconds, truncated as node-postgres reads them). */
+const isoSql = (timestamp: string) => `to_char((${timestamp}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Why a claiming statement rolled itself back (abort_statement, migration 086). */
+export const NOT_COVERED = 'withdrawal not covered by the balance';
+
+/**
+ * A keyed withdrawal as one statement that is its own transaction (withdraw-one-statement.ts): it bounds
+ * the claim's wait for a duplicate, claims the key with the answer already in it, lifts the bound, and
+ * writes only when the claim took. The answer's timestamps are the transaction's, written into
+ * `template` where it holds `marks.now` and `marks.expires`. No row back: the key was in use, nothing
+ * written. The balance no longer covering the amount once locked ends the statement with NOT_COVERED,
+ * undoing the claim. Params after the 13: merchant, key, action, fingerprint, retention seconds, the
+ * template, the wait bound (`'5000ms'`), the two marks.
+ */
+export function withdrawClaimingStatement(
+  w: WithdrawalRow,
+  call: IdempotentCall,
+  template: string,
+  marks: { now: string; expires: string },
+) {
+  const sql = prepared(`WITH bound AS (SELECT set_config('lock_timeout', $20, true) AS lock_timeout),
+    claim AS (
+      INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint, response_status, response_body, answer_ref)
+      SELECT $14, $15, $16, $17, 200,
+             replace(replace($19, $21, ${isoSql('app_now()')}),
+                     $22, coalesce(${isoSql('app_now() + make_interval(secs => $11::float8)')}, '')), $3
+      FROM bound
+      ON CONFLICT (merchant_id, key) DO UPDATE
+        SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = app_now(),
+            response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body, answer_ref = EXCLUDED.answer_ref
+        WHERE idempotency_keys.created_at <= app_now() - make_interval(secs => $18)
+      RETURNING response_body, set_config('lock_timeout', '0', true) AS unbounded),
+    ${writeCtes(' AND EXISTS (SELECT 1 FROM claim)')}
+    SELECT response_body FROM claim
+    WHERE CASE WHEN EXISTS (SELECT 1 FROM po) THEN true ELSE abort_statement('${NOT_COVERED}') END`);
+  const params = [
+    ...withdrawalParams(w),
+    call.merchantId,
+    call.key,
+    call.action,
+    call.fingerprint,
+    call.ttlSeconds,
+    template,
+    `${Math.max(1, Math.round(call.waitSeconds * 1000))}ms`,
+    marks.now,
+    marks.expires,
+  ];
+  return { sql, params };
 }

@@ -102,6 +102,11 @@ export interface WriteAction<N extends ActionName = ActionName, Plan = ActionReq
   oneTimeSecret?: boolean | 'secret_key';
   /** Concurrent requests of this action may be written together, one transaction per group (group-commit.ts). */
   group?: GroupWriter<Plan>;
+  /**
+   * A keyed request written alone in one statement that is its own transaction (claim, write and stored
+   * answer): undefined when it wrote nothing and the ordinary path must decide (a replay, a refusal).
+   */
+  oneStatement?(db: Db, plan: Plan, call: IdempotentCall): Promise<StoredResult | undefined>;
   /** The answer is stored compacted under an idempotency key: a replay puts it back (a batch's payout ids). */
   expandStored?(db: Queryable, merchantId: string, body: string): Promise<string>;
 }

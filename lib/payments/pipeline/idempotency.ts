@@ -95,16 +95,19 @@ export async function runIdempotent(
       { lockTimeoutMs: call.waitSeconds * 1000 },
     );
   } catch (error) {
-    if (pgErrorCode(error) === PG_LOCK_NOT_AVAILABLE) {
-      throw new ApiError(
-        'idempotency_request_in_progress',
-        'A request with this idempotency key is still being processed. Retry after a moment with the same key.',
-        undefined,
-        { 'Retry-After': '1' },
-      );
-    }
-    throw error;
+    throw inProgressIfWaited(error);
   }
+}
+
+/** A claim that waited past the bound for a duplicate still in flight: 409, retry with the same key. */
+export function inProgressIfWaited(error: unknown): unknown {
+  if (pgErrorCode(error) !== PG_LOCK_NOT_AVAILABLE) return error;
+  return new ApiError(
+    'idempotency_request_in_progress',
+    'A request with this idempotency key is still being processed. Retry after a moment with the same key.',
+    undefined,
+    { 'Retry-After': '1' },
+  );
 }
 
 async function replay(tx: Queryable, call: IdempotentCall, action: AnyWriteAction): Promise<StoredResult> {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/types';
 import { inTransaction, type AnyWriteAction, type RequestContext, type StoredResult } from './action';
 import { objectIdOf } from './api-object';
 import type { IdempotentCall } from './idempotency-key';
-import { runIdempotent } from './idempotency';
+import { inProgressIfWaited, runIdempotent } from './idempotency';
 import { setClock } from './clock';
 
 /**
@@ -20,7 +20,16 @@ export async function writeAlone(
   /** A sandbox's test clock: the transaction is stamped with its time. */
   clock?: Date,
 ): Promise<StoredResult> {
-  if (call) return runIdempotent(db, call, action, ctx, plan, requestId, clock);
+  if (call) {
+    // One statement, when the action has one: not for a test clock's sandbox, whose transactions set the clock first.
+    if (action.oneStatement && !clock && db.bareStatementsTimed !== false) {
+      const written = await action.oneStatement(db, plan, call).catch((error: unknown) => {
+        throw inProgressIfWaited(error);
+      });
+      if (written) return written;
+    }
+    return runIdempotent(db, call, action, ctx, plan, requestId, clock);
+  }
   const answer = await db.transaction(async (tx) => {
     if (clock) await setClock(tx, clock);
     return action.write(inTransaction(ctx, tx), plan);

@@ -1,0 +1,132 @@
+// A lone keyed withdrawal is one statement that is its own transaction (payouts/withdraw-one-statement.ts):
+// the claim of its key, the payout and the stored answer commit together, the answer's timestamps are the
+// payout's to the millisecond, and what the statement could not decide goes the ordinary way.
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openDb } from '@/lib/db/open-db';
+import type { Db } from '@/lib/db/types';
+import { backends, createSchemaUrl, postgresUrl } from '../../testing/databases';
+import { ledgerCheck } from '../../testing/ledger';
+import { startTestApi, useTestApi, withdrawal } from '../helpers/api-server';
+
+const REPLAYED = 'x-service-idempotent-replayed';
+
+/** The statements a database runs, counted around the real one: the count is what is asserted. */
+function counting(db: Db): { db: Db; statements: () => number } {
+  let n = 0;
+  const counted: Db = {
+    ...db,
+    query: (sql, params) => {
+      n++;
+      return db.query(sql, params);
+    },
+    transaction: (fn, opts) => {
+      n += 2; // BEGIN and COMMIT
+      return db.transaction((tx) => fn({ ...tx, query: (sql, params) => (n++, tx.query(sql, params)) }), opts);
+    },
+  };
+  return { db: counted, statements: () => n };
+}
+
+describe.each(backends)('a lone keyed withdrawal ($name)', (backend) => {
+  const api = useTestApi(backend, { openingBalance: 1_000_000 });
+
+  it('answers with the stored text, its timestamps the payout row’s to the millisecond, and replays it byte for byte', async () => {
+    const first = await api().call(withdrawal(10_000), { idempotencyKey: 'one-1' });
+    expect(first.status).toBe(200);
+    const [stored] = await api().db.query<{ response_status: number; response_body: string; answer_ref: string; same_tx: boolean }>(
+      `SELECT k.response_status, k.response_body, k.answer_ref, k.xmin::text = p.xmin::text AS same_tx
+       FROM idempotency_keys k JOIN payouts p ON p.id = k.answer_ref WHERE k.merchant_id = $1 AND k.key = 'one-1'`,
+      [api().merchant.id],
+    );
+    expect(stored).toEqual({ response_status: 200, response_body: first.text, answer_ref: first.body.id, same_tx: true });
+    const again = await api().call(withdrawal(10_000), { idempotencyKey: 'one-1' });
+    expect(again.headers.get(REPLAYED)).toBe('true');
+    expect(again.text).toBe(first.text);
+    const read = await api().call({ action: 'get_payout', id: first.body.id });
+    expect(read.body.created_at).toBe(first.body.created_at);
+    expect(first.body).toEqual({ ...read.body, status: 'pending' });
+  });
+
+  it('writes the expiry of a payout that waits for approval as the row has it', async () => {
+    await api().call({ action: 'update_payout_approval_policy', required: true, above_amount: 500_000, for_keys: 'all' });
+    try {
+      const waits = await api().call(withdrawal(600_000), { idempotencyKey: 'one-approval' });
+      expect(waits.body).toMatchObject({ status: 'awaiting_approval' });
+      const read = await api().call({ action: 'get_payout', id: waits.body.id });
+      expect(waits.body.approval_expires_at).toBe(read.body.approval_expires_at);
+      expect(waits.body.approval_expires_at).not.toBeNull();
+    } finally {
+      await api().call({ action: 'update_payout_approval_policy', required: false });
+    }
+  });
+
+  it('stores the refusal of a withdrawal the balance does not cover, through the ordinary path, and writes nothing', async () => {
+    const before = await ledgerCheck(api().db, api().merchant.id);
+    const refused = await api().call(withdrawal(50_000_000), { idempotencyKey: 'one-refused' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'insufficient_funds', param: 'amount' });
+    const again = await api().call(withdrawal(50_000_000), { idempotencyKey: 'one-refused' });
+    expect(again.headers.get(REPLAYED)).toBe('true');
+    expect(again.text).toBe(refused.text);
+    expect(await ledgerCheck(api().db, api().merchant.id)).toEqual(before);
+  });
+});
+
+describe.runIf(postgresUrl)('a lone keyed withdrawal (postgres)', () => {
+  it('is one statement; a replay takes the ordinary path after it', async () => {
+    const real = await openDb({ databaseUrl: await createSchemaUrl() });
+    const { db, statements } = counting(real);
+    const api = await startTestApi(db, { openingBalance: 100_000 });
+    try {
+      const count = async (fn: () => Promise<unknown>) => {
+        const before = statements();
+        await fn();
+        return statements() - before;
+      };
+      // Authentication is one statement of its own (and a key's first use records it, off the path: once).
+      await api.call({ action: 'get_balance' });
+      const auth = (await count(() => api.call({ action: 'get_balance' }))) - 1;
+      expect(await count(() => api.call(withdrawal(10_000), { idempotencyKey: 'count-1' }))).toBe(auth + 1);
+      // A replay: the statement finds the key in use, then BEGIN, the claim, the replay's read, COMMIT.
+      expect(await count(() => api.call(withdrawal(10_000), { idempotencyKey: 'count-1' }))).toBe(auth + 1 + 4);
+    } finally {
+      await api.close();
+      await real.close();
+    }
+  });
+
+  it('rolls its claim back when the balance it waited for no longer covers the amount, and the refusal is stored', async () => {
+    const url = await createSchemaUrl();
+    const api = await startTestApi(await openDb({ databaseUrl: url }), { openingBalance: 100_000 });
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    try {
+      // Another writer holds the balance row while the withdrawal's statement waits for it, and spends it.
+      await locker.query('BEGIN');
+      await locker.query('SELECT 1 FROM balances WHERE merchant_id = $1 FOR UPDATE', [api.merchant.id]);
+      const pending = api.call(withdrawal(60_000), { idempotencyKey: 'moved-1' });
+      for (let waiting = false; !waiting;) {
+        const [row] = await api.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH bound AS%'`,
+        );
+        waiting = row!.n > 0;
+      }
+      await locker.query(`UPDATE balances SET available = available - 50000 WHERE merchant_id = $1`, [api.merchant.id]);
+      await locker.query('COMMIT');
+      const res = await pending;
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'insufficient_funds' });
+      const again = await api.call(withdrawal(60_000), { idempotencyKey: 'moved-1' });
+      expect(again.text).toBe(res.text);
+      const [payouts] = await api.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payouts WHERE merchant_id = $1', [
+        api.merchant.id,
+      ]);
+      expect(payouts!.n).toBe(0);
+    } finally {
+      await locker.end();
+      await api.close();
+      await api.db.close();
+    }
+  });
+});
