@@ -19,18 +19,23 @@ export const HISTORY_TABLES = [
 export interface Recorded {
   sql: string;
   params: readonly unknown[];
+  /** The planner settings its transaction had set before it (SET LOCAL), replayed by `explain`. */
+  settings?: readonly string[];
 }
 
 /** The database with every statement recorded, those of transactions included. */
 export function recording(db: Db, log: Recorded[]): Db {
-  const wrap = (q: Queryable): Queryable => ({
-    query: (sql, params) => (log.push({ sql, params: params ?? [] }), q.query(sql, params)),
-    exec: (sql) => q.exec(sql),
+  const wrap = (q: Queryable, settings: string[] = []): Queryable => ({
+    query: (sql, params) => (log.push({ sql, params: params ?? [], settings: [...settings] }), q.query(sql, params)),
+    exec: (sql) => {
+      if (/^SET LOCAL /i.test(sql)) settings.push(sql);
+      return q.exec(sql);
+    },
   });
   return {
     kind: db.kind,
     ...wrap(db),
-    transaction: (fn, opts) => db.transaction((tx) => fn(wrap(tx)), opts),
+    transaction: (fn, opts) => db.transaction((tx) => fn(wrap(tx, [])), opts),
     session: (fn) => db.session(fn),
     close: () => db.close(),
     poolStats: () => db.poolStats(),
@@ -68,7 +73,13 @@ export interface PlanSummary {
 }
 
 /** EXPLAIN (ANALYZE) of one recorded statement, summarised. */
-export async function explain(db: Queryable, s: Recorded): Promise<PlanSummary> {
+export async function explain(db: Queryable | Db, s: Recorded): Promise<PlanSummary> {
+  if (s.settings?.length && 'transaction' in db) {
+    return db.transaction(async (tx) => {
+      for (const setting of s.settings!) await tx.exec(setting);
+      return explain(tx, { ...s, settings: [] });
+    });
+  }
   const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(
     `EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`,
     s.params,

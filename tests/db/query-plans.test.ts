@@ -41,7 +41,8 @@ function useHistory(n: number, mix?: PayoutMix): History {
   const h = { log: [] as Recorded[], ids: {} as Record<string, string>, big: new Set<string>() } as History;
   const analyze = mix === undefined;
   beforeAll(async () => {
-    h.db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 5 });
+    // The bulk load's statements run for seconds, more on a busy machine: past the app's 15 s limit once in CI's company.
+    h.db = await openDb({ databaseUrl: await createSchemaUrl(), poolSize: 5, limits: { statementTimeoutMs: 300_000 } });
     const other = await createMerchant(h.db, { name: 'Other', openingBalance: 0 });
     const [otherKey] = await h.db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [other.id]);
     await writeHistory(h.db, { merchantId: other.id, keyId: otherKey!.id, n: n / 4, tag: 'o', mix, analyze });
@@ -157,21 +158,11 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
 const MIX_N = Number(process.env.QUERY_PLAN_MIX_PAYOUTS ?? 200_000);
 /** A page, a day of the history's rows (N / 60), a search's matches; far below the history. */
 const MIX_MAX_ROWS = MIX_N / 40;
-/**
- * Two ledger reads that still lean on statistics in these mixes (docs/prove.md, "Plans without statistics"): a day's
- * page by dates (the id range gathered and sorted without statistics) and the rare kind payout_reversal (its entries
- * all behind the pending half: walked past, and once so even with statistics in the half mix). They are kept out of
- * the mixes here, not fixed; the history above checks them with statistics.
- */
-const leansOnStatistics = (action: string, input: Record<string, unknown>) =>
-  action === 'list_balance_transactions' &&
-  !('source' in input) &&
-  (input.type === 'payout_reversal' || (input.created_gte !== undefined && input.created_lt !== undefined));
 describe.runIf(postgresUrl).each(['pending', 'settled', 'half'] as const)(
   'query plans in the %s mix, without and with statistics (postgres)',
   (mix) => {
     const h = useHistory(MIX_N, mix);
-    const reads = readCatalog(h.ids, MIX_N).filter(([action, input]) => !leansOnStatistics(action, input()));
+    const reads = readCatalog(h.ids, MIX_N);
 
     it('has no statistics after the bulk load (where no autovacuum daemon ran)', async () => {
       const [daemon] = await h.db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
