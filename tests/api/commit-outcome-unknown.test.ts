@@ -11,11 +11,21 @@ import { ledgerCheck } from '../../testing/ledger';
 const REPLAYED = 'x-service-idempotent-replayed';
 const lostAnswer = () => new Error('Connection terminated unexpectedly');
 
-/** `db`, whose next transaction that writes a payout loses its COMMIT's answer: after it committed, or instead of committing. */
+/**
+ * `db`, whose next transaction that writes a payout loses its COMMIT's answer: after it committed, or instead of
+ * committing. A lone keyed withdrawal is one statement that is its own transaction: its answer is lost the same way.
+ */
 function losingCommitAnswer(db: Db) {
   let armed: 'after-commit' | 'before-commit' | undefined;
   const faulty: Db = {
     ...db,
+    query: async (sql, params) => {
+      if (!armed || !/INSERT INTO payouts/i.test(sql)) return db.query(sql, params);
+      const when = armed;
+      armed = undefined;
+      if (when === 'after-commit') await db.query(sql, params);
+      throw lostAnswer();
+    },
     transaction: async (fn, opts) => {
       let wrotePayout = false;
       const result = await db.transaction(async (tx) => {
