@@ -5,6 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
 import type { Db } from '@/lib/db/types';
+import { isoSql } from '@/lib/payments/payouts/withdraw-statement';
 import { backends, createSchemaUrl, postgresUrl } from '../../testing/databases';
 import { ledgerCheck } from '../../testing/ledger';
 import { startTestApi, useTestApi, withdrawal } from '../helpers/api-server';
@@ -30,6 +31,18 @@ function counting(db: Db): { db: Db; statements: () => number } {
 
 describe.each(backends)('a lone keyed withdrawal ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 1_000_000 });
+
+  it('writes a timestamp into the answer as the driver reads it back: milliseconds, truncated', async () => {
+    const fractions = ['000000', '000999', '001000', '057000', '123456', '289999', '999999', '500500'];
+    for (const f of fractions) {
+      const at = `2026-11-28 01:02:03.${f}+00`;
+      const [row] = await api().db.query<{ text: string; read: Date }>(
+        `SELECT ${isoSql('$1::timestamptz')} AS text, $1::timestamptz AS read`,
+        [at],
+      );
+      expect(row!.text).toBe(new Date(row!.read).toISOString());
+    }
+  });
 
   it('answers with the stored text, its timestamps the payout row’s to the millisecond, and replays it byte for byte', async () => {
     const first = await api().call(withdrawal(10_000), { idempotencyKey: 'one-1' });

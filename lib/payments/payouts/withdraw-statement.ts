@@ -90,7 +90,7 @@ const writeCtes = (condition: string) => `bal AS (
     ${startEventCtes('$1')}`;
 
 /** A timestamp as the answer's text has it (JavaScript's toISOString: milliseconds, truncated as node-postgres reads them). */
-const isoSql = (timestamp: string) => `to_char((${timestamp}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoSql = (timestamp: string) => `to_char((${timestamp}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Why a claiming statement rolled itself back (abort_statement, migration 086). */
 export const NOT_COVERED = 'withdrawal not covered by the balance';
