@@ -36,6 +36,11 @@ const TARGETS: Record<string, number> = {
   'next get_balance': 0.9,
 };
 
+/** bench/results/volume.json: written after each mix too, so that a run cut short keeps the mixes it finished. */
+export function writeVolumeResults({ date, commit, machine }: BenchRun['provenance'], volume: BenchRun['volume']) {
+  fs.writeFileSync(path.join(ROOT, 'bench/results/volume.json'), JSON.stringify({ date, commit, machine, volume }, null, 2) + '\n');
+}
+
 export function report(run: BenchRun) {
   const { busy, settlement, volume, sections } = run;
   const { connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS } = run.settings;
@@ -114,8 +119,7 @@ export function report(run: BenchRun) {
   lines.push('', "Where the run's time went (wall seconds; target for the whole `npm run bench`: ≤ 600)", '| section | s |', '|---|---:|');
   for (const x of sections) lines.push(`| ${x.name} | ${x.seconds} |`);
   process.stdout.write(lines.join('\n') + '\n');
-  if (volume.length > 0)
-    fs.writeFileSync(path.join(ROOT, 'bench/results/volume.json'), JSON.stringify({ date, commit, machine, volume }, null, 2) + '\n');
+  if (volume.length > 0) writeVolumeResults(run.provenance, volume);
   if (run.narrowed) return void process.stdout.write('\nA narrowed run: bench/results/latest.json left as it was.\n');
   const out = path.join(ROOT, 'bench/results/latest.json');
   fs.writeFileSync(

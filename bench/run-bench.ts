@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createSchemaUrl, dropSchemas, postgresUrl } from '../testing/databases';
 import { ensureNextBuild } from '../testing/next-build';
 import type { ServerKind } from '../testing/server-process';
-import { report } from './bench-report';
+import { report, writeVolumeResults } from './bench-report';
 import { runProvenance } from './run-provenance';
 import { writeBenchmarksPage } from './write-benchmarks-md';
 import { busyMerchant } from './busy-merchant';
@@ -169,12 +169,14 @@ async function main() {
   const volume: VolumeFigures[] = [];
   // PostgreSQL in each mix of statuses (BENCH_VOLUME_MIXES, default all three), each in a schema of its own.
   if (VOLUME && MODES.includes('postgres'))
-    for (const mix of VOLUME_MIXES)
+    for (const mix of VOLUME_MIXES) {
       volume.push(
         await timed(`volume, postgres, ${mix}`, async () =>
           volumeBench({ databaseUrl: await createSchemaUrl() }, distDir, VOLUME_SIZE, false, mix),
         ),
       );
+      writeVolumeResults(provenance, volume);
+    }
   // The embedded database at its own size (BENCH_VOLUME_EMBEDDED_SIZE, default 100,000; 0 leaves it out), once.
   if (VOLUME && MODES.includes('embedded') && VOLUME_EMBEDDED_SIZE > 0) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-volume-'));

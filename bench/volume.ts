@@ -29,6 +29,8 @@ const DRAIN_MAX_S = Number(process.env.BENCH_VOLUME_DRAIN_S ?? 120);
 /** Rows of the whole export read for its rate (it streams any length; the rate is what the bench reports). */
 const EXPORT_SAMPLE_ROWS = Number(process.env.BENCH_VOLUME_EXPORT_ROWS ?? 100_000);
 const SEARCHED = '5550001234';
+/** The bench's own statements (ANALYZE of millions of rows, sizes, statistics) may run for minutes on a busy machine. */
+const LONG = { statementTimeoutMs: 600_000 };
 
 export interface ReadFigure {
   name: string;
@@ -195,7 +197,7 @@ async function build(base: string, count: number, marks: Marks, failingEvery = 5
 /** Bytes on disk per table, indexes and TOAST included (PostgreSQL); the whole folder for the embedded database. */
 async function diskBytes(where: Where): Promise<Record<string, number>> {
   if (where.dataDir) return { 'embedded data folder': folderBytes(path.join(where.dataDir, 'pgdata')) };
-  const db = await openDb({ databaseUrl: where.databaseUrl, poolSize: 1 });
+  const db = await openDb({ databaseUrl: where.databaseUrl, poolSize: 1, limits: LONG });
   try {
     await db.exec('ANALYZE');
     const rows = await db.query<{ name: string; bytes: number }>(
@@ -231,7 +233,7 @@ export async function volumeBench(
   once = false,
   mix: VolumeMix = 'settled',
 ): Promise<VolumeFigures> {
-  const db = await openDb({ ...where, poolSize: 1 });
+  const db = await openDb({ ...where, poolSize: 1, limits: LONG });
   try {
     const merchant = (await seedDemoMerchant(db, DEMO_KEY))!;
     await db.transaction((tx) => credit(tx, merchant.id, 4_000_000_000_000_000, 'adjustment', 'bench'));
@@ -463,7 +465,7 @@ export async function volumeBench(
 
 /** Deletes the planner's statistics of the schema's tables (a superuser's right). */
 async function dropStatistics(databaseUrl: string) {
-  const db = await openDb({ databaseUrl, poolSize: 1 });
+  const db = await openDb({ databaseUrl, poolSize: 1, limits: LONG });
   try {
     await db.exec(
       `DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = current_schema()::regnamespace)`,
@@ -474,7 +476,7 @@ async function dropStatistics(databaseUrl: string) {
 }
 
 async function tablesWithStatistics(databaseUrl: string): Promise<string[]> {
-  const db = await openDb({ databaseUrl, poolSize: 1 });
+  const db = await openDb({ databaseUrl, poolSize: 1, limits: LONG });
   try {
     return (
       await db.query<{ name: string }>(`SELECT DISTINCT tablename AS name FROM pg_stats WHERE schemaname = current_schema() ORDER BY 1`)
