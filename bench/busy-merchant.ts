@@ -4,6 +4,8 @@
 // with group commit on and off (WITHDRAW_GROUP_COMMIT) side by side, with the CPU each
 // withdrawal costs the server and its PostgreSQL backends. Also 10,000 payouts in batches of 1,000.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { openDb } from '../lib/db/open-db';
 import type { Db } from '../lib/db/types';
 import { createMerchant, type CreatedMerchant } from '../lib/payments/merchants/merchants';
@@ -15,6 +17,7 @@ import { drive, sequentialP50, WARM_UP_S, type Drive } from './drive';
 import { hotRowLimit } from './hot-row-limit';
 import { median } from './paired';
 import { cpuReader, cpuSpent } from './process-cpu';
+import type { RunProvenance } from './run-provenance';
 
 const PAYOUT = { amount: 10_000, bank_code: 'BCA', account_number: '1234567890' };
 const BIG = 1_000_000_000_000;
@@ -128,6 +131,13 @@ export interface GroupedCase {
   off: LoadFigures;
   /** Median of on/off withdrawals per second, paired by round. */
   onOverOff: number;
+}
+
+/** bench/results/busy.json, rendered on docs/benchmarks.md: written by every run that measured a busy merchant. */
+export const BUSY_RESULTS = path.join(__dirname, 'results/busy.json');
+
+export function writeBusyResults(figures: BusyMerchantFigures, provenance: RunProvenance): void {
+  fs.writeFileSync(BUSY_RESULTS, JSON.stringify({ ...provenance, ...figures }, null, 2) + '\n');
 }
 
 export interface BusyMerchantFigures {

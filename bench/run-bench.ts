@@ -10,7 +10,7 @@ import type { ServerKind } from '../testing/server-process';
 import { report, writeVolumeResults } from './bench-report';
 import { runProvenance } from './run-provenance';
 import { writeBenchmarksPage } from './write-benchmarks-md';
-import { busyMerchant } from './busy-merchant';
+import { busyMerchant, writeBusyResults } from './busy-merchant';
 import { figuresCost } from './figures-cost';
 import { serverCases, type Mode, type ModeFigures, type Variant } from './server-cases';
 import { sandboxBench, writeSandboxResults, type SandboxFigures } from './sandboxes';
@@ -148,6 +148,7 @@ async function main() {
     (BUSY && !ONLY_ONE) || ONLY_BUSY
       ? await timed('busy merchant', async () => busyMerchant(await createSchemaUrl(), distDir, DURATION_S, Math.min(ROUNDS, 3)))
       : undefined;
+  if (busy) writeBusyResults(busy, provenance);
   const figures64 = FIGURES
     ? await timed('per-day figures, 64 connections', () => figuresCost(distDir, { connections: [64], seconds: DURATION_S, rounds: ROUNDS }))
     : [];
@@ -188,7 +189,8 @@ async function main() {
   const settings = { connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS };
   report({ provenance, settings, modes, busy, figures64, settlement, sandboxes, volume, sections, narrowed: NARROWED });
   // docs/benchmarks.md is the results files, rendered: rewritten whenever this run wrote one.
-  if (!NARROWED || volume.length > 0 || STORAGE || sandboxes || settlement) process.stdout.write(`Written to ${writeBenchmarksPage()}\n`);
+  if (!NARROWED || volume.length > 0 || STORAGE || sandboxes || settlement || busy)
+    process.stdout.write(`Written to ${writeBenchmarksPage()}\n`);
 }
 
 main().catch((error) => {

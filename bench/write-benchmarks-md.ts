@@ -296,6 +296,7 @@ export function benchmarksPage(): string {
   const replication = read<Replication>('replication-cost.json');
   const sandboxes = read<RunProvenance & SandboxFigures>('sandboxes.json');
   const settlement = read<RunProvenance & SettlementFigures>('settlement.json');
+  const busy = read<RunProvenance & BusyMerchantFigures>('busy.json');
   const lines = [
     '# Benchmarks: the current figures, each against its target',
     '',
@@ -319,6 +320,44 @@ export function benchmarksPage(): string {
         ...(latest.busyMerchant ? busyRows(latest.busyMerchant) : []),
         ...costRows(latest),
         ...runRows(latest),
+      ]),
+      '',
+    );
+  }
+  if (busy) {
+    const one = busy.oneMerchant['64']!;
+    lines.push(
+      "## A busy merchant's withdrawals: `BENCH_ONLY_BUSY=1 npm run bench`",
+      '',
+      `${provenance('bench/results/busy.json', busy)} \`npm start\` on PostgreSQL, one merchant; pgbench's one-row update`,
+      'with as many clients, in the same rounds, is the hot-row limit. Through the replicated cluster: `npm run bench:replication`.',
+      '',
+      ...table([
+        {
+          area: 'a busy merchant',
+          figure: 'a lone withdrawal, p50 (one client, group commit on)',
+          measured: `${ms(busy.oneClient.onP50)} (${ms(busy.oneClient.offP50)} with group commit off)`,
+          target: '≤ 2 ms',
+          verdict: judge(busy.oneClient.onP50, 2, false, (x) => `${n(x, 2)} ms`),
+        },
+        {
+          area: 'a busy merchant',
+          figure: "one merchant, 64 clients ÷ pgbench's hot-row limit, PostgreSQL alone",
+          measured: `${n(one.ofLimit, 2)}× paired by round (${n(one.on.rps)} withdrawals/s; pgbench ${n(busy.hotRowLimit['64']!)}/s)`,
+          target: '≥ 1.5×',
+          verdict: judge(one.ofLimit, 1.5, true, (x) => `${n(x, 2)}×`),
+        },
+        ...(replication?.overHotRowLimit === undefined
+          ? []
+          : [
+              {
+                area: 'a busy merchant',
+                figure: "one merchant, 64 clients ÷ pgbench's hot-row limit, through the replicated cluster",
+                measured: `${n(replication.overHotRowLimit, 2)}× paired by round (${n(replication.synchronous.rps)} withdrawals/s; pgbench ${n(replication.hotRowLimit!)}/s; ${replication.date})`,
+                target: '≥ 1.0×',
+                verdict: judge(replication.overHotRowLimit, 1, true, (x) => `${n(x, 2)}×`),
+              },
+            ]),
       ]),
       '',
     );
