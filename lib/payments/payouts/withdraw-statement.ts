@@ -1,5 +1,6 @@
 import { eventCtes, payoutJsonSql, payoutStartEvents } from '../webhooks/event-sql';
 import type { StartStatus } from './approval-policy';
+import { claimConflictSql } from '../pipeline/idempotency';
 import type { IdempotentCall } from '../pipeline/idempotency-key';
 import { storeAnswerSql, type InlineAnswer } from '../pipeline/stored-answer';
 import { PAYOUT_COLUMNS } from './payout-object';
@@ -117,10 +118,7 @@ export function withdrawClaimingStatement(
              replace(replace($19, $21, ${isoSql('app_now()')}),
                      $22, coalesce(${isoSql('app_now() + make_interval(secs => $11::float8)')}, '')), $3
       FROM bound
-      ON CONFLICT (merchant_id, key) DO UPDATE
-        SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = app_now(),
-            response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body, answer_ref = EXCLUDED.answer_ref
-        WHERE idempotency_keys.created_at <= app_now() - make_interval(secs => $18)
+      ${claimConflictSql('$18', 'inserted')}
       RETURNING response_body, set_config('lock_timeout', '0', true) AS unbounded),
     ${writeCtes(' AND EXISTS (SELECT 1 FROM claim)')}
     SELECT response_body FROM claim

@@ -9,16 +9,26 @@ import type { InlineAnswer } from './stored-answer';
 import { notOnTestClockSql, setClock } from './clock';
 
 /**
+ * A claim's ON CONFLICT, shared by every statement that claims a key: a key in use stays (no row back); a key
+ * past retention (`ttlParam` seconds) is taken again, with no stored answer (`none`) or with the one the claim
+ * inserts (`inserted`: a statement that claims with its answer in it, withdraw-one-statement.ts).
+ */
+export function claimConflictSql(ttlParam: string, answer: 'none' | 'inserted'): string {
+  const stored = (column: string) => (answer === 'none' ? 'NULL' : `EXCLUDED.${column}`);
+  return `ON CONFLICT (merchant_id, key) DO UPDATE
+    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = app_now(),
+        response_status = ${stored('response_status')}, response_body = ${stored('response_body')}, answer_ref = ${stored('answer_ref')}
+    WHERE idempotency_keys.created_at <= app_now() - make_interval(secs => ${ttlParam})`;
+}
+
+/**
  * Claims (merchant, key): a new key, or one past retention, returns a row; a key in
  * use returns none (then replay). A concurrent duplicate waits here, on the unique
  * index, for the original's transaction. Params: merchant, key, action, fingerprint, ttl seconds.
  */
 export const CLAIM_SQL = prepared(`INSERT INTO idempotency_keys (merchant_id, key, action, fingerprint)
   VALUES ($1, $2, $3, $4)
-  ON CONFLICT (merchant_id, key) DO UPDATE
-    SET action = EXCLUDED.action, fingerprint = EXCLUDED.fingerprint, created_at = app_now(),
-        response_status = NULL, response_body = NULL, answer_ref = NULL
-    WHERE idempotency_keys.created_at <= app_now() - make_interval(secs => $5)
+  ${claimConflictSql('$5', 'none')}
   RETURNING app_now() AS now, set_config('lock_timeout', '0', true) AS unbounded`);
 
 /**
