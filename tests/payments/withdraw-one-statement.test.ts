@@ -4,30 +4,15 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
-import type { Db } from '@/lib/db/types';
+import { AUTH_ONE_SQL } from '@/lib/payments/pipeline/authenticate';
+import { CLAIM_SQL } from '@/lib/payments/pipeline/idempotency';
 import { isoSql } from '@/lib/payments/payouts/withdraw-statement';
 import { backends, createSchemaUrl, postgresUrl } from '../../testing/databases';
 import { ledgerCheck } from '../../testing/ledger';
+import { recording, type Recorded } from '../../testing/read-plans';
 import { startTestApi, useTestApi, withdrawal } from '../helpers/api-server';
 
 const REPLAYED = 'x-service-idempotent-replayed';
-
-/** The statements a database runs, counted around the real one: the count is what is asserted. */
-function counting(db: Db): { db: Db; statements: () => number } {
-  let n = 0;
-  const counted: Db = {
-    ...db,
-    query: (sql, params) => {
-      n++;
-      return db.query(sql, params);
-    },
-    transaction: (fn, opts) => {
-      n += 2; // BEGIN and COMMIT
-      return db.transaction((tx) => fn({ ...tx, query: (sql, params) => (n++, tx.query(sql, params)) }), opts);
-    },
-  };
-  return { db: counted, statements: () => n };
-}
 
 describe.each(backends)('a lone keyed withdrawal ($name)', (backend) => {
   const api = useTestApi(backend, { openingBalance: 1_000_000 });
@@ -89,20 +74,25 @@ describe.each(backends)('a lone keyed withdrawal ($name)', (backend) => {
 describe.runIf(postgresUrl)('a lone keyed withdrawal (postgres)', () => {
   it('is one statement; a replay takes the ordinary path after it', async () => {
     const real = await openDb({ databaseUrl: await createSchemaUrl() });
-    const { db, statements } = counting(real);
-    const api = await startTestApi(db, { openingBalance: 100_000 });
+    const log: Recorded[] = [];
+    const api = await startTestApi(recording(real, log), { openingBalance: 100_000 });
     try {
-      const count = async (fn: () => Promise<unknown>) => {
-        const before = statements();
+      const statements = async (fn: () => Promise<unknown>) => {
+        log.length = 0;
         await fn();
-        return statements() - before;
+        return log.map((s) => s.sql);
       };
-      // Authentication is one statement of its own (and a key's first use records it, off the path: once).
+      // A key's first use is recorded once, off the path: spent here.
       await api.call({ action: 'get_balance' });
-      const auth = (await count(() => api.call({ action: 'get_balance' }))) - 1;
-      expect(await count(() => api.call(withdrawal(10_000), { idempotencyKey: 'count-1' }))).toBe(auth + 1);
-      // A replay: the statement finds the key in use, then BEGIN, the claim, the replay's read, COMMIT.
-      expect(await count(() => api.call(withdrawal(10_000), { idempotencyKey: 'count-1' }))).toBe(auth + 1 + 4);
+      const claiming = (sql: string) => sql.startsWith('WITH bound AS');
+      const paid = await statements(() => api.call(withdrawal(10_000), { idempotencyKey: 'count-1' }));
+      expect(paid).toHaveLength(2);
+      expect(paid[0]).toBe(AUTH_ONE_SQL);
+      expect(claiming(paid[1]!)).toBe(true);
+      // A replay: the statement finds the key in use, then the ordinary path's claim and the replay's read.
+      const replayed = await statements(() => api.call(withdrawal(10_000), { idempotencyKey: 'count-1' }));
+      expect(replayed).toHaveLength(4);
+      expect(replayed.slice(0, 3).map((sql, i) => (i === 1 ? claiming(sql) : sql))).toEqual([AUTH_ONE_SQL, true, CLAIM_SQL]);
     } finally {
       await api.close();
       await real.close();
