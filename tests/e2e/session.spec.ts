@@ -89,7 +89,9 @@ test('a balance poll in flight while signing out goes to the sign-in page, not t
       await route.continue().catch(() => {});
     },
   );
-  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  // Not awaited here: a click waits for a navigation it starts to commit, and this one is held until the end. Whether the
+  // sign-out's navigation counts as the click's depends on timing (under load it did, and the test hung until its timeout).
+  const clicked = page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await leaving;
   const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/balance');
   releaseBalance();
@@ -104,6 +106,7 @@ test('a balance poll in flight while signing out goes to the sign-in page, not t
     );
   expect(ended).toBe(false);
   releaseLogin();
+  await clicked;
   await expect(page).toHaveURL(/\/login$/);
   expect(navigations).toEqual(['']);
 });

@@ -24,15 +24,22 @@ interface Candidate {
 }
 
 /**
- * Locks the payouts the call names (in id order: two approvals of the same payouts
- * cannot deadlock) and refuses the whole call, naming the first payout at fault,
- * unless every one is the merchant's (404), awaiting approval and not past its
- * expiry (409), and made by another key (403: four eyes). Nothing is written here.
+ * Locks the payouts the call names (their state rows in seq order, then the payouts in
+ * id order: two approvals of the same payouts cannot deadlock) and refuses the whole
+ * call, naming the first payout at fault, unless every one is the merchant's (404),
+ * awaiting approval and not past its expiry (409), and made by another key (403: four
+ * eyes). Nothing is written here.
  */
 export async function lockForDecision(tx: Queryable, merchantId: string, key: CallerKey, target: ApprovalTarget): Promise<string[]> {
   const cols = `id, status, ${payoutCreatedBySql()}->>'key_id' AS creator, approval_expires_at <= app_now() AS due`;
   let rows: Candidate[];
   let param: (i: number, id: string) => string;
+  // Their state rows first, the order settlement, the returns job and simulate_payout take (docs/prove.md, "Lock order").
+  const named = 'ids' in target ? 'id = ANY($2::text[])' : `batch_id = $2 AND status = 'awaiting_approval'`;
+  await tx.query(
+    `SELECT 1 FROM payout_states WHERE seq IN (SELECT seq FROM payouts WHERE merchant_id = $1 AND ${named}) ORDER BY seq FOR UPDATE`,
+    [merchantId, 'ids' in target ? target.ids : target.batchId],
+  );
   if ('ids' in target) {
     const found = await tx.query<Candidate>(
       `SELECT ${cols} FROM payouts WHERE merchant_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE`,
@@ -165,9 +172,10 @@ export async function expireUnapprovedPayouts(
       expired += await db.transaction(async (tx) => {
         const due = await tx.query<{ id: string }>(
           `SELECT id FROM payouts WHERE seq IN (
-             SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = 'awaiting_approval' AND due_at <= app_now())
+             SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = 'awaiting_approval' AND due_at <= app_now()
+             ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
              AND status = 'awaiting_approval' AND approval_expires_at <= app_now()
-           ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+           ORDER BY id FOR UPDATE`,
           [merchantId, batchSize],
         );
         if (due.length === 0) return 0;

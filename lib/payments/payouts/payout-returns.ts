@@ -61,15 +61,22 @@ export async function returnPayouts(tx: Queryable, returns: PayoutReturn[]): Pro
 
 /**
  * The bank's returns that are due (test accounts that return: lib/contract/test-accounts.ts), in
- * batches of one transaction each. Claimed FOR UPDATE SKIP LOCKED: instances share the work.
+ * batches of one transaction each. Claimed through their payout_states rows, FOR UPDATE SKIP LOCKED:
+ * instances share the work, and the lock order is the one settlement and simulate_payout take (a
+ * payout's state row, then its payout row, which the update locks). Locking the payouts first
+ * deadlocked with a simulate_payout of the same payout: it held the state row and waited for the
+ * payout, while the update's trigger waited for the state row.
  */
 export async function returnDuePayouts(db: Db, batchSize = 500, maxBatches = 10): Promise<number> {
   let total = 0;
   for (let i = 0; i < maxBatches; i++) {
     const returned = await db.transaction(async (tx) => {
       const due = await tx.query<{ id: string; account_number: string }>(
-        `SELECT id, account_number FROM payouts WHERE return_after <= app_now() AND status = 'paid' AND ${notOnTestClockSql('payouts')}
-         ORDER BY return_after LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        `WITH due AS (SELECT seq FROM payouts WHERE return_after <= app_now() AND status = 'paid' AND ${notOnTestClockSql('payouts')}
+                      ORDER BY return_after LIMIT $1)
+         SELECT p.id, p.account_number
+         FROM (SELECT seq FROM payout_states WHERE seq IN (SELECT seq FROM due) AND state = 'paid' FOR UPDATE SKIP LOCKED) s
+         JOIN payouts p ON p.seq = s.seq`,
         [batchSize],
       );
       return returnPayouts(

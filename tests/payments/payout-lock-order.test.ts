@@ -1,0 +1,84 @@
+// A payout's lock order (docs/prove.md, "Lock order"): its payout_states row before its payouts row, on every
+// path that changes a payout. simulate_payout takes the state row first; a path that locked the payout first
+// and then updated it (its trigger rewrites the state row) deadlocked with it: the returns job did, under the
+// payout-returns stress on PostgreSQL. Each case holds a payout's state row as simulate_payout does, runs the
+// other path, then takes the payout row as simulate_payout would next: it must be free. (PostgreSQL only:
+// PGlite is one connection.)
+import { describe, expect, it } from 'vitest';
+import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals';
+import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
+import type { Db } from '@/lib/db/types';
+import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
+import { postgresBackend, postgresUrl } from '../../testing/databases';
+
+/**
+ * Holds `payoutId`'s state row in a transaction of its own while `contender` runs, until the contender ends
+ * or waits for that transaction; then tries the payout row with NOWAIT. Answers whether the payout row was
+ * free, and the contender's result once the hold is released.
+ */
+async function whileStateRowHeld<T>(db: Db, payoutId: string, contender: () => Promise<T>) {
+  let holding!: (pid: number) => void;
+  const held = new Promise<number>((resolve) => (holding = resolve));
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const holder = db.transaction(async (tx) => {
+    await tx.query('SELECT 1 FROM payout_states WHERE seq = (SELECT seq FROM payouts WHERE id = $1) FOR UPDATE', [payoutId]);
+    holding((await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid);
+    await gate;
+    return tx.query('SELECT 1 FROM payouts WHERE id = $1 FOR UPDATE NOWAIT', [payoutId]).then(
+      () => 'free',
+      (error: { code?: string }) => `locked (${error.code})`,
+    );
+  });
+  const pid = await held;
+  let ended = false;
+  const result = contender().finally(() => (ended = true));
+  const waitsForHolder = async () =>
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [pid]))[0]!
+      .n > 0;
+  await expect.poll(async () => ended || (await waitsForHolder()), { timeout: 10_000, interval: 20 }).toBe(true);
+  open();
+  const payoutRow = await holder;
+  return { payoutRow, result: await result };
+}
+
+describe.runIf(postgresUrl)('a payout is locked state row first, on every path (PostgreSQL)', () => {
+  const api = useTestApi(postgresBackend, { openingBalance: 10_000_000, settings: { settlementDelaySeconds: 3600 } });
+  const call = (body: Record<string, unknown>, key = api().merchant.secretKey) => callApi(api().url, key, body);
+
+  it('the returns job skips a payout whose state row is held, and never holds its payout row', async () => {
+    const po = (await call(withdrawal(100_000, { account_number: '4000000004' }))).body;
+    expect((await call({ action: 'simulate_payout', id: po.id, outcome: 'paid' })).status).toBe(200);
+    await api().db.query('UPDATE payouts SET return_after = now() WHERE id = $1', [po.id]);
+
+    const { payoutRow, result } = await whileStateRowHeld(api().db, po.id, () => returnDuePayouts(api().db));
+    expect(payoutRow).toBe('free');
+    expect(result).toBe(0);
+    expect(await returnDuePayouts(api().db)).toBe(1);
+    expect((await call({ action: 'get_payout', id: po.id })).body.status).toBe('returned');
+  });
+
+  it('an approval waits for a held state row without holding the payout row', async () => {
+    const maker = (await call({ action: 'create_restricted_key', name: 'Support', permissions: ['payouts:write'] })).body.secret;
+    expect((await call({ action: 'update_payout_approval_policy', required: true })).status).toBe(200);
+    const po = (await call(withdrawal(50_000), maker)).body;
+    expect(po.status).toBe('awaiting_approval');
+
+    const { payoutRow, result } = await whileStateRowHeld(api().db, po.id, () => call({ action: 'approve_payouts', ids: [po.id] }));
+    expect(payoutRow).toBe('free');
+    expect(result.status, result.text).toBe(200);
+    expect(result.body.data[0].status).toBe('pending');
+  });
+
+  it('the expiry job skips a waiting payout whose state row is held, and never holds its payout row', async () => {
+    expect((await call({ action: 'update_payout_approval_policy', required: true, for_keys: 'all' })).status).toBe(200);
+    const po = (await call(withdrawal(30_000))).body;
+    await api().db.query('UPDATE payouts SET approval_expires_at = now() WHERE id = $1', [po.id]);
+
+    const { payoutRow, result } = await whileStateRowHeld(api().db, po.id, () => expireUnapprovedPayouts(api().db));
+    expect(payoutRow).toBe('free');
+    expect(result).toBe(0);
+    expect(await expireUnapprovedPayouts(api().db)).toBe(1);
+    expect((await call({ action: 'get_payout', id: po.id })).body.status).toBe('expired');
+  });
+});
