@@ -34,8 +34,8 @@ async function whileStateRowHeld<T>(db: Db, payoutId: string, contender: () => P
   let ended = false;
   const result = contender().finally(() => (ended = true));
   const waitsForHolder = async () =>
-    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [pid]))[0]!
-      .n > 0;
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [pid]))[0]!.n >
+    0;
   await expect.poll(async () => ended || (await waitsForHolder()), { timeout: 10_000, interval: 20 }).toBe(true);
   open();
   const payoutRow = await holder;
