@@ -5,8 +5,10 @@
 // other path, then takes the payout row as simulate_payout would next: it must be free. (PostgreSQL only:
 // PGlite is one connection.)
 import { describe, expect, it } from 'vitest';
+import { markBankDown, markBankUp } from '@/lib/payments/payouts/bank-outages';
 import { expireUnapprovedPayouts } from '@/lib/payments/payouts/payout-approvals';
 import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
+import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import type { Db } from '@/lib/db/types';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
 import { postgresBackend, postgresUrl } from '../../testing/databases';
@@ -80,5 +82,20 @@ describe.runIf(postgresUrl)('a payout is locked state row first, on every path (
     expect(result).toBe(0);
     expect(await expireUnapprovedPayouts(api().db)).toBe(1);
     expect((await call({ action: 'get_payout', id: po.id })).body.status).toBe('expired');
+  });
+
+  it("the bank's return skips a held payout whose state row is held, and never holds its payout row", async () => {
+    expect((await call({ action: 'update_payout_approval_policy', required: false })).status).toBe(200);
+    await markBankDown(api().db, { bankCode: 'BNI', endsAt: new Date(Date.now() + 3_600_000) });
+    const po = (await call(withdrawal(20_000, { bank_code: 'BNI' }))).body;
+    await api().db.query('UPDATE payouts SET settle_after = now() WHERE id = $1', [po.id]);
+    expect((await settleDuePayouts(api().db)).held).toBe(1);
+
+    const { payoutRow, result } = await whileStateRowHeld(api().db, po.id, () => markBankUp(api().db, 'BNI', { lateMs: 0 }));
+    expect(payoutRow).toBe('free');
+    expect(result).toEqual({ outages: 1, released: 0 });
+    expect(
+      (await api().db.query<{ due: boolean }>('SELECT settle_after <= now() AS due FROM payouts WHERE id = $1', [po.id]))[0]!.due,
+    ).toBe(false);
   });
 });
