@@ -51,8 +51,8 @@ export const currentBankOutages = (db: Queryable) =>
  * are due at once. Found through payout_states' (state, due_at) index at each window's end, then checked against
  * the payout's bank; moved in steps of `step` payouts, each its own short transaction. A settlement batch in flight
  * may still hold a few payouts until the old end as this runs: a second pass, after such a batch has committed
- * (`lateMs`), makes those due too. The state rows are taken first, skipping those held (a payout's lock order:
- * docs/prove.md, "Lock order"); the second pass takes those too. Returns how many payouts it released.
+ * (`lateMs`), makes those due too. The state rows are locked before the payouts (a payout's lock order:
+ * docs/prove.md, "Lock order"), waiting for one held: none is left behind. Returns how many payouts it released.
  */
 export async function markBankUp(db: Db, bankCode: string, opts: { step?: number; lateMs?: number } = {}) {
   const { step = 10_000, lateMs = 2000 } = opts;
@@ -69,7 +69,7 @@ export async function markBankUp(db: Db, bankCode: string, opts: { step?: number
           `WITH due AS (
              SELECT p.seq FROM payout_states s JOIN payouts p ON p.seq = s.seq
              WHERE s.state = 'pending' AND s.due_at = $2 AND p.bank_code = $1 AND p.settle_after = $2 LIMIT $3
-             FOR UPDATE OF s SKIP LOCKED),
+             FOR UPDATE OF s),
            u AS (UPDATE payouts p SET settle_after = now() FROM due WHERE p.seq = due.seq AND p.status = 'pending' RETURNING 1)
            SELECT count(*)::int AS n FROM u`,
           [bankCode, was, step],

@@ -34,17 +34,23 @@ export async function lockForDecision(tx: Queryable, merchantId: string, key: Ca
   const cols = `id, status, ${payoutCreatedBySql()}->>'key_id' AS creator, approval_expires_at <= app_now() AS due`;
   let rows: Candidate[];
   let param: (i: number, id: string) => string;
-  // Their state rows first, the order settlement, the returns job and simulate_payout take (docs/prove.md, "Lock order").
-  const named = 'ids' in target ? 'id = ANY($2::text[])' : `batch_id = $2 AND status = 'awaiting_approval'`;
+  if ('batchId' in target) {
+    const [batch] = await tx.query('SELECT 1 FROM payout_batches WHERE id = $1 AND merchant_id = $2', [target.batchId, merchantId]);
+    if (!batch) throw new ApiError('not_found', `No such payout batch: ${target.batchId}`, 'batch_id');
+  }
+  // The payouts named: the call's ids, or the batch's waiting payouts. Their state rows are locked first, the order
+  // settlement, the returns job and simulate_payout take (docs/prove.md, "Lock order").
+  const [named, value] =
+    'ids' in target ? ['id = ANY($2::text[])', target.ids] : [`batch_id = $2 AND status = 'awaiting_approval'`, target.batchId];
   await tx.query(
     `SELECT 1 FROM payout_states WHERE seq IN (SELECT seq FROM payouts WHERE merchant_id = $1 AND ${named}) ORDER BY seq FOR UPDATE`,
-    [merchantId, 'ids' in target ? target.ids : target.batchId],
+    [merchantId, value],
   );
+  const found = await tx.query<Candidate>(`SELECT ${cols} FROM payouts WHERE merchant_id = $1 AND ${named} ORDER BY id FOR UPDATE`, [
+    merchantId,
+    value,
+  ]);
   if ('ids' in target) {
-    const found = await tx.query<Candidate>(
-      `SELECT ${cols} FROM payouts WHERE merchant_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE`,
-      [merchantId, target.ids],
-    );
     const byId = new Map(found.map((r) => [r.id, r]));
     target.ids.forEach((id, i) => {
       if (!byId.has(id)) throw new ApiError('not_found', `No such payout: ${id}; nothing was changed.`, `ids[${i}]`);
@@ -52,12 +58,7 @@ export async function lockForDecision(tx: Queryable, merchantId: string, key: Ca
     rows = target.ids.map((id) => byId.get(id)!);
     param = (i) => `ids[${i}]`;
   } else {
-    const [batch] = await tx.query('SELECT 1 FROM payout_batches WHERE id = $1 AND merchant_id = $2', [target.batchId, merchantId]);
-    if (!batch) throw new ApiError('not_found', `No such payout batch: ${target.batchId}`, 'batch_id');
-    rows = await tx.query<Candidate>(
-      `SELECT ${cols} FROM payouts WHERE merchant_id = $1 AND batch_id = $2 AND status = 'awaiting_approval' ORDER BY id FOR UPDATE`,
-      [merchantId, target.batchId],
-    );
+    rows = found;
     if (rows.length === 0) {
       throw new ApiError(
         'payout_not_awaiting_approval',
