@@ -1,6 +1,6 @@
 // Migration 41 on a database with history: entries whose transaction started first but changed the balance second (an
 // older time on a later entry) are brought into balance order, the per-day figures of the UTC days they left or
-// entered are rebuilt, and the per-hour and per-day ledger figures are back-filled; from then on the trigger keeps them.
+// entered are rebuilt, and the ledger figures are back-filled (per hour and day, and per minute and second by migration 87); from then on the trigger keeps them.
 import { describe, expect, it } from 'vitest';
 import { migrate } from '@/lib/db/migrate';
 import { migrations } from '@/lib/db/migrations';
@@ -43,20 +43,24 @@ describe.each(backends)('migration 41 ($name)', (backend) => {
       // The balance at an instant and the figures agree with the sums over the ledger.
       const at = Date.parse('2026-01-02T00:00:00.002Z');
       expect([await balanceAsOf(db, 'acct_h', at - 1), await balanceAsOf(db, 'acct_h', at)]).toEqual([100000, 65000]);
-      const [day1, hour] = await rangeFigures(db, 'acct_h', [
+      // Migration 87's minutes and seconds too: the last range is a second, its minute, then hours to midnight.
+      const [day1, hour, fine] = await rangeFigures(db, 'acct_h', [
         { from: Date.parse('2026-01-02T00:00:00Z'), to: Date.parse('2026-01-03T00:00:00Z') },
         { from: Date.parse('2026-01-01T10:00:00Z'), to: Date.parse('2026-01-01T11:00:00Z') },
+        { from: Date.parse('2026-01-01T09:59:59Z'), to: Date.parse('2026-01-02T00:00:00.001Z') },
       ]);
       expect(Object.fromEntries(day1!)).toEqual({
         payout: { count: 1, money_in: 0, money_out: 40000 },
         topup: { count: 1, money_in: 5000, money_out: 0 },
       });
       expect(Object.fromEntries(hour!)).toEqual({ opening_balance: { count: 1, money_in: 100000, money_out: 0 } });
+      expect(Object.fromEntries(fine!)).toEqual({ opening_balance: { count: 1, money_in: 100000, money_out: 0 } });
       const spans = await db.query(
         `SELECT span, count(*)::int AS n FROM ledger_figures WHERE merchant_id = 'acct_h' GROUP BY span ORDER BY span`,
       );
       expect(spans).toEqual([
-        { span: 900, n: 3 },
+        { span: 1, n: 3 },
+        { span: 60, n: 3 },
         { span: 3600, n: 3 },
         { span: 86400, n: 3 },
       ]);

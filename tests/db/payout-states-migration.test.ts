@@ -1,5 +1,5 @@
-// Migrations 050-052 and 082-083 on a big history, on PostgreSQL, while withdrawals go on: payout_states is
-// backfilled exactly (one row per payout, the paid ones by 083) in short steps, the payout indexes that held `status`
+// Migrations 050-052, 082-083 and 088-090 on a big history, on PostgreSQL, while withdrawals go on: payout_states is
+// backfilled exactly (one row per payout, the paid ones by 083, each with its last four by 089) in short steps, the payout indexes that held `status`
 // are dropped CONCURRENTLY, and afterwards no payout index holds a column that settlement changes, so a
 // settlement is a HOT update. Writers of payouts wait only for CREATE TRIGGER (a catalog change) and, one
 // step at a time, for the row locks of a step's payouts: sampled every 20 ms, a writer waiting on the table
@@ -24,10 +24,10 @@ describe.runIf(postgresUrl)('the payout_states migration under load (postgres)',
   let api: TestApi;
   beforeAll(async () => {
     db = openPostgresDb(await createSchemaUrl(), 20, { statementTimeoutMs: 600_000 });
-    // A database with a long history and every migration but these five.
+    // A database with a long history and every migration but these eight.
     await migrate(
       db,
-      migrations.filter((m) => m.version < 50 || (m.version > 52 && m.version < 82) || m.version > 83),
+      migrations.filter((m) => m.version < 50 || (m.version > 52 && m.version < 82) || (m.version > 83 && m.version < 88)),
     );
     api = await startTestApi(db, { openingBalance: 1_000_000_000_000, settings: { settlementDelaySeconds: 0 } });
     const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [api.merchant.id]);
@@ -45,7 +45,7 @@ describe.runIf(postgresUrl)('the payout_states migration under load (postgres)',
     process.stdout.write(
       `[payout_states migration under load] ${N} payouts: migrated in ${Math.round(migrationMs)} ms; ${during.length} withdrawals answered meanwhile, slowest ${Math.round(slowest)} ms; writers waiting on payouts in ${blockedSamples} of ${samples} samples (20 ms apart)\n`,
     );
-    expect(applied).toEqual([50, 51, 52, 82, 83]);
+    expect(applied).toEqual([50, 51, 52, 82, 83, 88, 89, 90]);
     expect([...statuses.keys()]).toEqual([200]);
     // Writers wait for the backfill alone (a few hundred ms here), never for the index drops: a bound well
     // under the migration's length at this size, and every client answered many times meanwhile.
@@ -54,13 +54,13 @@ describe.runIf(postgresUrl)('the payout_states migration under load (postgres)',
       notHeld: true,
     });
 
-    // Exact: one row per payout, with its state and due time; withdrawals made during the migration included.
+    // Exact: one row per payout, with its state, due time and last four; withdrawals made during the migration included.
     const [diff] = await db.query<{ missing: number; extra: number; rows: number; expected: number }>(
       `SELECT
-         (SELECT count(*)::int FROM (SELECT seq, merchant_id, status, payout_state_due(status, settle_after, approval_expires_at)
-            FROM payouts EXCEPT ALL SELECT seq, merchant_id, state, due_at FROM payout_states) d) AS missing,
-         (SELECT count(*)::int FROM (SELECT seq, merchant_id, state, due_at FROM payout_states EXCEPT ALL
-            SELECT seq, merchant_id, status, payout_state_due(status, settle_after, approval_expires_at) FROM payouts) d) AS extra,
+         (SELECT count(*)::int FROM (SELECT seq, merchant_id, status, payout_state_due(status, settle_after, approval_expires_at), right(account_number, 4)
+            FROM payouts EXCEPT ALL SELECT seq, merchant_id, state, due_at, account_last4 FROM payout_states) d) AS missing,
+         (SELECT count(*)::int FROM (SELECT seq, merchant_id, state, due_at, account_last4 FROM payout_states EXCEPT ALL
+            SELECT seq, merchant_id, status, payout_state_due(status, settle_after, approval_expires_at), right(account_number, 4) FROM payouts) d) AS extra,
          (SELECT count(*)::int FROM payout_states) AS rows,
          (SELECT count(*)::int FROM payouts) AS expected`,
     );

@@ -25,9 +25,17 @@ const OUT = new Set(['payout', 'refund']);
 
 const instant = fc.oneof(
   fc.integer({ min: 0, max: SPAN - 1 }).map((ms) => START + ms),
-  // On a quarter hour (an hour, a UTC day, a Kolkata midnight at 18:30Z, the edge of a quarter-hour figure), or a
-  // millisecond either side of one.
-  fc.tuple(fc.integer({ min: 1, max: SPAN / 900_000 - 1 }), fc.constantFrom(-1, 0, 0, 1)).map(([q, d]) => START + q * 900_000 + d),
+  // On a quarter hour (an hour, a UTC day, a Kolkata midnight at 18:30Z), a minute or a second (the edges of the
+  // figures), or a millisecond either side of one.
+  fc
+    .constantFrom(900_000, 60_000, 1_000)
+    .chain((unit) => fc.tuple(fc.constant(unit), fc.integer({ min: 1, max: SPAN / unit - 1 }), fc.constantFrom(-1, 0, 0, 1)))
+    .map(([unit, q, d]) => START + q * unit + d),
+  // Within 90 s of one of three instants (an hour, a UTC midnight, a Kolkata midnight): entries and a period's ends
+  // close together, so that the whole seconds and minutes at a period's ends hold entries.
+  fc
+    .tuple(fc.constantFrom(3_600_000, 86_400_000, 2 * 86_400_000 - 5.5 * 3_600_000), fc.integer({ min: -90_000, max: 90_000 }))
+    .map(([at, d]) => START + at + d),
 );
 const entry = fc.record({ at: instant, kind: fc.constantFrom(...KINDS), amount: fc.integer({ min: 1, max: 500_000 }) });
 const zoneDay = fc.record({ zone: fc.constantFrom(...ZONES), day: fc.integer({ min: 0, max: 2 }) });

@@ -1,12 +1,12 @@
 import type { Queryable } from '../../db/types';
 
 /**
- * Reads and upkeep of the ledger figures (migration 041): the money in and out of `available` and the
- * entry count, per merchant and kind, per UTC day, hour and quarter hour. A period [from, to) is read
- * as its whole UTC days, then whole hours, then whole quarter hours at its ends, and the rest (under
- * 15 minutes at either end: only an instant that is no zone's midnight) from the ledger by
- * (merchant_id, created_at). Exact whatever the zone: the figures are sums of entries, and every entry
- * falls in exactly one part.
+ * Reads and upkeep of the ledger figures (migrations 041, 087): the money in and out of `available` and
+ * the entry count, per merchant and kind, per UTC day, hour, minute and second. A period [from, to) is
+ * read as its whole UTC days, then whole hours, minutes and seconds at its ends, and the rest (under a
+ * second at either end: only an instant inside a second) from the ledger by (merchant_id, created_at),
+ * so what a statement reads is bounded by its period's shape, not by how busy its edges were. Exact
+ * whatever the zone: the figures are sums of entries, and every entry falls in exactly one part.
  */
 
 export interface KindFigure {
@@ -16,16 +16,16 @@ export interface KindFigure {
 }
 export type RangeFigures = Map<string, KindFigure>;
 
-const SPANS_MS = [86_400_000, 3_600_000, 900_000];
+const SPANS_MS = [86_400_000, 3_600_000, 60_000, 1_000];
 
 export interface Segment {
-  /** Seconds of each figures row read (86400, 3600, 900), or null: the ledger itself. */
+  /** Seconds of each figures row read (86400, 3600, 60, 1), or null: the ledger itself. */
   span: number | null;
   from: number;
   to: number;
 }
 
-/** [from, to) as whole days, then whole hours, then whole quarter hours, then ledger edges. */
+/** [from, to) as whole days, then whole hours, minutes and seconds, then ledger edges. */
 export function segments(from: number, to: number, spans = SPANS_MS): Segment[] {
   if (from >= to) return [];
   const [s, ...rest] = spans;

@@ -43,19 +43,21 @@ export const listPayouts = readAction('list_payouts', async ({ db, merchant }, i
       : undefined;
   if (range?.empty) return listObject([], false);
   // No payout index holds `status` (settlement is a HOT update): a status filter is read through payout_states,
-  // which holds every payout (migration 082). Alone (with a date range at most), the page is the newest rows of its
-  // (merchant_id, state, seq) index, limited there: a subquery planned apart (it has its own LIMIT) walks that
-  // index and nothing else, where a join could walk the payouts instead, across every newer payout of other
-  // statuses (a backlog of pending ones on top of the paid, say). With a search by last four or a batch, that
-  // filter's own index leads and each match is looked up in payout_states by seq.
+  // which holds every payout (migration 082) and its last four (088). Without a batch (with a date range and a
+  // search by last four at most), the page is the newest rows of its (merchant_id, state, seq) index, or of
+  // (merchant_id, state, account_last4, seq) with a search, limited there: a subquery planned apart (it has its
+  // own LIMIT) walks that index and nothing else, where a join could walk the payouts instead, across every newer
+  // payout of other statuses (a backlog of pending ones on top of the paid, say). With a batch, the batch's own
+  // index leads (at most 1,000 payouts) and each is looked up in payout_states by seq.
   const byState = input.status !== undefined;
-  const alone = byState && input.account_last4 === undefined && input.batch_id === undefined;
+  const alone = byState && input.batch_id === undefined;
   const page = await listPage<PayoutRow>(db, {
     table: 'payouts',
     from: !byState
       ? undefined
       : alone
         ? (bind) => `payouts JOIN (SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = ${bind(input.status)}
+            ${input.account_last4 === undefined ? '' : `AND account_last4 = ${bind(input.account_last4)}`}
             AND ($2::bigint IS NULL OR seq < $2::bigint) AND seq BETWEEN ${bind(range?.low ?? 0)} AND ${bind(range?.high ?? Number.MAX_SAFE_INTEGER)}
             ORDER BY seq DESC LIMIT $3) s USING (seq)`
         : (bind) => `payouts JOIN (SELECT seq FROM payout_states WHERE state = ${bind(input.status)}) s USING (seq)`,
