@@ -75,3 +75,52 @@ describe.each(backends)('migration 41 ($name)', (backend) => {
     }
   });
 });
+
+// Migrations 87-88: the minutes and seconds of the entries written before 87 are added in steps, those written after
+// come from the trigger, none counted twice; a run stopped half way goes on where it stopped; the quarter hours go last.
+describe.each(backends)('migrations 87-88 ($name)', (backend) => {
+  it('back-fills the minutes and seconds of earlier entries in steps, exactly, and goes on after an interruption', async () => {
+    const db = await backend.openEmpty();
+    try {
+      await migrate(
+        db,
+        migrations.filter((m) => m.version <= 86),
+      );
+      await db.query(`INSERT INTO merchants (id, name, currency) VALUES ('acct_f', 'F', 'IDR')`);
+      const entry = (amount: number, after: number, ref: string, at: string) =>
+        db.query(
+          `INSERT INTO ledger_entries (merchant_id, amount, balance_after, kind, reference_id, created_at) VALUES ('acct_f', $1, $2, 'topup', $3, $4)`,
+          [amount, after, ref, at],
+        );
+      // Five entries before 87, a second apart in one minute, each its own statement.
+      for (let i = 1; i <= 5; i++) await entry(i, (i * (i + 1)) / 2, `b${i}`, `2026-02-01T08:00:0${i}.500Z`);
+      expect(
+        await migrate(
+          db,
+          migrations.filter((m) => m.version === 87),
+        ),
+      ).toEqual([87]);
+      // One after 87 in the same second as the last: the new trigger counts it.
+      await entry(100, 115, 'a1', '2026-02-01T08:00:05.900Z');
+      // Two steps of two entries (of five), then the run stops.
+      for (let i = 0; i < 2; i++) await db.query(`SELECT ledger_fine_figures_backfill(null, 2)`);
+      expect(await db.query(`SELECT upto::int, done::int FROM ledger_fine_backfill`)).toEqual([{ upto: 5, done: 4 }]);
+      // Started again, the migration goes on from entry 5 and ends with the quarter hours deleted.
+      expect(await migrate(db)).toEqual(migrations.filter((m) => m.version >= 88).map((m) => m.version));
+      const spans = await db.query<{ span: number }>(`SELECT DISTINCT span FROM ledger_figures ORDER BY span`);
+      expect(spans.map((s) => s.span)).toEqual([1, 60, 3600, 86400]);
+      const fig = async (from: string, to: string) =>
+        Object.fromEntries((await rangeFigures(db, 'acct_f', [{ from: Date.parse(from), to: Date.parse(to) }]))[0]!);
+      // Whole seconds: [08:00:01, 08:00:05) is entries 1-4; the second 08:00:05 holds entry 5 and the later one.
+      expect(await fig('2026-02-01T08:00:01Z', '2026-02-01T08:00:05Z')).toEqual({ topup: { count: 4, money_in: 10, money_out: 0 } });
+      expect(await fig('2026-02-01T08:00:05Z', '2026-02-01T08:00:06Z')).toEqual({ topup: { count: 2, money_in: 105, money_out: 0 } });
+      // A whole minute, and a period read as seconds and a minute between two instants.
+      expect(await fig('2026-02-01T08:00:00Z', '2026-02-01T08:01:00Z')).toEqual({ topup: { count: 6, money_in: 115, money_out: 0 } });
+      expect(await fig('2026-02-01T07:58:59.999Z', '2026-02-01T08:00:05.600Z')).toEqual({
+        topup: { count: 5, money_in: 15, money_out: 0 },
+      });
+    } finally {
+      await db.close();
+    }
+  });
+});

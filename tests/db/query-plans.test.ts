@@ -119,12 +119,12 @@ describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', ()
     expect(payoutRows.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(maxPayouts);
   });
 
-  // The indexes of migrations 070-074 and 088 (smaller keys: docs/prove.md, "Bytes per settled payout") serve the reads of those they
+  // The indexes of migrations 070-074 and 089 (smaller keys: docs/prove.md, "Bytes per settled payout") serve the reads of those they
   // replaced. (Not asserted: an unfiltered list of this merchant, 80% of the rows, walks the table's identity index, as cheap.)
   it.each([
     ['list_payouts', 'payouts_merchant_last4', () => ({ account_last4: '1234' })],
     ['summarize_payouts', 'payouts_merchant_last4', () => ({ account_last4: '1234' })],
-    // A status with a search by last four walks the status's rows of that account (migration 088), not every payout of it.
+    // A status with a search by last four walks the status's rows of that account (migration 089), not every payout of it.
     ['list_payouts', 'payout_states_last4', () => ({ account_last4: '1234', status: 'failed' })],
     ['list_payouts', 'payouts_in_batch', () => ({ batch_id: ids.batch })],
     ['list_events', 'events_merchant_seq', () => ({})],

@@ -33,8 +33,8 @@ import { sql as testClock } from './078-test-clock';
 import { sql as requestOrigin } from './079-request-origin';
 import { sql as bankOutages } from './085-bank-outages';
 import { sql as abortStatement } from './086-abort-statement';
-import { sql as ledgerFineFigures } from './087-ledger-fine-figures';
-import { sql as payoutStatesLast4, backfill as payoutStatesLast4Backfill, last4Index } from './088-payout-states-last4';
+import { sql as ledgerFineFigures, backfill as ledgerFineFiguresBackfill } from './087-ledger-fine-figures';
+import { sql as payoutStatesLast4, backfill as payoutStatesLast4Backfill, last4Index } from './089-payout-states-last4';
 import { requestLogSearchIndexes } from './080-request-log-search';
 import { merchantIndexes, replacedMerchantHashIndexes } from './081-merchant-indexes';
 import { sql as payoutStatesEveryStatus } from './082-payout-states-every-status';
@@ -90,7 +90,8 @@ export const migrations: ReadonlyArray<Migration> = [
   { version: 85, name: 'bank-outages', sql: bankOutages },
   { version: 86, name: 'abort-statement', sql: abortStatement },
   { version: 87, name: 'ledger-fine-figures', sql: ledgerFineFigures },
-  { version: 88, name: 'payout-states-last4', sql: payoutStatesLast4 },
-  { version: 89, name: 'payout-states-last4-backfill', ...payoutStatesLast4Backfill },
-  { version: 90, name: 'payout-states-last4-index', indexes: [last4Index] },
+  { version: 88, name: 'ledger-fine-figures-backfill', ...ledgerFineFiguresBackfill },
+  { version: 89, name: 'payout-states-last4', sql: payoutStatesLast4 },
+  { version: 90, name: 'payout-states-last4-backfill', ...payoutStatesLast4Backfill },
+  { version: 91, name: 'payout-states-last4-index', indexes: [last4Index] },
 ];

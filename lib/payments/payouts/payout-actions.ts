@@ -43,7 +43,7 @@ export const listPayouts = readAction('list_payouts', async ({ db, merchant }, i
       : undefined;
   if (range?.empty) return listObject([], false);
   // No payout index holds `status` (settlement is a HOT update): a status filter is read through payout_states,
-  // which holds every payout (migration 082) and its last four (088). Without a batch (with a date range and a
+  // which holds every payout (migration 082) and its last four (089). Without a batch (with a date range and a
   // search by last four at most), the page is the newest rows of its (merchant_id, state, seq) index, or of
   // (merchant_id, state, account_last4, seq) with a search, limited there: a subquery planned apart (it has its
   // own LIMIT) walks that index and nothing else, where a join could walk the payouts instead, across every newer

@@ -6,7 +6,7 @@ import type { IndexStep } from './migration';
  * seq): the page, and nothing else. Before, the account's payouts were walked newest first and each looked
  * up in payout_states, a walk through the account's whole history when few of them had the status (227 ms
  * for an account with 40,000 payouts at 2,000,000 pending, none of them failed). The triggers set it on
- * every row they write; migration 089 fills the rows written before this one, 090 builds the index.
+ * every row they write; migration 090 fills the rows written before this one, 091 builds the index.
  */
 export const sql = /* sql */ `
 ALTER TABLE payout_states ADD COLUMN account_last4 text;
@@ -25,7 +25,7 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- Migration 089's step: the rows of a range of payouts by seq (through payouts' own seq order; payout_states'
+-- Migration 090's step: the rows of a range of payouts by seq (through payouts' own seq order; payout_states'
 -- seq index is a hash), each looked up by seq. It locks state rows only, as every path that changes a payout
 -- takes its state row first; a row a trigger replaced meanwhile was written with its last four.
 CREATE FUNCTION payout_states_last4_backfill(from_seq bigint, step integer) RETURNS bigint LANGUAGE plpgsql AS $$
@@ -40,8 +40,8 @@ BEGIN
 END $$;
 `;
 
-/** Migration 089: the rows written before 088, in steps of 10,000 payouts, each a short transaction. */
+/** Migration 090: the rows written before 089, in steps of 10,000 payouts, each a short transaction. */
 export const backfill = { repeat: 'SELECT payout_states_last4_backfill($1::bigint, 10000) AS next' };
 
-/** Migration 090, built CONCURRENTLY on PostgreSQL once every row has its last four. */
+/** Migration 091, built CONCURRENTLY on PostgreSQL once every row has its last four. */
 export const last4Index: IndexStep = { name: 'payout_states_last4', on: 'payout_states (merchant_id, state, account_last4, seq)' };
