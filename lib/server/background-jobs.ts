@@ -3,9 +3,7 @@ import { tableStatistics } from '../db/table-statistics';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
 import { runJobs, type Job, type JobObserver } from './job-runner';
-import { compactBatchCounts } from '../payments/payouts/batch-counts';
-import { compactDailyFigures } from '../payments/ledger/daily-figures';
-import { compactLedgerFigures } from '../payments/ledger/ledger-figures';
+import { compactAllFigures } from '../payments/ledger/figures-compaction';
 import { sendStatementsReady } from '../payments/statements/statement-ready';
 import { purgeOldEvents } from '../payments/webhooks/event-retention';
 import { purgeRequestLog } from '../payments/pipeline/request-log';
@@ -67,11 +65,7 @@ export function startBackgroundJobs(
     {
       name: 'figures_compaction',
       everyMs: 5 * tickMs,
-      run: async () => {
-        await compactDailyFigures(db);
-        await compactLedgerFigures(db);
-        await compactBatchCounts(db);
-      },
+      run: async () => void (await compactAllFigures(db, 4 * tickMs)),
     },
     {
       // statement.ready once per merchant and month, after the month ends in the merchant's zone.
