@@ -9,8 +9,8 @@ import { openPostgresDb } from '../lib/db/postgres-db';
 import { createMerchant } from '../lib/payments/merchants/merchants';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
 import { explain, historyReads, readCatalog, recording, type PlanSummary, type Recorded } from '../testing/read-plans';
-import { writeHistory } from '../testing/volume-data';
 import { startInProcessApi } from '../testing/in-process-api';
+import { analyzeSchema, writeHistory } from '../testing/volume-data';
 
 const N = Number(process.env.EXPLAIN_PAYOUTS ?? 200_000);
 
@@ -63,7 +63,7 @@ async function main() {
   const before = await run();
   const t = performance.now();
   await migrate(db);
-  await db.exec('ANALYZE');
+  await analyzeSchema(db);
   const built = performance.now() - t;
   const after = await run();
   const short = (scans: string[]) =>

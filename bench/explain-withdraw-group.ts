@@ -12,6 +12,7 @@ import { writeGroupStatement } from '../lib/payments/payouts/withdraw-group-stat
 import type { WithdrawalRow } from '../lib/payments/payouts/withdraw-statement';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
 import { addPlanParts, explainRolledBack, partMedians } from './explain-rolled-back';
+import { analyzeSchema } from '../testing/volume-data';
 
 const SIZE = Number(process.env.EXPLAIN_GROUP_SIZE ?? 30);
 const RUNS = Number(process.env.EXPLAIN_GROUP_RUNS ?? 20);
@@ -56,7 +57,7 @@ async function main() {
       await tx.query(sql, params);
     });
   }
-  await db.query('ANALYZE');
+  await analyzeSchema(db);
   const parts = new Map<string, number[]>();
   let last = '';
   for (let run = 0; run < RUNS; run++) {

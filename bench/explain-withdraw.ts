@@ -10,6 +10,7 @@ import { createMerchant } from '../lib/payments/merchants/merchants';
 import { withdrawStatement } from '../lib/payments/payouts/withdraw-statement';
 import { createSchemaUrl, dropSchemas } from '../testing/databases';
 import { addPlanParts, explainRolledBack, partMedians } from './explain-rolled-back';
+import { analyzeSchema } from '../testing/volume-data';
 
 const HISTORY = Number(process.env.EXPLAIN_WITHDRAW_HISTORY ?? 20_000);
 const RUNS = Number(process.env.EXPLAIN_WITHDRAW_RUNS ?? 30);
@@ -46,7 +47,7 @@ async function main() {
       }
     });
   }
-  await db.query('ANALYZE');
+  await analyzeSchema(db);
   const parts = new Map<string, number[]>();
   let last = '';
   for (let run = 0; run < RUNS; run++) {

@@ -17,6 +17,7 @@ import { seedDemoMerchant } from '../lib/payments/merchants/merchants';
 import { API_PATH } from '../testing/api-path';
 import { signInToConsole } from '../testing/console-session';
 import { DEMO_KEY, ServerProcess } from '../testing/server-process';
+import { analyzeSchema } from '../testing/volume-data';
 
 const BATCH = 1000;
 /** Batches in flight at once while building. */
@@ -199,7 +200,9 @@ async function diskBytes(where: Where): Promise<Record<string, number>> {
   if (where.dataDir) return { 'embedded data folder': folderBytes(path.join(where.dataDir, 'pgdata')) };
   const db = await openDb({ databaseUrl: where.databaseUrl, poolSize: 1, limits: LONG });
   try {
-    await db.exec('ANALYZE');
+    // The schema's own tables: a bare ANALYZE walks every schema of the database, and deadlocked with a test
+    // run dropping its schemas beside the bench.
+    await analyzeSchema(db);
     const rows = await db.query<{ name: string; bytes: number }>(
       `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
        WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace ORDER BY 2 DESC`,
