@@ -3,7 +3,7 @@ import { tableStatistics } from '../db/table-statistics';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
 import { runJobs, type Job, type JobObserver } from './job-runner';
-import { compactAllFigures } from '../payments/ledger/figures-compaction';
+import { compactAllFigures } from './figures-compaction';
 import { sendStatementsReady } from '../payments/statements/statement-ready';
 import { purgeOldEvents } from '../payments/webhooks/event-retention';
 import { purgeRequestLog } from '../payments/pipeline/request-log';

@@ -1,7 +1,7 @@
 // The figures_compaction job's run folds every table until it has caught up, not one batch of 5,000: under a write rate
 // above that, the unmerged rows every read of their range sums would otherwise grow for as long as the load lasts.
 import { describe, expect, it } from 'vitest';
-import { compactAllFigures } from '@/lib/payments/ledger/figures-compaction';
+import { compactAllFigures } from '@/lib/server/figures-compaction';
 import { backends } from '../../testing/databases';
 
 describe.each(backends)('figures compaction ($name)', (backend) => {

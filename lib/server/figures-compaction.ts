@@ -1,7 +1,7 @@
-import type { Queryable } from '../../db/types';
-import { compactBatchCounts } from '../payouts/batch-counts';
-import { compactDailyFigures } from './daily-figures';
-import { compactLedgerFigures } from './ledger-figures';
+import type { Queryable } from '../db/types';
+import { compactBatchCounts } from '../payments/payouts/batch-counts';
+import { compactDailyFigures } from '../payments/ledger/daily-figures';
+import { compactLedgerFigures } from '../payments/ledger/ledger-figures';
 
 const BATCH = 5000;
 
