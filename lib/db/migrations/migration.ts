@@ -20,7 +20,8 @@ export type Migration =
  * A backfill in short transactions, outside any migration transaction, so that writers never wait for
  * the whole of it: `repeat` is one statement, run with $1 = what its previous run returned (null at
  * first) until it returns null (a column `next`). Each run must be safe to repeat (an interrupted
- * migration starts it again from the beginning).
+ * migration starts it again from the beginning), or keep its progress in a table of its own and
+ * go on from there (migration 088).
  */
 export interface RepeatedStep {
   version: number;

@@ -50,12 +50,12 @@ export const listPayouts = readAction('list_payouts', async ({ db, merchant }, i
   // payout of other statuses (a backlog of pending ones on top of the paid, say). With a batch, the batch's own
   // index leads (at most 1,000 payouts) and each is looked up in payout_states by seq.
   const byState = input.status !== undefined;
-  const alone = byState && input.batch_id === undefined;
+  const stateIndexLeads = byState && input.batch_id === undefined;
   const page = await listPage<PayoutRow>(db, {
     table: 'payouts',
     from: !byState
       ? undefined
-      : alone
+      : stateIndexLeads
         ? (bind) => `payouts JOIN (SELECT seq FROM payout_states WHERE merchant_id = $1 AND state = ${bind(input.status)}
             ${input.account_last4 === undefined ? '' : `AND account_last4 = ${bind(input.account_last4)}`}
             AND ($2::bigint IS NULL OR seq < $2::bigint) AND seq BETWEEN ${bind(range?.low ?? 0)} AND ${bind(range?.high ?? Number.MAX_SAFE_INTEGER)}
