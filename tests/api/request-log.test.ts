@@ -1,6 +1,7 @@
 // The request log and the idempotency look-up: one row per authenticated call, none for the others.
 import { describe, expect, it } from 'vitest';
-import { purgeRequestLog } from '@/lib/payments/pipeline/request-log';
+import { createRequestLog, purgeRequestLog, type RequestLogEntry } from '@/lib/payments/pipeline/request-log';
+import { createLogger } from '@/lib/log';
 import { useTestApi, withdrawal } from '../helpers/api-server';
 import { backends } from '../../testing/databases';
 
@@ -130,6 +131,35 @@ describe.each(backends)('request log ($name)', (backend) => {
     );
     const stored = await api().call({ action: 'get_idempotent_request', idempotency_key: 'look-2' });
     expect(stored.body.response).toEqual({ ...keyed.body, secret: null });
+  });
+
+  it("drops a purged merchant's entries and writes the rest of the batch, rather than retrying it forever", async () => {
+    const warnings: string[] = [];
+    const log = createRequestLog(api().db, createLogger({ destination: { write: (line: string) => void warnings.push(line) } }));
+    const entry = (id: string, merchantId: string): RequestLogEntry => ({
+      id,
+      merchantId,
+      at: new Date(),
+      action: 'get_balance',
+      status: 200,
+      errorCode: null,
+      ms: 1,
+      keyId: 'key_gone',
+      idempotencyKey: null,
+      replayed: false,
+      objectId: null,
+      clientAddress: null,
+      origin: 'api',
+    });
+    log.record(entry('req_purged_merchant', 'mer_purgedlongago'));
+    log.record(entry('req_live_merchant', api().merchant.id));
+    await log.flush();
+    await log.stop();
+    const rows = await api().db.query<{ id: string }>(
+      `SELECT id FROM request_log WHERE id IN ('req_purged_merchant', 'req_live_merchant')`,
+    );
+    expect(rows.map((r) => r.id)).toEqual(['req_live_merchant']);
+    expect(warnings.join('')).not.toContain('request log write failed');
   });
 
   it('purges rows past retention', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
 import { purgeSandboxes } from '@/lib/payments/sandboxes/sandbox-purge';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
-import { backends } from '../../testing/databases';
+import { backends, postgresBackend, postgresUrl } from '../../testing/databases';
 
 const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) =>
   callApi(api.url, key, body, { idempotencyKey });
@@ -205,9 +205,6 @@ describe.each(backends)('sandboxes ($name)', (backend) => {
     expect((await parent()({ action: 'delete_sandbox', id: doomed.id })).status).toBe(404);
     expect((await parent()({ action: 'list_sandboxes', limit: 100 })).body.data.map((s: { id: string }) => s.id)).not.toContain(doomed.id);
 
-    // What was on its way for the sandbox lands first (its request log, buffered up to 200 ms), as the purge's grace
-    // period lets it in production; purged with no grace here, a late flush would meet the merchant row half deleted.
-    await api().flushRequestLog?.();
     // The purge runs while the parent and a neighbouring sandbox write.
     const parentBooks = await books(api().db, api().merchant.id);
     const neighbourKey = as(api(), neighbour.secret_key);
@@ -260,5 +257,42 @@ describe.each(backends)('the cap on live sandboxes ($name)', (backend) => {
     await call({ action: 'delete_sandbox', id: made[0]!.body.id });
     expect((await call({ action: 'create_sandbox' })).status).toBe(200);
     expect((await call({ action: 'create_sandbox' })).status).toBe(400);
+  });
+});
+
+// PostgreSQL only: PGlite is one connection, so nothing lands mid-purge there.
+describe.runIf(postgresUrl)('the purge beside a late request-log write (PostgreSQL)', () => {
+  const api = useTestApi(postgresBackend);
+
+  it("a request-log row landing mid-purge waits for it and goes with the sandbox, rather than failing the merchant's delete", async () => {
+    const parent = as(api(), api().merchant.secretKey);
+    const sandbox = (await parent({ action: 'create_sandbox' })).body as { id: string; merchant_id: string };
+    expect((await parent({ action: 'delete_sandbox', id: sandbox.id })).status).toBe(200);
+
+    // A flush of the sandbox's last calls, in flight: its row written, its transaction not yet committed.
+    let writing!: (pid: number) => void;
+    const written = new Promise<number>((resolve) => (writing = resolve));
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const flush = api().db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO request_log (id, merchant_id, created_at, action, status, duration_ms, key_id, replayed, origin)
+         VALUES ('req_lateflush', $1, now(), 'get_balance', 200, 1, 'key_late', false, 'api')`,
+        [sandbox.merchant_id],
+      );
+      writing((await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid);
+      await committed;
+    });
+    const pid = await written;
+    const purge = purgeSandboxes(api().db, { graceSeconds: 0 });
+    const waitsForFlush = async () =>
+      (
+        await api().db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [pid])
+      )[0]!.n;
+    await expect.poll(waitsForFlush, { timeout: 10_000, interval: 20 }).toBe(1);
+    commit();
+    await flush;
+    expect(await purge).toBe(1);
+    expect(Object.values(await rowsOf(api().db, sandbox.merchant_id)).every((n) => n === 0)).toBe(true);
   });
 });

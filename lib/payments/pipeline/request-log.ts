@@ -95,7 +95,14 @@ export function createRequestLog(db: Db, log: Logger): RequestLog {
 function insertEntries(db: Queryable, rows: RequestLogEntry[]) {
   return db.query(
     `INSERT INTO request_log (id, merchant_id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address, origin)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::text[], $7::int[], $8::text[], $9::text[], $10::bool[], $11::text[], $12::text[], $13::text[])
+     SELECT r.id, r.merchant_id, r.created_at, r.action, r.status, r.error_code, r.duration_ms, r.key_id, r.idempotency_key, r.replayed,
+            r.object_id, r.client_address, r.origin
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::text[], $7::int[], $8::text[], $9::text[], $10::bool[], $11::text[], $12::text[], $13::text[])
+         WITH ORDINALITY AS r(id, merchant_id, created_at, action, status, error_code, duration_ms, key_id, idempotency_key, replayed, object_id, client_address, origin, n)
+     -- A purged sandbox's last calls are dropped, not retried forever: one such row would fail every batch it rides in.
+     WHERE EXISTS (SELECT 1 FROM merchants m WHERE m.id = r.merchant_id)
+     -- seq follows the order the calls were answered in (the semi-join may reorder).
+     ORDER BY r.n
      ON CONFLICT (id) DO NOTHING`,
     [
       rows.map((r) => r.id),

@@ -5,7 +5,8 @@ import { purgeMerchant } from './wipe';
  * Sandboxes deleted or expired at least `graceSeconds` ago, purged: every row of their merchants,
  * one sandbox per transaction, claimed FOR UPDATE SKIP LOCKED so that instances share the work. The
  * grace lets what was already on its way for the sandbox (its request log, buffered for at most
- * 200 ms) land first; its key has answered 401 since the delete. Answers how many went.
+ * 200 ms) land first; its key has answered 401 since the delete. A log write later than that waits
+ * for the purge and is dropped (purgeMerchant, the request log). Answers how many went.
  */
 export async function purgeSandboxes(db: Db, opts: { graceSeconds?: number; maxSandboxes?: number } = {}): Promise<number> {
   const { graceSeconds = 5, maxSandboxes = 20 } = opts;

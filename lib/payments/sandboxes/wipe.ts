@@ -41,6 +41,9 @@ export async function wipeActivity(tx: Queryable, merchantId: string): Promise<v
 
 /** The whole sandbox merchant: its activity, then its sessions, keys, balance, sandbox row and merchant row. */
 export async function purgeMerchant(tx: Queryable, merchantId: string): Promise<void> {
+  // Locked first: a request-log write for this merchant landing mid-purge (its FK check takes KEY SHARE) waits
+  // for the purge and then finds no merchant, rather than slipping a row in under the merchant deleted last.
+  await tx.query('SELECT 1 FROM merchants WHERE id = $1 FOR UPDATE', [merchantId]);
   await wipeActivity(tx, merchantId);
   for (const table of ['console_sessions', 'api_keys', 'balances'])
     await tx.query(`DELETE FROM ${table} WHERE merchant_id = $1`, [merchantId]);
