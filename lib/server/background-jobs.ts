@@ -25,22 +25,24 @@ import { purgeSandboxes } from '../payments/sandboxes/sandbox-purge';
  * Every job reads its work from the database, so it survives restarts and is
  * safe to run in every instance at once.
  */
-export function startBackgroundJobs(
-  db: Db,
-  log: Logger,
-  opts: {
-    idempotencyTtlSeconds: number;
-    publicOrigin: string;
-    eventRetentionDays?: number;
-    requestLogRetentionDays?: number;
-    tickMs?: number;
-    observe?: JobObserver;
-    /** false: planner statistics are left to the database's operator (TABLE_STATISTICS=off). */
-    tableStatistics?: boolean;
-  },
-) {
+export function startBackgroundJobs(db: Db, log: Logger, opts: BackgroundJobOptions & { observe?: JobObserver }) {
+  return runJobs(backgroundJobs(db, log, opts), log, { tickMs: opts.tickMs ?? 1000, observe: opts.observe });
+}
+
+export interface BackgroundJobOptions {
+  idempotencyTtlSeconds: number;
+  publicOrigin: string;
+  eventRetentionDays?: number;
+  requestLogRetentionDays?: number;
+  tickMs?: number;
+  /** false: planner statistics are left to the database's operator (TABLE_STATISTICS=off). */
+  tableStatistics?: boolean;
+}
+
+/** The jobs themselves, unstarted (the query-plan test runs each once). */
+export function backgroundJobs(db: Db, log: Logger, opts: BackgroundJobOptions): Job[] {
   const tickMs = opts.tickMs ?? 1000;
-  const jobs: Job[] = [
+  return [
     settlementJob(db, log, tickMs),
     {
       // The bank's returns of paid payouts (test mode: account 4000000004, one settlement delay after it was paid).
@@ -125,7 +127,6 @@ export function startBackgroundJobs(
     { name: 'auth_failure_purge', everyMs: 60_000, run: async () => void (await purgeAuthFailures(db)) },
     ...(opts.tableStatistics === false ? [] : [tableStatisticsJob(db, log, 30 * tickMs)]),
   ];
-  return runJobs(jobs, log, { tickMs, observe: opts.observe });
 }
 
 /** Settling due payouts. A backlog drains tick after tick with no pause between (settlement at the speed of intake); an idle one polls. */

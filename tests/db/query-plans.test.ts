@@ -18,6 +18,8 @@ import {
   recording,
   type Recorded,
 } from '../../testing/read-plans';
+import { backgroundJobs } from '@/lib/server/background-jobs';
+import { createLogger } from '@/lib/log';
 
 const N = Number(process.env.QUERY_PLAN_PAYOUTS ?? 60_000);
 /** Rows one read may touch: a page, a day of figures, a search's matches; far below the history (N). */
@@ -93,6 +95,67 @@ async function expectOnIndex(h: History, action: string, input: () => Record<str
     });
   }
 }
+
+/**
+ * The API runtime's jobs (lib/server/background-jobs.ts), each run once over the history in a transaction that is
+ * rolled back (the reads after it see the history as it was), every statement it sent explained in it: none may scan
+ * a history table whole. They run every second or every few minutes whatever the traffic, on two cores beside the
+ * reads; a scan of a merchant's history there is paid again at every run.
+ */
+async function expectJobsOnIndex(h: History) {
+  const rollback = new Error('rolled back');
+  const seen: Record<string, string[]> = {};
+  await h.db
+    .transaction(async (tx) => {
+      // The jobs' own transactions are this one (a job's SET LOCAL then lasts to its end, which explain needs).
+      const inTx: Db = {
+        kind: h.db.kind,
+        query: tx.query,
+        exec: tx.exec,
+        transaction: (fn) => fn(tx),
+        session: (fn) => fn(tx),
+        close: async () => {},
+        poolStats: () => h.db.poolStats(),
+      };
+      const log: Recorded[] = [];
+      const db = recording(inTx, log);
+      const jobs = backgroundJobs(db, createLogger({ level: 'silent' }), {
+        idempotencyTtlSeconds: 86_400,
+        publicOrigin: 'http://127.0.0.1',
+        tableStatistics: false,
+        // The fold's budget is four ticks: a second is enough to see its plans.
+        tickMs: 250,
+      });
+      for (const { name, run } of jobs) {
+        log.length = 0;
+        await run();
+        const statements = log.filter((r) => HISTORY_TABLES.some((t) => new RegExp(`\\b${t}\\b`).test(r.sql)));
+        const problems: string[] = [];
+        for (const r of statements) problems.push(...planProblems(await explain(tx, { ...r, settings: [] }), Infinity, h.big));
+        seen[name] = [...new Set(problems)];
+      }
+      throw rollback;
+    })
+    .catch((error: unknown) => {
+      if (error !== rollback) throw error;
+    });
+  const unknown = Object.fromEntries(
+    Object.entries(seen).map(([name, problems]) => [name, problems.filter((p) => !KNOWN_JOB_SCANS[name]?.includes(p))]),
+  );
+  expect(unknown).toEqual(Object.fromEntries(Object.keys(seen).map((name) => [name, []])));
+  expect(Object.keys(seen)).toEqual(expect.arrayContaining(Object.keys(KNOWN_JOB_SCANS)));
+}
+
+/**
+ * Scans the jobs still make without statistics, known and not yet fixed (docs/prove.md, "The jobs without
+ * statistics"): the purges' BRIN indexes on created_at are costed as no better than a scan, and the folds' picks
+ * of unmerged rows read a table whose merged rows grow with the history. Any other scan fails.
+ */
+const KNOWN_JOB_SCANS: Record<string, string[]> = {
+  event_purge: ['Seq Scan events'],
+  request_log_purge: ['Seq Scan request_log'],
+  figures_compaction: ['Seq Scan balance_daily', 'Seq Scan payout_daily', 'Seq Scan payout_batch_counts', 'Seq Scan ledger_figures'],
+};
 
 describe.runIf(postgresUrl)('query plans of every read at volume (postgres)', () => {
   const h = useHistory(N);
@@ -179,6 +242,8 @@ describe.runIf(postgresUrl).each(['pending', 'settled', 'half'] as const)(
       '%s stays on an index without statistics',
       (_, action, input) => expectOnIndex(h, action, input, MIX_MAX_ROWS),
     );
+
+    it('each background job stays on an index without statistics', () => expectJobsOnIndex(h));
 
     it('has statistics once analyzed', async () => {
       await analyzeSchema(h.db);

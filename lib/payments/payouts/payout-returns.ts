@@ -65,7 +65,9 @@ export async function returnPayouts(tx: Queryable, returns: PayoutReturn[]): Pro
  * instances share the work, and the lock order is the one settlement and simulate_payout take (a
  * payout's state row, then its payout row, which the update locks). Locking the payouts first
  * deadlocked with a simulate_payout of the same payout: it held the state row and waited for the
- * payout, while the update's trigger waited for the state row.
+ * payout, while the update's trigger waited for the state row. The due payouts' seqs are handed to
+ * payout_states as an array: as `IN (SELECT …)` the planner, without statistics, hashed them against
+ * a sequential scan of every payout's state row, every second.
  */
 export async function returnDuePayouts(db: Db, batchSize = 500, maxBatches = 10): Promise<number> {
   let total = 0;
@@ -75,7 +77,7 @@ export async function returnDuePayouts(db: Db, batchSize = 500, maxBatches = 10)
         `WITH due AS (SELECT seq FROM payouts WHERE return_after <= app_now() AND status = 'paid' AND ${notOnTestClockSql('payouts')}
                       ORDER BY return_after LIMIT $1)
          SELECT p.id, p.account_number
-         FROM (SELECT seq FROM payout_states WHERE seq IN (SELECT seq FROM due) AND state = 'paid' FOR UPDATE SKIP LOCKED) s
+         FROM (SELECT seq FROM payout_states WHERE seq = ANY (ARRAY(SELECT seq FROM due)) AND state = 'paid' FOR UPDATE SKIP LOCKED) s
          JOIN payouts p ON p.seq = s.seq`,
         [batchSize],
       );
