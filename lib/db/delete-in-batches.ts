@@ -1,23 +1,35 @@
-import type { Queryable } from './types';
+import type { Db, Queryable } from './types';
 
 /**
  * Deletes the rows whose `key` the query `select` picks, at most `batchSize` a
  * statement (its LIMIT is appended as the last parameter), until a statement
  * deletes fewer: a purge of millions of rows never holds one long transaction.
  * Returns how many rows went.
+ *
+ * `brin`: the BRIN index on the column `select` filters by age. Its page ranges written since the last run are
+ * summarised first (reading only those pages; where no autovacuum runs, nothing else summarises them, and an
+ * unsummarised range is read whole by every scan of the index), and each batch is planned with sequential scans
+ * off: without statistics the planner costs a BRIN scan as no better than reading the table, which a purge with
+ * nothing due then did at every run.
  */
 export async function deleteInBatches(
-  db: Queryable,
-  opts: { table: string; key: string; select: string; params: unknown[]; batchSize: number },
+  db: Queryable | Db,
+  opts: { table: string; key: string; select: string; params: unknown[]; batchSize: number; brin?: string },
 ): Promise<number> {
+  const sql = `WITH gone AS (
+       DELETE FROM ${opts.table} WHERE ${opts.key} IN (${opts.select} LIMIT $${opts.params.length + 1}) RETURNING 1)
+     SELECT count(*)::int AS deleted FROM gone`;
+  const params = [...opts.params, opts.batchSize];
+  const brin = opts.brin !== undefined && 'transaction' in db ? db : undefined;
+  if (brin) await brin.query('SELECT brin_summarize_new_values($1::regclass)', [opts.brin]);
   let total = 0;
   for (;;) {
-    const [row] = await db.query<{ deleted: number }>(
-      `WITH gone AS (
-         DELETE FROM ${opts.table} WHERE ${opts.key} IN (${opts.select} LIMIT $${opts.params.length + 1}) RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
-      [...opts.params, opts.batchSize],
-    );
+    const [row] = brin
+      ? await brin.transaction(async (tx) => {
+          await tx.exec('SET LOCAL enable_seqscan = off');
+          return tx.query<{ deleted: number }>(sql, params);
+        })
+      : await db.query<{ deleted: number }>(sql, params);
     total += row!.deleted;
     if (row!.deleted < opts.batchSize) return total;
   }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/types';
+import { takeUnmergedSql } from '../../db/unmerged-rows';
 
 /**
  * Reads and upkeep of the per-day figures (migration 010): triggers add one row per statement and
@@ -16,8 +17,7 @@ export const utcDay = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS)
  */
 export async function compactDailyFigures(db: Queryable, limit = 5000): Promise<number> {
   const [balance] = await db.query<{ n: number }>(
-    `WITH picked AS (SELECT ctid FROM balance_daily WHERE NOT merged LIMIT $1 FOR UPDATE SKIP LOCKED),
-     gone AS (DELETE FROM balance_daily b USING picked WHERE b.ctid = picked.ctid RETURNING b.*),
+    `WITH ${takeUnmergedSql('balance_daily', 'merchant_id, day')},
      sums AS (
        SELECT merchant_id, day, sum(money_in) AS money_in, sum(money_out) AS money_out, sum(entries) AS entries, min(first_entry_id) AS first_entry_id,
               max(closing_entry_id) AS closing_entry_id, (array_agg(closing_balance ORDER BY closing_entry_id DESC))[1] AS closing_balance
@@ -35,8 +35,7 @@ export async function compactDailyFigures(db: Queryable, limit = 5000): Promise<
     [limit],
   );
   const [payout] = await db.query<{ n: number }>(
-    `WITH picked AS (SELECT ctid FROM payout_daily WHERE NOT merged LIMIT $1 FOR UPDATE SKIP LOCKED),
-     gone AS (DELETE FROM payout_daily p USING picked WHERE p.ctid = picked.ctid RETURNING p.*),
+    `WITH ${takeUnmergedSql('payout_daily', 'merchant_id, day')},
      sums AS (
        SELECT merchant_id, day, status, sum(count) AS count, sum(total) AS total, min(first_seq) AS first_seq, max(last_seq) AS last_seq
        FROM gone GROUP BY merchant_id, day, status),

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/types';
+import { takeUnmergedSql } from '../../db/unmerged-rows';
 
 /**
  * Reads and upkeep of the ledger figures (migrations 041, 087): the money in and out of `available` and
@@ -88,8 +89,7 @@ export const balanceAsOf = (db: Queryable, merchantId: string, ms: number) => ba
 /** Folds up to `limit` unmerged figures rows into their key's merged row (SKIP LOCKED: instances share the work). */
 export async function compactLedgerFigures(db: Queryable, limit = 5000): Promise<number> {
   const [row] = await db.query<{ n: number }>(
-    `WITH picked AS (SELECT ctid FROM ledger_figures WHERE NOT merged LIMIT $1 FOR UPDATE SKIP LOCKED),
-     gone AS (DELETE FROM ledger_figures f USING picked WHERE f.ctid = picked.ctid RETURNING f.*),
+    `WITH ${takeUnmergedSql('ledger_figures', 'merchant_id')},
      sums AS (SELECT merchant_id, span, start, kind, sum(count) AS count, sum(money_in) AS money_in, sum(money_out) AS money_out
               FROM gone GROUP BY 1, 2, 3, 4),
      up AS (

@@ -1,5 +1,6 @@
 import { PAYOUT_STATUSES, type PayoutStatus } from '../../contract';
 import type { Queryable } from '../../db/types';
+import { takeUnmergedSql } from '../../db/unmerged-rows';
 
 /**
  * Reads and upkeep of a batch's payouts counted by status (migration 013): triggers add one row per
@@ -27,8 +28,7 @@ export async function batchCounts(db: Queryable, batchIds: string[]): Promise<Ma
  */
 export async function compactBatchCounts(db: Queryable, limit = 5000): Promise<number> {
   const [r] = await db.query<{ n: number }>(
-    `WITH picked AS (SELECT ctid FROM payout_batch_counts WHERE NOT merged LIMIT $1 FOR UPDATE SKIP LOCKED),
-     gone AS (DELETE FROM payout_batch_counts c USING picked WHERE c.ctid = picked.ctid RETURNING c.*),
+    `WITH ${takeUnmergedSql('payout_batch_counts', 'batch_id')},
      up AS (
        INSERT INTO payout_batch_counts AS c (batch_id, status, count, merged)
        SELECT batch_id, status, sum(count), true FROM gone GROUP BY batch_id, status ORDER BY batch_id, status

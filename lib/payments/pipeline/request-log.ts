@@ -123,12 +123,13 @@ function insertEntries(db: Queryable, rows: RequestLogEntry[]) {
 }
 
 /** Deletes rows older than the retention in batches; returns how many went. */
-export function purgeRequestLog(db: Queryable, retentionDays: number, batchSize = 5000): Promise<number> {
+export function purgeRequestLog(db: Queryable | Db, retentionDays: number, batchSize = 5000): Promise<number> {
   return deleteInBatches(db, {
     table: 'request_log',
     key: 'seq',
     select: 'SELECT seq FROM request_log WHERE created_at < now() - make_interval(days => $1)',
     params: [retentionDays],
     batchSize,
+    brin: 'request_log_created',
   });
 }

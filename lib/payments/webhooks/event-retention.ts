@@ -1,12 +1,12 @@
 import { deleteInBatches } from '../../db/delete-in-batches';
-import type { Queryable } from '../../db/types';
+import type { Db, Queryable } from '../../db/types';
 
 /**
  * Deletes events older than `days` with their deliveries (ON DELETE CASCADE), in
  * batches of short statements; an event with a delivery still pending stays until
  * it ends. Returns how many events went.
  */
-export function purgeOldEvents(db: Queryable, days: number, batchSize = 1000): Promise<number> {
+export function purgeOldEvents(db: Queryable | Db, days: number, batchSize = 1000): Promise<number> {
   return deleteInBatches(db, {
     table: 'events',
     key: 'id',
@@ -14,5 +14,6 @@ export function purgeOldEvents(db: Queryable, days: number, batchSize = 1000): P
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')`,
     params: [days],
     batchSize,
+    brin: 'events_created',
   });
 }
