@@ -3,7 +3,7 @@
 // A sequential scan of a history table, or a plan that reads far more rows than its page, fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db/open-db';
-import type { Db } from '@/lib/db/types';
+import type { Db, Queryable } from '@/lib/db/types';
 import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { startTestApi, type TestApi } from '../helpers/api-server';
 import { createSchemaUrl, postgresUrl } from '../../testing/databases';
@@ -105,30 +105,33 @@ async function expectOnIndex(h: History, action: string, input: () => Record<str
 async function expectJobsOnIndex(h: History) {
   const rollback = new Error('rolled back');
   const seen: Record<string, string[]> = {};
-  await h.db
-    .transaction(async (tx) => {
-      // The jobs' own transactions are this one, rolled back at the end.
-      const inTx: Db = {
-        kind: h.db.kind,
-        query: tx.query,
-        exec: tx.exec,
-        transaction: (fn) => fn(tx),
-        session: (fn) => fn(tx),
-        close: async () => {},
-        poolStats: () => h.db.poolStats(),
-      };
-      const log: Recorded[] = [];
-      const db = recording(inTx, log);
-      const jobs = backgroundJobs(db, createLogger({ level: 'silent' }), {
-        idempotencyTtlSeconds: 86_400,
-        publicOrigin: 'http://127.0.0.1',
-        tableStatistics: false,
-        // The fold's budget is four ticks: a second is enough to see its plans.
-        tickMs: 250,
-      });
-      for (const { name, run } of jobs) {
-        // Each job on the history as it was, its settings gone with it (a job's SET LOCAL would last to this end).
-        await tx.exec('SAVEPOINT job');
+  // Each job's own transactions are the test's transaction of the moment, one per job and rolled back: short, as
+  // a long one would hold up every CREATE INDEX CONCURRENTLY of the tests beside this one (it waits for them all).
+  let current: Queryable | undefined;
+  const inTx: Db = {
+    kind: h.db.kind,
+    query: (sql, params) => current!.query(sql, params),
+    exec: (sql) => current!.exec(sql),
+    transaction: (fn) => fn(current!),
+    session: (fn) => fn(current!),
+    close: async () => {},
+    poolStats: () => h.db.poolStats(),
+  };
+  const log: Recorded[] = [];
+  const jobs = backgroundJobs(recording(inTx, log), createLogger({ level: 'silent' }), {
+    idempotencyTtlSeconds: 86_400,
+    publicOrigin: 'http://127.0.0.1',
+    tableStatistics: false,
+    // The fold's budget is four ticks: a second is enough to see its plans.
+    tickMs: 250,
+    // Nothing past retention, as on most runs of the purges: their plans with nothing to delete.
+    eventRetentionDays: 90,
+    requestLogRetentionDays: 90,
+  });
+  for (const { name, run } of jobs) {
+    await h.db
+      .transaction(async (tx) => {
+        current = tx;
         log.length = 0;
         await run();
         const statements = log.filter((r) => HISTORY_TABLES.some((t) => new RegExp(`\\b${t}\\b`).test(r.sql)));
@@ -140,14 +143,13 @@ async function expectJobsOnIndex(h: History) {
           problems.push(...planProblems(await explain(tx, { ...r, settings: [] }), Infinity, h.big));
           await tx.exec('ROLLBACK TO SAVEPOINT explained');
         }
-        await tx.exec('ROLLBACK TO SAVEPOINT job');
         seen[name] = [...new Set(problems)];
-      }
-      throw rollback;
-    })
-    .catch((error: unknown) => {
-      if (error !== rollback) throw error;
-    });
+        throw rollback;
+      })
+      .catch((error: unknown) => {
+        if (error !== rollback) throw error;
+      });
+  }
   const unknown = Object.fromEntries(
     Object.entries(seen).map(([name, problems]) => [name, problems.filter((p) => !KNOWN_JOB_SCANS[name]?.includes(p))]),
   );
