@@ -82,7 +82,9 @@ describe.each(kinds)('the captured output of a full run of the %s server', (kind
   });
   afterAll(() => server?.stop());
 
-  it('says once it listens, after the log lines so far and in words, where it is and the demo key', () => {
+  it('says once it listens, after the log lines so far and in words, where it is and the demo key', async () => {
+    // The server answers as soon as it listens; its words follow on stdout, which may reach this process a moment later.
+    await expect.poll(() => server.output.includes('\n  Ready.\n'), { timeout: 10_000, interval: 20 }).toBe(true);
     const out = server.output;
     const ready = out.indexOf('\n  Ready.\n');
     expect(ready).toBeGreaterThan(out.indexOf('"msg":"listening"'));
