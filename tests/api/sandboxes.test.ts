@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/types';
 import { purgeSandboxes } from '@/lib/payments/sandboxes/sandbox-purge';
 import { callApi, useTestApi, withdrawal, type TestApi } from '../helpers/api-server';
+import { sessionsWaitingFor } from '../helpers/lock-waits';
 import { backends, postgresBackend, postgresUrl } from '../../testing/databases';
 
 const as = (api: TestApi, key: string) => (body: Record<string, unknown>, idempotencyKey?: string) =>
@@ -285,11 +286,7 @@ describe.runIf(postgresUrl)('the purge beside a late request-log write (PostgreS
     });
     const pid = await written;
     const purge = purgeSandboxes(api().db, { graceSeconds: 0 });
-    const waitsForFlush = async () =>
-      (
-        await api().db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [pid])
-      )[0]!.n;
-    await expect.poll(waitsForFlush, { timeout: 10_000, interval: 20 }).toBe(1);
+    await expect.poll(() => sessionsWaitingFor(api().db, pid), { timeout: 10_000, interval: 20 }).toBe(1);
     commit();
     await flush;
     expect(await purge).toBe(1);

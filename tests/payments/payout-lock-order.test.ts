@@ -11,6 +11,7 @@ import { returnDuePayouts } from '@/lib/payments/payouts/payout-returns';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import type { Db } from '@/lib/db/types';
 import { callApi, useTestApi, withdrawal } from '../helpers/api-server';
+import { sessionsWaitingFor } from '../helpers/lock-waits';
 import { postgresBackend, postgresUrl } from '../../testing/databases';
 
 /**
@@ -35,10 +36,7 @@ async function whileStateRowHeld<T>(db: Db, payoutId: string, contender: () => P
   const pid = await held;
   let ended = false;
   const result = contender().finally(() => (ended = true));
-  const waitsForHolder = async () =>
-    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [pid]))[0]!.n >
-    0;
-  await expect.poll(async () => ended || (await waitsForHolder()), { timeout: 10_000, interval: 20 }).toBe(true);
+  await expect.poll(async () => ended || (await sessionsWaitingFor(db, pid)) > 0, { timeout: 10_000, interval: 20 }).toBe(true);
   open();
   const payoutRow = await holder;
   return { payoutRow, result: await result };

@@ -123,7 +123,7 @@ function insertEntries(db: Queryable, rows: RequestLogEntry[]) {
 }
 
 /** Deletes rows older than the retention in batches; returns how many went. */
-export function purgeRequestLog(db: Queryable | Db, retentionDays: number, batchSize = 5000): Promise<number> {
+export function purgeRequestLog(db: Db, retentionDays: number, batchSize = 5000): Promise<number> {
   return deleteInBatches(db, {
     table: 'request_log',
     key: 'seq',

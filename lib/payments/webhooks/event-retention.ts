@@ -1,12 +1,12 @@
 import { deleteInBatches } from '../../db/delete-in-batches';
-import type { Db, Queryable } from '../../db/types';
+import type { Db } from '../../db/types';
 
 /**
  * Deletes events older than `days` with their deliveries (ON DELETE CASCADE), in
  * batches of short statements; an event with a delivery still pending stays until
  * it ends. Returns how many events went.
  */
-export function purgeOldEvents(db: Queryable | Db, days: number, batchSize = 1000): Promise<number> {
+export function purgeOldEvents(db: Db, days: number, batchSize = 1000): Promise<number> {
   return deleteInBatches(db, {
     table: 'events',
     key: 'id',
