@@ -18,12 +18,14 @@ import { API_PATH } from '../testing/api-path';
 import { signInToConsole } from '../testing/console-session';
 import { DEMO_KEY, ServerProcess } from '../testing/server-process';
 import { analyzeSchema } from '../testing/volume-data';
+import { activitySnapshot, activitySpent, type ActivitySpent } from './background-activity';
+import { FLOOR } from './volume-report';
 
 const BATCH = 1000;
 /** Batches in flight at once while building. */
 const IN_FLIGHT = Number(process.env.BENCH_VOLUME_IN_FLIGHT ?? 4);
-/** Timed requests per read and size. */
-const REPS = Number(process.env.BENCH_VOLUME_REPS ?? 40);
+/** Timed rounds (every read once each) per size. */
+const REPS = Number(process.env.BENCH_VOLUME_REPS ?? 100);
 const FAILING = '4000000002';
 /** The longest wait for settlement to drain after a build (BENCH_VOLUME_DRAIN_S). */
 const DRAIN_MAX_S = Number(process.env.BENCH_VOLUME_DRAIN_S ?? 120);
@@ -32,12 +34,16 @@ const EXPORT_SAMPLE_ROWS = Number(process.env.BENCH_VOLUME_EXPORT_ROWS ?? 100_00
 const SEARCHED = '5550001234';
 /** The bench's own statements (ANALYZE of millions of rows, sizes, statistics) may run for minutes on a busy machine. */
 const LONG = { statementTimeoutMs: 600_000 };
+const METRICS_TOKEN = randomUUID();
 
 export interface ReadFigure {
   name: string;
-  kind: 'action' | 'summary' | 'console';
+  /** floor: timed in the same rounds, no target; the others' growth is judged net of the floor's. */
+  kind: 'action' | 'summary' | 'console' | 'floor';
   p50: number[];
   p99: number[];
+  /** A whole file's lines at each size (its page is the file: growth is judged per line). */
+  lines?: number[];
 }
 
 /** The statuses of the history: see the top of this file. */
@@ -68,6 +74,11 @@ export interface VolumeFigures {
   statementLinesPerSecond: number[];
   tables: Record<string, number>[];
   reads: ReadFigure[];
+  /** Rounds of every read in turn per size (absent before the rounds: 40 sequential requests per read). */
+  rounds?: number;
+  /** What ran beside the reads, per size (bench/background-activity.ts): without statistics, then with them. */
+  activityWithoutStatistics?: ActivitySpent[];
+  activity?: ActivitySpent[];
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -119,9 +130,10 @@ async function call(base: string, key: string, body: Record<string, unknown>, id
   return JSON.parse(res.text);
 }
 
+/** Nearest rank: of 100 readings, p99 is the 99th, p50 the 50th. */
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 10) / 10;
+  return Math.round(s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)]! * 10) / 10;
 };
 
 /** Payouts still pending, asked of the API (summarize_payouts reads the per-day figures: a few rows). */
@@ -259,7 +271,12 @@ export async function volumeBench(
       kind: 'next',
       ...where,
       distDir,
-      env: { LOG_LEVEL: 'warn', SETTLEMENT_DELAY_SECONDS: String(delaySeconds), TABLE_STATISTICS: statistics },
+      env: {
+        LOG_LEVEL: 'warn',
+        SETTLEMENT_DELAY_SECONDS: String(delaySeconds),
+        TABLE_STATISTICS: statistics,
+        METRICS_TOKEN,
+      },
     }).start();
     base = server.url;
     cookie = await signInToConsole(base, DEMO_KEY);
@@ -269,7 +286,7 @@ export async function volumeBench(
   const figures: VolumeFigures = {
     mode: where.dataDir ? 'embedded' : 'postgres',
     mix,
-    ...(withoutStatistics ? { readsWithoutStatistics: [], analyzedDuringReadsWithoutStatistics: [] } : {}),
+    ...(withoutStatistics ? { readsWithoutStatistics: [], analyzedDuringReadsWithoutStatistics: [], activityWithoutStatistics: [] } : {}),
     size,
     sizes: [],
     buildSeconds: [],
@@ -282,6 +299,7 @@ export async function volumeBench(
     statementLinesPerSecond: [],
     tables: [],
     reads: [],
+    rounds: REPS,
   };
   try {
     const failedHook = await call(
@@ -406,30 +424,54 @@ export async function volumeBench(
         ['page /payouts?status=failed', '/payouts?status=failed'],
         ['page /logs', '/logs'],
       ];
-      const measure = async (
-        into: ReadFigure[],
-        name: string,
-        kind: ReadFigure['kind'],
-        once: () => Promise<{ ms: number; status: number; text: string }>,
-      ) => {
-        const warm = await once();
-        if (warm.status !== 200) throw new Error(`${name} answered ${warm.status}: ${warm.text.slice(0, 300)}`);
-        const times: number[] = [];
-        for (let i = 0; i < REPS; i++) times.push((await once()).ms);
-        let figure = into.find((r) => r.name === name);
-        if (!figure) into.push((figure = { name, kind, p50: [], p99: [] }));
-        figure.p50.push(pct(times, 50));
-        figure.p99.push(pct(times, 99));
-      };
-      const measureAll = async (into: ReadFigure[]) => {
-        for (const [name, body, kind] of actions) {
-          const key = /list_requests/.test(name) ? DEMO_KEY : /webhook/.test(name) ? DEMO_KEY : reader;
-          await measure(into, name, kind ?? 'action', () => api(base, key, body));
+      // Each size's floors, timed in the same rounds: a read of the merchant's settings through the API and
+      // through a console route, which no history touches. What they gain from one size to the next is the
+      // machine's drift (the other readings move with it), not the history's cost (bench/volume-report.ts).
+      const reads: { name: string; kind: ReadFigure['kind']; once: () => ReturnType<typeof timed> }[] = [
+        { name: FLOOR.api, kind: 'floor', once: () => api(base, DEMO_KEY, { action: 'get_account_settings' }) },
+        { name: FLOOR.console, kind: 'floor', once: () => timed(base + '/api/account-settings', { method: 'GET', headers: { cookie } }) },
+        ...actions.map(([name, body, kind]) => {
+          const key = /list_requests|webhook/.test(name) ? DEMO_KEY : reader;
+          return { name, kind: kind ?? ('action' as const), once: () => api(base, key, body) };
+        }),
+        ...consoleRoutes.map(([name, route]) => ({
+          name,
+          kind: 'console' as const,
+          once: () =>
+            timed(base + route, {
+              method: 'GET',
+              headers: { cookie },
+              firstByte: name.includes('first byte'),
+              countLines: name.includes('whole file'),
+            }),
+        })),
+      ];
+      /**
+       * One warm-up round, then REPS rounds of every read once, in turn: whatever else the machine does during the
+       * stretch (a job, a checkpoint, another tenant) falls on every read alike instead of on the few timed beside it.
+       */
+      const measureAll = async (into: ReadFigure[], beside: ActivitySpent[] | undefined) => {
+        for (const r of reads) {
+          const warm = await r.once();
+          if (warm.status !== 200) throw new Error(`${r.name} answered ${warm.status}: ${warm.text.slice(0, 300)}`);
         }
-        for (const [name, route] of consoleRoutes) {
-          await measure(into, name, 'console', () =>
-            timed(base + route, { method: 'GET', headers: { cookie }, firstByte: name.includes('first byte') }),
-          );
+        const before = beside && (await activitySnapshot(base, METRICS_TOKEN, where.databaseUrl!));
+        const times = reads.map((): number[] => []);
+        const lines = reads.map(() => 0);
+        for (let round = 0; round < REPS; round++) {
+          for (const [i, r] of reads.entries()) {
+            const t = await r.once();
+            times[i]!.push(t.ms);
+            if (t.lines !== undefined) lines[i] = t.lines;
+          }
+        }
+        if (before) beside!.push(activitySpent(before, await activitySnapshot(base, METRICS_TOKEN, where.databaseUrl!)));
+        for (const [i, r] of reads.entries()) {
+          let figure = into.find((f) => f.name === r.name);
+          if (!figure) into.push((figure = { name: r.name, kind: r.kind, p50: [], p99: [] }));
+          figure.p50.push(pct(times[i]!, 50));
+          figure.p99.push(pct(times[i]!, 99));
+          if (r.name.includes('whole file')) (figure.lines ??= []).push(lines[i]!);
         }
       };
       if (withoutStatistics) {
@@ -438,7 +480,7 @@ export async function volumeBench(
         // (TABLE_STATISTICS=off), so that no plan made with statistics stays and none come back meanwhile.
         await dropStatistics(where.databaseUrl!);
         await start(delay, 'off');
-        await measureAll(figures.readsWithoutStatistics!);
+        await measureAll(figures.readsWithoutStatistics!, figures.activityWithoutStatistics);
         figures.analyzedDuringReadsWithoutStatistics!.push(await tablesWithStatistics(where.databaseUrl!));
         await start(delay);
       }
@@ -447,7 +489,7 @@ export async function volumeBench(
       figures.tables.push(tables);
       // Bytes per payout: every table and index of the schema over the payouts in it.
       figures.bytesPerPayout.push(Math.round(Object.values(tables).reduce((s, b) => s + b, 0) / target));
-      await measureAll(figures.reads);
+      await measureAll(figures.reads, withoutStatistics ? (figures.activity ??= []) : undefined);
       // The export of every payout, once, its first EXPORT_SAMPLE_ROWS rows: rows per second while streaming.
       const want = Math.min(target, EXPORT_SAMPLE_ROWS);
       const whole = await timed(`${base}/api/payouts/export`, { method: 'GET', headers: { cookie }, countLines: true, maxLines: want });
