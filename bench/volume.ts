@@ -27,8 +27,11 @@ const IN_FLIGHT = Number(process.env.BENCH_VOLUME_IN_FLIGHT ?? 4);
 /** Timed rounds (every read once each) per size. */
 const REPS = Number(process.env.BENCH_VOLUME_REPS ?? 100);
 const FAILING = '4000000002';
-/** The longest wait for settlement to drain after a build (BENCH_VOLUME_DRAIN_S). */
-const DRAIN_MAX_S = Number(process.env.BENCH_VOLUME_DRAIN_S ?? 120);
+/**
+ * The longest wait for settlement to drain after a build (BENCH_VOLUME_DRAIN_S): long enough that the settled
+ * mix is timed settled (at 120 s, 238,000 of its first million were still settling when the reads were timed).
+ */
+const DRAIN_MAX_S = Number(process.env.BENCH_VOLUME_DRAIN_S ?? 900);
 /** Rows of the whole export read for its rate (it streams any length; the rate is what the bench reports). */
 const EXPORT_SAMPLE_ROWS = Number(process.env.BENCH_VOLUME_EXPORT_ROWS ?? 100_000);
 const SEARCHED = '5550001234';
@@ -190,8 +193,8 @@ async function build(base: string, count: number, marks: Marks, failingEvery = 5
   );
   const seconds = (performance.now() - started) / 1000;
   const settledDuring = (await payoutCount(base)) - (await pendingCount(base)) - settledBefore;
-  // Then until every payout is settled (no slow test account is used), for at most DRAIN_MAX_S: the reads
-  // are then timed while settlement goes on, as a console is used while batches settle.
+  // Then until every payout is settled (no slow test account is used), for at most DRAIN_MAX_S, so that both
+  // sizes are timed in the state their mix names; reads during a backlog are the bank-outage stress's.
   const drainStart = performance.now();
   let pending = await pendingCount(base);
   while (drain && pending > pendingFloor && performance.now() - drainStart < DRAIN_MAX_S * 1000) {
@@ -477,7 +480,10 @@ export async function volumeBench(
       if (withoutStatistics) {
         // No planner statistics, as right after a bulk load where no autovacuum daemon runs: the schema's are
         // deleted (the bench connects as a superuser), and the server started again, without the app's own ANALYZE
-        // (TABLE_STATISTICS=off), so that no plan made with statistics stays and none come back meanwhile.
+        // (TABLE_STATISTICS=off), so that no plan made with statistics stays and none come back meanwhile. The
+        // server with statistics on is stopped first: its ANALYZE, running on, put them back (the settled mix, once).
+        await server?.stop();
+        server = undefined;
         await dropStatistics(where.databaseUrl!);
         await start(delay, 'off');
         await measureAll(figures.readsWithoutStatistics!, figures.activityWithoutStatistics);

@@ -254,9 +254,15 @@ describe.each(backends)('events and webhooks ($name)', (backend) => {
         poll,
       )
       .toEqual([event.id]);
+    // The event's deliveries (walked by its index, the rest checked on the way): the resend newest first.
+    const ofEvent = await deliveries({ event_id: event.id });
+    expect(ofEvent[0]!.id).toBe(resent.body.id);
+    expect(new Set(ofEvent.map((d) => d.event_id))).toEqual(new Set([event.id]));
+    expect((await deliveries({ event_id: event.id, endpoint_id: ep.id })).map((d) => d.id)).toEqual([resent.body.id]);
 
     const stranger = await createMerchant(api().db, { name: 'Stranger', openingBalance: 0 });
     const as = (body: unknown) => callApi(api().url, stranger.secretKey, body);
+    expect((await as({ action: 'list_webhook_deliveries', event_id: event.id })).body.data).toEqual([]);
     expect((await as({ action: 'get_event', id: event.id })).status).toBe(404);
     expect((await as({ action: 'get_webhook_endpoint', id: ep.id })).status).toBe(404);
     expect((await as({ action: 'resend_event', id: event.id, endpoint_id: ep.id })).body.error).toMatchObject({

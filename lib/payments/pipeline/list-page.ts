@@ -58,6 +58,8 @@ export async function listPage<Row>(
      * checked on the way (the column's rows are all the merchant's): planned so with or without statistics.
      */
     walk?: { column: string; value: unknown };
+    /** With a walk: `where` checked on the way too, never an index to AND with the walk's (a walk of a few rows). */
+    checkOnTheWay?: boolean;
   },
 ) {
   const limit = opts.limit ?? 10;
@@ -77,7 +79,8 @@ export async function listPage<Row>(
   for (const [column, value] of Object.entries(opts.where ?? {})) {
     if (value === undefined || column === walk?.column) continue;
     params.push(value);
-    conditions += ` AND ${column} = $${params.length}`;
+    const condition = `${column} = $${params.length}`;
+    conditions += ` AND ${walk && opts.checkOnTheWay ? checkedOnTheWay(condition) : condition}`;
   }
   conditions += conditionsSql(opts.conditions ?? [], params);
   // Walking another index, the merchant condition is a check on the way (checkedOnTheWay): as an index

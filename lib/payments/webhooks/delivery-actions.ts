@@ -45,9 +45,14 @@ export const listWebhookDeliveries = readAction('list_webhook_deliveries', async
     merchantId: merchant.id,
     limit: input.limit,
     startingAfter: input.starting_after,
-    where: { endpoint_id: input.endpoint_id, event_id: input.event_id, status: input.status },
-    // An endpoint's deliveries, newest first, are its (endpoint_id, seq) index: walked, not gathered and sorted.
-    walk: input.event_id === undefined ? { column: 'endpoint_id', value: input.endpoint_id } : undefined,
+    where: { endpoint_id: input.endpoint_id, status: input.status },
+    // An event's deliveries are a handful (one per endpoint, and resends): its index, the rest checked on the way.
+    // As an index condition beside it, the merchant's was ANDed in without statistics, every delivery of the
+    // merchant read for the one of the event. An endpoint's deliveries, newest first, are its (endpoint_id, seq)
+    // index: walked, not gathered and sorted.
+    walk:
+      input.event_id !== undefined ? { column: 'event_id', value: input.event_id } : { column: 'endpoint_id', value: input.endpoint_id },
+    checkOnTheWay: input.event_id !== undefined,
   });
   return { ...page, data: page.data.map(deliveryObject) };
 });
