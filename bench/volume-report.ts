@@ -2,12 +2,8 @@
 // Pure, so that docs/benchmarks.md is written from bench/results/volume.json without running anything.
 import type { ActivitySpent } from './background-activity';
 import type { ReadFigure, VolumeFigures } from './volume';
+import { FLOOR } from './volume-floors';
 
-/** The floors' names: reads no history touches, timed in the same rounds as the others (bench/volume.ts). */
-export const FLOOR = {
-  api: 'floor: get_account_settings',
-  console: 'floor: GET /api/account-settings',
-} as const;
 /** Each read's targets, by kind (a floor has none). */
 export const TARGET_MS: Record<Exclude<ReadFigure['kind'], 'floor'>, { p50: number; p99: number }> = {
   action: { p50: 20, p99: 100 },

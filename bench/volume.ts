@@ -19,7 +19,7 @@ import { signInToConsole } from '../testing/console-session';
 import { DEMO_KEY, ServerProcess } from '../testing/server-process';
 import { analyzeSchema } from '../testing/volume-data';
 import { activitySnapshot, activitySpent, type ActivitySpent } from './background-activity';
-import { FLOOR } from './volume-report';
+import { FLOOR } from './volume-floors';
 
 const BATCH = 1000;
 /** Batches in flight at once while building. */
