@@ -72,13 +72,13 @@ export interface PlanSummary {
   ms: number;
 }
 
-/** EXPLAIN (ANALYZE) of one recorded statement, summarised. */
 /** Rows every bitmap index scan under `n` gave (per loop of theirs, times their loops). */
 function bitmapIndexRows(n: PlanNode): number {
   const own = n['Node Type'] === 'Bitmap Index Scan' ? (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1) : 0;
   return own + (n.Plans ?? []).reduce((sum, child) => sum + bitmapIndexRows(child), 0);
 }
 
+/** EXPLAIN (ANALYZE) of one recorded statement, summarised. */
 export async function explain(db: Queryable | Db, s: Recorded): Promise<PlanSummary> {
   if (s.settings?.length && 'transaction' in db) {
     return db.transaction(async (tx) => {
