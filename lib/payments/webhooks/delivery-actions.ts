@@ -53,6 +53,9 @@ export const listWebhookDeliveries = readAction('list_webhook_deliveries', async
     walk:
       input.event_id !== undefined ? { column: 'event_id', value: input.event_id } : { column: 'endpoint_id', value: input.endpoint_id },
     checkOnTheWay: input.event_id !== undefined,
+    // No index gives `seq + 0`: the event's rows are gathered and sorted. Ordered by seq, at 2,000,000 payouts
+    // without statistics the planner walked every delivery newest first for the event's (75 ms).
+    orderBy: input.event_id !== undefined ? 'seq + 0' : 'seq',
   });
   return { ...page, data: page.data.map(deliveryObject) };
 });
