@@ -72,8 +72,7 @@ function readsTable(reads: ReadFigure[], embedded: boolean): string[] {
   ];
   const floors = new Map(reads.filter((r) => r.kind === 'floor').map((r) => [r.name, r]));
   for (const r of reads) {
-    const ratio = (a: number, b: number) => Math.round((b / Math.max(a, 0.1)) * 100) / 100;
-    const growth = r.p50[1] !== undefined ? ratio(r.p50[0]!, r.p50[1]) : NaN;
+    const growth = r.p50[1] !== undefined ? Math.round((r.p50[1] / Math.max(r.p50[0]!, 0.1)) * 100) / 100 : NaN;
     if (r.kind === 'floor') {
       lines.push(
         `| ${r.name} | ${r.p50[0]} | ${r.p99[0]} | ${r.p50[1] ?? ''} | ${r.p99[1] ?? ''} | ${growth}× |  | the floor: no target |`,
@@ -101,7 +100,7 @@ function readsTable(reads: ReadFigure[], embedded: boolean): string[] {
  * gained meanwhile: the machine's drift between the two sizes, minutes apart. A whole file's page is the file, so
  * its growth is judged per line. Results from before the floors are judged as measured.
  */
-export function growthNetOfFloor(r: ReadFigure, floor: ReadFigure | undefined): { grew: boolean; net: string } {
+function growthNetOfFloor(r: ReadFigure, floor: ReadFigure | undefined): { grew: boolean; net: string } {
   const [a, b] = r.p50;
   if (a === undefined || b === undefined) return { grew: false, net: '' };
   const drift = floor?.p50[1] !== undefined ? floor.p50[1] - floor.p50[0]! : 0;

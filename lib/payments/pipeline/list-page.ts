@@ -58,8 +58,13 @@ export async function listPage<Row>(
      * checked on the way (the column's rows are all the merchant's): planned so with or without statistics.
      */
     walk?: { column: string; value: unknown };
-    /** With a walk: `where` checked on the way too, never an index to AND with the walk's (a walk of a few rows). */
-    checkOnTheWay?: boolean;
+    /**
+     * A column whose own index gives a handful of rows (an event's deliveries) when its value is given: that index
+     * alone, the merchant and `where` checked on the way and the rows sorted (`seq + 0`). Without statistics an
+     * index condition beside it was ANDed in (the merchant's whole history read), and an order by `seq` walked
+     * every row newest first for the few.
+     */
+    few?: { column: string; value: unknown };
   },
 ) {
   const limit = opts.limit ?? 10;
@@ -75,12 +80,13 @@ export async function listPage<Row>(
   const params: unknown[] = [opts.merchantId, cursor, limit + 1];
   const from = opts.from ? opts.from((value) => `$${params.push(value)}`) : opts.table;
   let conditions = '';
-  const walk = opts.walk?.value !== undefined && !opts.from ? opts.walk : undefined;
+  const few = opts.few?.value !== undefined && !opts.from ? opts.few : undefined;
+  const walk = few ?? (opts.walk?.value !== undefined && !opts.from ? opts.walk : undefined);
   for (const [column, value] of Object.entries(opts.where ?? {})) {
     if (value === undefined || column === walk?.column) continue;
     params.push(value);
     const condition = `${column} = $${params.length}`;
-    conditions += ` AND ${walk && opts.checkOnTheWay ? checkedOnTheWay(condition) : condition}`;
+    conditions += ` AND ${few ? checkedOnTheWay(condition) : condition}`;
   }
   conditions += conditionsSql(opts.conditions ?? [], params);
   // Walking another index, the merchant condition is a check on the way (checkedOnTheWay): as an index
@@ -88,7 +94,7 @@ export async function listPage<Row>(
   const merchant = walk ? `${walk.column} = $${params.push(walk.value)} AND ${checkedOnTheWay('merchant_id = $1')}` : 'merchant_id = $1';
   const sql = `SELECT ${opts.columns} FROM ${from}
      WHERE ${merchant} AND ($2::bigint IS NULL OR seq < $2::bigint)${conditions}
-     ORDER BY ${opts.orderBy ?? 'seq'} DESC LIMIT $3`;
+     ORDER BY ${few ? 'seq + 0' : (opts.orderBy ?? 'seq')} DESC LIMIT $3`;
   const rows = await db.query<Row>(sql, params);
   return listObject(rows.slice(0, limit), rows.length > limit);
 }
