@@ -14,6 +14,10 @@ const M = { top: 10, right: 12, bottom: 24, left: 92 };
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 // The days are calendar days of the merchant's zone (YYYY-MM-DD), placed at UTC midnight only to be drawn and named.
 const dayLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+// A day's label centred on its tick would run past the drawing's right edge when the tick is the last day (d3's ticks of
+// a month are weeks' first days, so one day in seven): near either end a label ends, or starts, at its tick.
+const LABEL_HALF_WIDTH = 24;
+const anchorAt = (px: number) => (px > W - M.right - LABEL_HALF_WIDTH ? 'end' : px < M.left + LABEL_HALF_WIDTH ? 'start' : 'middle');
 
 /**
  * The available balance at the end of each day as a step line (the balance holds until the next
@@ -48,7 +52,7 @@ export function BalanceChart({ points, currency, timeZone }: { points: DailyPoin
           </g>
         ))}
         {x.ticks(5).map((d) => (
-          <text key={d.toISOString()} className="chart-axis" x={x(d)} y={H - 6} textAnchor="middle">
+          <text key={d.toISOString()} className="chart-axis" x={x(d)} y={H - 6} textAnchor={anchorAt(x(d))}>
             {dayLabel.format(d)}
           </text>
         ))}
