@@ -1,3 +1,4 @@
+import { autovacuumDaemonRuns } from './table-vacuum';
 import type { Db } from './types';
 
 /**
@@ -20,7 +21,7 @@ export function tableStatistics(db: Db, opts: { minChanged?: number; fraction?: 
   const fraction = opts.fraction ?? 0.1;
   let daemon: boolean | undefined;
   return async (): Promise<string[]> => {
-    daemon ??= db.kind === 'postgres' && (await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`))[0]!.on;
+    daemon ??= await autovacuumDaemonRuns(db);
     if (daemon) return [];
     const stale = await db.query<{ name: string }>(
       `SELECT s.relname AS name FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid

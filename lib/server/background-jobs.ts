@@ -3,7 +3,7 @@ import { tableStatistics } from '../db/table-statistics';
 import type { Db } from '../db/types';
 import type { Logger } from '../log';
 import { runJobs, type Job, type JobObserver } from './job-runner';
-import { compactAllFigures } from './figures-compaction';
+import { figuresUpkeep } from './figures-compaction';
 import { sendStatementsReady } from '../payments/statements/statement-ready';
 import { purgeOldEvents } from '../payments/webhooks/event-retention';
 import { purgeRequestLog } from '../payments/pipeline/request-log';
@@ -63,12 +63,9 @@ export function backgroundJobs(db: Db, log: Logger, opts: BackgroundJobOptions):
         if (settled.succeeded + settled.failed > 0) log.info(settled, 'refunds settled');
       },
     },
-    // Folds the figures rows each write adds into one row per merchant and day, and per batch and status (exact either way; fewer rows to read).
-    {
-      name: 'figures_compaction',
-      everyMs: 5 * tickMs,
-      run: async () => void (await compactAllFigures(db, 4 * tickMs)),
-    },
+    // Folds the figures rows each write adds into one row per merchant and day, and per batch and status (exact either way; fewer rows to read),
+    // and vacuums what the folding left dead where no daemon will.
+    figuresCompactionJob(db, log, 5 * tickMs),
     {
       // statement.ready once per merchant and month, after the month ends in the merchant's zone.
       name: 'statement_ready',
@@ -161,6 +158,19 @@ export function tableStatisticsJob(db: Db, log: Logger, everyMs: number): Job {
     async run() {
       const analyzed = await analyze();
       if (analyzed.length > 0) log.info({ analyzed }, 'tables analyzed');
+    },
+  };
+}
+
+/** The figures' fold and the vacuum of what it leaves dead (lib/server/figures-compaction.ts). */
+function figuresCompactionJob(db: Db, log: Logger, everyMs: number): Job {
+  const upkeep = figuresUpkeep(db, (4 * everyMs) / 5);
+  return {
+    name: 'figures_compaction',
+    everyMs,
+    async run() {
+      const { vacuumed } = await upkeep();
+      if (vacuumed.length > 0) log.debug({ vacuumed }, 'figures tables vacuumed');
     },
   };
 }

@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/types';
+import { tableVacuum } from '../db/table-vacuum';
+import type { Db, Queryable } from '../db/types';
 import { compactBatchCounts } from '../payments/payouts/batch-counts';
 import { compactDailyFigures } from '../payments/ledger/daily-figures';
 import { compactLedgerFigures } from '../payments/ledger/ledger-figures';
@@ -22,4 +23,17 @@ export async function compactAllFigures(db: Queryable, budgetMs: number): Promis
     }
   }
   return folded;
+}
+
+/** The tables compaction churns: a row per write deleted as it is folded, its key's merged row updated. */
+export const FIGURES_TABLES = ['balance_daily', 'ledger_figures', 'payout_batch_counts', 'payout_daily'] as const;
+
+/**
+ * The figures_compaction job's run: the fold, then a VACUUM of each figures table whose dead rows call for one where
+ * no autovacuum daemon does it (lib/db/table-vacuum.ts). Checked at every run, not only after a fold: a fold's
+ * deletes reach the statistics a moment after it. Returns the rows folded and the tables vacuumed.
+ */
+export function figuresUpkeep(db: Db, budgetMs: number) {
+  const vacuum = tableVacuum(db, FIGURES_TABLES);
+  return async () => ({ folded: await compactAllFigures(db, budgetMs), vacuumed: await vacuum() });
 }

@@ -3,6 +3,7 @@
 // not change since is left alone; where the daemon runs, the job leaves it to the daemon.
 import { describe, expect, it } from 'vitest';
 import { tableStatistics } from '@/lib/db/table-statistics';
+import { autovacuumDaemonRuns } from '@/lib/db/table-vacuum';
 import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { backends } from '../../testing/databases';
 import { writeHistory } from '../../testing/volume-data';
@@ -11,8 +12,7 @@ describe.each(backends)('table statistics ($name)', (backend) => {
   it('analyzes the tables a bulk load filled, once, unless an autovacuum daemon runs', async () => {
     const db = await backend.open();
     try {
-      const daemon =
-        db.kind === 'postgres' && (await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`))[0]!.on;
+      const daemon = await autovacuumDaemonRuns(db);
       const m = await createMerchant(db, { name: 'Bulk', openingBalance: 0 });
       const [key] = await db.query<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = $1', [m.id]);
       await writeHistory(db, { merchantId: m.id, keyId: key!.id, n: 5_000, tag: 'b', mix: 'pending', analyze: false });

@@ -2,6 +2,7 @@
 // server with autovacuum off), after every so many settled payouts, and left to the daemon where it runs.
 import { describe, expect, it } from 'vitest';
 import { payoutStatesVacuum } from '@/lib/payments/payouts/payout-states-vacuum';
+import { autovacuumDaemonRuns } from '@/lib/db/table-vacuum';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { payoutBatch, withTestApi } from '../helpers/api-server';
 import { backends } from '../../testing/databases';
@@ -13,8 +14,7 @@ describe.each(backends)('payout_states vacuum ($name)', (backend) => {
       const settled = await settleDuePayouts(api.db);
       expect(settled.paid).toBe(25);
 
-      const daemon =
-        api.db.kind === 'postgres' && (await api.db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`))[0]!.on;
+      const daemon = await autovacuumDaemonRuns(api.db);
       const vacuum = payoutStatesVacuum(api.db, 20);
       expect(await vacuum(10)).toBe(false); // 10 of 20
       expect(await vacuum(15)).toBe(!daemon); // 25: vacuumed here unless the daemon does it

@@ -1,3 +1,4 @@
+import { autovacuumDaemonRuns } from '../../db/table-vacuum';
 import type { Db } from '../../db/types';
 
 /**
@@ -16,7 +17,7 @@ export function payoutStatesVacuum(db: Db, every = 10_000) {
     settled += justSettled;
     if (settled < every) return false;
     settled = 0;
-    daemon ??= db.kind === 'postgres' && (await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`))[0]!.on;
+    daemon ??= await autovacuumDaemonRuns(db);
     if (daemon) return false;
     await db.exec('VACUUM (SKIP_LOCKED) payout_states');
     return true;
