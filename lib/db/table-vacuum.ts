@@ -14,7 +14,8 @@ export async function autovacuumDaemonRuns(db: Db): Promise<boolean> {
  * history written since the server started.
  *
  * The daemon's own rule, with a larger floor: a table is vacuumed once its dead rows (pg_stat_user_tables'
- * n_dead_tup, flushed within a second of the writes) reach `minDead` and a `fraction` of its live rows.
+ * n_dead_tup, which a backend reports a second or so after its writes, ten under load) reach `minDead` and a
+ * `fraction` of its live rows.
  * `SKIP_LOCKED`: a table another instance is vacuuming waits for the next run. Returns the tables vacuumed.
  */
 export function tableVacuum(db: Db, tables: readonly string[], opts: { minDead?: number; fraction?: number } = {}) {
