@@ -1,4 +1,4 @@
-import { autovacuumDaemonRuns } from './table-vacuum';
+import { whereNoDaemon } from './daemon-upkeep';
 import type { Db } from './types';
 
 /**
@@ -7,7 +7,7 @@ import type { Db } from './types';
  * project's CI machine does) a table bulk loaded or grown since has no statistics, or old ones, and the planner
  * guesses. Every read is planned to hold without them (docs/prove.md, "Plans without statistics"), but guesses
  * cost where they touch a rare value (a kind of ledger entry, a date range), so the app keeps them itself, as it
- * vacuums payout_states (lib/payments/payouts/payout-states-vacuum.ts).
+ * vacuums payout_states (lib/payments/payouts/payout-states-vacuum.ts) and the figures tables (./table-vacuum.ts).
  *
  * ANALYZEs each table of the schema whose rows changed since its last ANALYZE (pg_stat_user_tables'
  * n_mod_since_analyze, every insert of a never analyzed table) by at least `minChanged` and a `fraction` of its
@@ -19,17 +19,14 @@ import type { Db } from './types';
 export function tableStatistics(db: Db, opts: { minChanged?: number; fraction?: number } = {}) {
   const minChanged = opts.minChanged ?? 1_000;
   const fraction = opts.fraction ?? 0.1;
-  let daemon: boolean | undefined;
-  return async (): Promise<string[]> => {
-    daemon ??= await autovacuumDaemonRuns(db);
-    if (daemon) return [];
-    const stale = await db.query<{ name: string }>(
-      `SELECT s.relname AS name FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-       WHERE s.schemaname = current_schema() AND s.n_mod_since_analyze >= GREATEST($1::bigint, $2::float8 * GREATEST(c.reltuples, 0))
-       ORDER BY s.relname`,
-      [minChanged, fraction],
-    );
-    for (const t of stale) await db.exec(`ANALYZE (SKIP_LOCKED) "${t.name.replace(/"/g, '""')}"`);
-    return stale.map((t) => t.name);
-  };
+  return whereNoDaemon(db, 'ANALYZE', async () =>
+    (
+      await db.query<{ name: string }>(
+        `SELECT s.relname AS name FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+         WHERE s.schemaname = current_schema() AND s.n_mod_since_analyze >= GREATEST($1::bigint, $2::float8 * GREATEST(c.reltuples, 0))
+         ORDER BY s.relname`,
+        [minChanged, fraction],
+      )
+    ).map((t) => t.name),
+  );
 }

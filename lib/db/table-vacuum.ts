@@ -1,9 +1,5 @@
+import { whereNoDaemon } from './daemon-upkeep';
 import type { Db } from './types';
-
-/** Whether PostgreSQL's autovacuum daemon runs for this database: never on PGlite; on a server, its setting. */
-export async function autovacuumDaemonRuns(db: Db): Promise<boolean> {
-  return db.kind === 'postgres' && (await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`))[0]!.on;
-}
 
 /**
  * VACUUM of tables that churn, where no daemon does it. The figures tables (ledger_figures, balance_daily,
@@ -15,24 +11,20 @@ export async function autovacuumDaemonRuns(db: Db): Promise<boolean> {
  *
  * The daemon's own rule, with a larger floor: a table is vacuumed once its dead rows (pg_stat_user_tables'
  * n_dead_tup, which a backend reports a second or so after its writes, ten under load) reach `minDead` and a
- * `fraction` of its live rows.
- * `SKIP_LOCKED`: a table another instance is vacuuming waits for the next run. Returns the tables vacuumed.
+ * `fraction` of its live rows. Returns the tables vacuumed.
  */
 export function tableVacuum(db: Db, tables: readonly string[], opts: { minDead?: number; fraction?: number } = {}) {
   const minDead = opts.minDead ?? 1_000;
   const fraction = opts.fraction ?? 0.2;
-  let daemon: boolean | undefined;
-  return async (): Promise<string[]> => {
-    daemon ??= await autovacuumDaemonRuns(db);
-    if (daemon) return [];
-    const dead = await db.query<{ name: string }>(
-      `SELECT relname AS name FROM pg_stat_user_tables
-       WHERE schemaname = current_schema() AND relname = ANY($1::text[])
-         AND n_dead_tup >= GREATEST($2::bigint, $3::float8 * n_live_tup)
-       ORDER BY relname`,
-      [tables, minDead, fraction],
-    );
-    for (const t of dead) await db.exec(`VACUUM (SKIP_LOCKED) "${t.name.replace(/"/g, '""')}"`);
-    return dead.map((t) => t.name);
-  };
+  return whereNoDaemon(db, 'VACUUM', async () =>
+    (
+      await db.query<{ name: string }>(
+        `SELECT relname AS name FROM pg_stat_user_tables
+         WHERE schemaname = current_schema() AND relname = ANY($1::text[])
+           AND n_dead_tup >= GREATEST($2::bigint, $3::float8 * n_live_tup)
+         ORDER BY relname`,
+        [tables, minDead, fraction],
+      )
+    ).map((t) => t.name),
+  );
 }

@@ -65,7 +65,7 @@ export function backgroundJobs(db: Db, log: Logger, opts: BackgroundJobOptions):
     },
     // Folds the figures rows each write adds into one row per merchant and day, and per batch and status (exact either way; fewer rows to read),
     // and vacuums what the folding left dead where no daemon will.
-    figuresCompactionJob(db, log, 5 * tickMs),
+    figuresCompactionJob(db, log, tickMs),
     {
       // statement.ready once per merchant and month, after the month ends in the merchant's zone.
       name: 'statement_ready',
@@ -162,12 +162,12 @@ export function tableStatisticsJob(db: Db, log: Logger, everyMs: number): Job {
   };
 }
 
-/** The figures' fold and the vacuum of what it leaves dead (lib/server/figures-compaction.ts). */
-function figuresCompactionJob(db: Db, log: Logger, everyMs: number): Job {
-  const upkeep = figuresUpkeep(db, (4 * everyMs) / 5);
+/** The figures' fold and the vacuum of what it leaves dead (lib/server/figures-compaction.ts): every 5 ticks, folding for up to 4. */
+function figuresCompactionJob(db: Db, log: Logger, tickMs: number): Job {
+  const upkeep = figuresUpkeep(db, 4 * tickMs);
   return {
     name: 'figures_compaction',
-    everyMs,
+    everyMs: 5 * tickMs,
     async run() {
       const { vacuumed } = await upkeep();
       if (vacuumed.length > 0) log.debug({ vacuumed }, 'figures tables vacuumed');

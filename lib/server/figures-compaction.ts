@@ -26,7 +26,7 @@ export async function compactAllFigures(db: Queryable, budgetMs: number): Promis
 }
 
 /** The tables compaction churns: a row per write deleted as it is folded, its key's merged row updated. */
-export const FIGURES_TABLES = ['balance_daily', 'ledger_figures', 'payout_batch_counts', 'payout_daily'] as const;
+const FIGURES_TABLES = ['balance_daily', 'ledger_figures', 'payout_batch_counts', 'payout_daily'] as const;
 
 /**
  * The figures_compaction job's run: the fold, then a VACUUM of each figures table whose dead rows call for one where

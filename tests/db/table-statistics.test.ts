@@ -3,7 +3,7 @@
 // not change since is left alone; where the daemon runs, the job leaves it to the daemon.
 import { describe, expect, it } from 'vitest';
 import { tableStatistics } from '@/lib/db/table-statistics';
-import { autovacuumDaemonRuns } from '@/lib/db/table-vacuum';
+import { autovacuumDaemonRuns } from '@/lib/db/daemon-upkeep';
 import { createMerchant } from '@/lib/payments/merchants/merchants';
 import { backends } from '../../testing/databases';
 import { writeHistory } from '../../testing/volume-data';

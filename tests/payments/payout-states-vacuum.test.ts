@@ -2,7 +2,7 @@
 // server with autovacuum off), after every so many settled payouts, and left to the daemon where it runs.
 import { describe, expect, it } from 'vitest';
 import { payoutStatesVacuum } from '@/lib/payments/payouts/payout-states-vacuum';
-import { autovacuumDaemonRuns } from '@/lib/db/table-vacuum';
+import { autovacuumDaemonRuns } from '@/lib/db/daemon-upkeep';
 import { settleDuePayouts } from '@/lib/payments/payouts/settlement';
 import { payoutBatch, withTestApi } from '../helpers/api-server';
 import { backends } from '../../testing/databases';

@@ -2,7 +2,7 @@
 // above that, the unmerged rows every read of their range sums would otherwise grow for as long as the load lasts.
 // Where no autovacuum daemon runs it also vacuums the tables its folding left dead rows in (lib/db/table-vacuum.ts).
 import { describe, expect, it } from 'vitest';
-import { autovacuumDaemonRuns } from '@/lib/db/table-vacuum';
+import { autovacuumDaemonRuns } from '@/lib/db/daemon-upkeep';
 import { compactAllFigures, figuresUpkeep } from '@/lib/server/figures-compaction';
 import type { Db } from '@/lib/db/types';
 import { backends } from '../../testing/databases';

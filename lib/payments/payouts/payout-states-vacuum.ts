@@ -1,4 +1,4 @@
-import { autovacuumDaemonRuns } from '../../db/table-vacuum';
+import { whereNoDaemon } from '../../db/daemon-upkeep';
 import type { Db } from '../../db/types';
 
 /**
@@ -12,14 +12,11 @@ import type { Db } from '../../db/types';
  */
 export function payoutStatesVacuum(db: Db, every = 10_000) {
   let settled = 0;
-  let daemon: boolean | undefined;
+  const vacuum = whereNoDaemon(db, 'VACUUM', async () => ['payout_states']);
   return async (justSettled: number): Promise<boolean> => {
     settled += justSettled;
     if (settled < every) return false;
     settled = 0;
-    daemon ??= await autovacuumDaemonRuns(db);
-    if (daemon) return false;
-    await db.exec('VACUUM (SKIP_LOCKED) payout_states');
-    return true;
+    return (await vacuum()).length > 0;
   };
 }
