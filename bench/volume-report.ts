@@ -1,6 +1,7 @@
 // The volume section's report (bench/volume.ts measures it): each read against its target, and the sizes.
 // Pure, so that docs/benchmarks.md is written from bench/results/volume.json without running anything.
 import type { ActivitySpent } from './background-activity';
+import { judge } from './verdict';
 import type { ReadFigure, VolumeFigures } from './volume';
 import { FLOOR } from './volume-floors';
 
@@ -73,8 +74,7 @@ function statementVerdict(f: VolumeFigures): string[] {
   const judged = f.sizes.map((size, i) => {
     const rate = f.statementLinesPerSecond[i];
     if (rate === undefined) return `${size.toLocaleString('en-US')} payouts not measured`;
-    const margin = Math.abs(rate - STATEMENT_LINES_PER_S).toLocaleString('en-US');
-    const verdict = rate >= STATEMENT_LINES_PER_S ? `met, ${margin} above` : `NOT met, ${margin} short`;
+    const verdict = judge(rate, STATEMENT_LINES_PER_S, true, (x) => x.toLocaleString('en-US'));
     return `${size.toLocaleString('en-US')} payouts ${rate.toLocaleString('en-US')} lines/s, ${verdict}`;
   });
   return ['', `The statement's CSV streamed (target ≥ ${STATEMENT_LINES_PER_S.toLocaleString('en-US')} lines/s): ${judged.join('; ')}.`];

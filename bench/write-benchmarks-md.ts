@@ -10,6 +10,7 @@ import type { ConsoleRow, ModeFigures, MemoryRow } from './server-cases';
 import type { SettlementFigures } from './settlement';
 import type { StorageFigures } from './storage-breakdown';
 import { SANDBOX_TARGETS, type SandboxFigures } from './sandboxes';
+import { judge } from './verdict';
 import type { VolumeFigures } from './volume';
 import { volumeReport } from './volume-report';
 
@@ -61,13 +62,6 @@ const n = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFraction
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const ms = (x: number) => `${n(x, x < 10 ? 2 : 0)} ms`;
 
-/** A verdict with its margin: how far above or below the target the figure is, in the target's own unit. */
-function judge(value: number, target: number, atLeast: boolean, unit: (x: number) => string): string {
-  const met = atLeast ? value >= target : value <= target;
-  const margin = Math.abs(value - target);
-  const side = met ? (atLeast ? 'above' : 'under') : atLeast ? 'short' : 'over';
-  return `${met ? 'met' : 'NOT met'}, ${unit(margin)} ${side}`;
-}
 const points = (x: number) => `${Math.round(x * 100)} points`;
 
 const SERVER: Record<string, string> = {

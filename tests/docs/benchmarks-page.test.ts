@@ -27,4 +27,13 @@ describe('docs/benchmarks.md', () => {
       expect(line).toMatch(/\| ≥ 90% \| (met|NOT met)/);
     expect(page).not.toMatch(/1,250|≤ 800\b/);
   });
+
+  it("judges the statement's CSV rate of each PostgreSQL mix and size against 10,000 lines/s, the embedded size not at all", () => {
+    const lines = page.split('\n').filter((l) => l.startsWith("The statement's CSV streamed"));
+    expect(lines.length).toBe(page.split('\n').filter((l) => /^Volume, (every|half)/.test(l)).length);
+    for (const line of lines)
+      for (const [, rate, verdict] of line.matchAll(/payouts ([\d,]+) lines\/s, (met|NOT met)/g))
+        expect([rate, verdict]).toEqual([rate, Number(rate!.replace(/,/g, '')) >= 10_000 ? 'met' : 'NOT met']);
+    expect(lines.join('\n').match(/lines\/s, (met|NOT met)/g)?.length).toBe(lines.length * 2);
+  });
 });
